@@ -1,0 +1,82 @@
+"""Shared fixtures: Debian's chromium for Playwright, and the served site for browser tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "_build" / "html"
+CHROMIUM = "/usr/bin/chromium"
+# Flags that keep chromium from calling out on a closed network (STACK.md).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """pytest-playwright launches Debian's chromium; `playwright install` is never needed."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (make test does it)")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The book and the live tables served by `python -m widgets.server`, as `make serve` does."""
+    if not (BOOK / "index.html").exists():
+        pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")
+    port = _free_port()
+    logs = tmp_path_factory.mktemp("server-logs")
+    env = {**os.environ, "LANTERLOO_LOG_DIR": str(logs)}
+    out = open(logs / "server.out", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "widgets.server", "--port", str(port), "--book", str(BOOK)],
+        cwd=ROOT,
+        env=env,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            out.close()
+            pytest.fail("the server did not start:\n" + (logs / "server.out").read_text()[-3000:])
+        time.sleep(0.2)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    out.close()
