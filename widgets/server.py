@@ -154,6 +154,8 @@ class LanterlooServer(Voila):  # type: ignore[misc]
 def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
     c = Config()
     c.Voila.root_dir = str(tables)
+    c.Voila.base_url = "/"
+    c.Voila.server_url = "/"  # the book's catch-all route assumes Voila's routes start at the root
     c.Voila.port = port
     c.Voila.port_retries = 0  # fail rather than move to another port than the one printed
     c.Voila.ip = ip
@@ -165,6 +167,8 @@ def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
     c.VoilaConfiguration.preheat_kernel = True
     c.VoilaConfiguration.default_pool_size = 1
     c.VoilaConfiguration.file_allowlist = [r".*\.(png|jpg|jpeg|gif|svg)$"]
+    # Kernels talk to the server over Unix sockets, not TCP ports other local users could reach.
+    c.KernelManager.transport = "ipc"
     c.MappingKernelManager.cull_idle_timeout = max_idle
     c.MappingKernelManager.cull_interval = max(10, min(60, max_idle // 4))
     return c

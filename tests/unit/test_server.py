@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import json
+import socket
+from pathlib import Path
 
 import pytest
 
-from widgets.server import TABLE_NAME, must_withhold
+from widgets.server import (
+    DEFAULT_TABLES,
+    TABLE_NAME,
+    TEMPLATES,
+    LanterlooServer,
+    must_withhold,
+    server_config,
+)
 
 
 def v1(msg_type: str, content: dict[str, object], channel: str = "iopub") -> bytes:
@@ -62,3 +71,36 @@ def test_table_names_accept_tables(name: str) -> None:
 @pytest.mark.parametrize("name", ["..", "../etc/passwd", "Nap", "a/b", "", "-x"])
 def test_table_names_refuse_anything_else(name: str) -> None:
     assert not TABLE_NAME.match(name)
+
+
+def test_server_routes_tables_only_and_puts_the_book_last(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No tree or contents handler (no file listing); our websocket handler; the book answers last."""
+    book = tmp_path / "html"
+    book.mkdir()
+    (book / "index.html").write_text("<p>book</p>")
+    monkeypatch.setenv("JUPYTER_PATH", str(TEMPLATES))
+    monkeypatch.setattr(LanterlooServer, "book_dir", book)
+    app = LanterlooServer(config=server_config(tables=DEFAULT_TABLES, port=_free_port(), ip="127.0.0.1", max_idle=60))
+    app.initialize([])
+    app.init_settings()  # what start() does before routing; kernels start only once the loop runs
+    handlers = app.init_handlers()
+    names = [spec[1].__name__ for spec in handlers]
+    assert "TornadoVoilaTreeHandler" not in names
+    assert "VoilaContentsHandler" not in names
+    assert "VoilaKernelWebsocketHandler" not in names
+    assert "TableKernelWebsocketHandler" in names
+    assert names[-1] == "BookHandler" and handlers[-1][0] == r"/(.*)"
+    assert app.voila_configuration.preheat_kernel is True
+    assert app.voila_configuration.show_tracebacks is False
+    assert app.voila_configuration.template == "lanterloo"
+    assert app.config.MappingKernelManager.cull_idle_timeout == 60
+    assert app.tornado_settings["disable_check_xsrf"] is True
+    assert sorted(p.name for p in Path(app.root_dir).iterdir() if not p.name.startswith(".")) == sorted(
+        p.name for p in DEFAULT_TABLES.glob("*.ipynb")
+    ), "Voila's root holds only the table notebooks"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
