@@ -80,9 +80,16 @@ def test_server_routes_tables_only_and_puts_the_book_last(tmp_path: Path, monkey
     (book / "index.html").write_text("<p>book</p>")
     monkeypatch.setenv("JUPYTER_PATH", str(TEMPLATES))
     monkeypatch.setattr(LanterlooServer, "book_dir", book)
-    app = LanterlooServer(config=server_config(tables=DEFAULT_TABLES, port=_free_port(), ip="127.0.0.1", max_idle=60))
+    config = server_config(tables=DEFAULT_TABLES, port=_free_port(), ip="127.0.0.1", max_idle=60)
+    configured = LanterlooServer(config=config)
+    configured.initialize([])
+    assert configured.voila_configuration.preheat_kernel is True
+    # Routing needs start()'s settings, and with preheating those schedule kernel start-ups on
+    # whatever event loop runs next; route an otherwise identical app that does not preheat.
+    config.VoilaConfiguration.preheat_kernel = False
+    app = LanterlooServer(config=config)
     app.initialize([])
-    app.init_settings()  # what start() does before routing; kernels start only once the loop runs
+    app.init_settings()
     handlers = app.init_handlers()
     names = [spec[1].__name__ for spec in handlers]
     assert "TornadoVoilaTreeHandler" not in names
@@ -90,7 +97,6 @@ def test_server_routes_tables_only_and_puts_the_book_last(tmp_path: Path, monkey
     assert "VoilaKernelWebsocketHandler" not in names
     assert "TableKernelWebsocketHandler" in names
     assert names[-1] == "BookHandler" and handlers[-1][0] == r"/(.*)"
-    assert app.voila_configuration.preheat_kernel is True
     assert app.voila_configuration.show_tracebacks is False
     assert app.voila_configuration.template == "lanterloo"
     assert app.config.MappingKernelManager.cull_idle_timeout == 60
