@@ -1,0 +1,965 @@
+"""A hand of three-card, five-card (Pam) or Irish Loo in progress.
+
+Like python-chess's ``Board``: mutable, with ``legal_actions()``, ``push()``
+(which checks the laws and raises :class:`IllegalActionError` naming the law
+broken), ``pop()`` for take-back, ``view(seat)`` for what one seat may know,
+and ``settlement`` once the hand is over.
+
+>>> import random
+>>> from loo.rules import Rules
+>>> hand = LooHand.deal(Rules.preset("peel"), random.Random(1), seats=4, dealer=3, pool=3)
+>>> hand.to_act, [str(a) for a in hand.legal_actions()]
+(0, ['seat 0 declare stand', 'seat 0 declare miss', 'seat 0 declare throw'])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum, StrEnum
+from typing import Any
+
+from loo.actions import Action, IllegalActionError
+from loo.cards import Card, Rank, Suit, full_pack
+from loo.rules import (
+    ClubLawMiss,
+    FirstDealMode,
+    FirstLeadRule,
+    FlushLooDestination,
+    Game,
+    LoneOpponentRule,
+    LooMode,
+    MissPosition,
+    Pam,
+    PamBeCivil,
+    Rules,
+    VoidRule,
+    WinnerLeadsTrump,
+)
+
+
+class Phase(StrEnum):
+    DECLARE = "declare"
+    EXCHANGE = "exchange"
+    PLAY = "play"
+    DONE = "done"
+
+
+class DealKind(StrEnum):
+    """RECORDS.md ``deal_kind``."""
+
+    NORMAL = "normal"
+    SINGLE = "single"  # Peel: one card each against the turn-up; Enquire Within: no miss, all play
+    FINAL = "final"  # Peel's last round: all stand, no miss, no loos (AMB-22)
+
+
+class Flush(int, Enum):
+    """L5-FL-04: the classes of flush, higher wins."""
+
+    PLAIN = 1
+    TRUMP = 2
+    PAM = 3
+
+
+@dataclass(frozen=True)
+class Trick:
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    winner: int
+
+    def to_record(self) -> dict[str, Any]:
+        return {"leader": self.leader, "plays": [[s, str(c)] for s, c in self.plays], "winner": self.winner}
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """How a finished hand pays: a value, like python-chess's ``Outcome``.
+
+    ``payouts`` are chips each seat takes from this pool; ``loos`` chips each seat pays into the
+    next pool; ``direct`` chips paid from one player to another (only a flush under
+    ``flush-loo-destination: to-flush-holder``). ``next_pool`` is what is left plus the loos.
+    """
+
+    reason: str
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    looed: tuple[int, ...]
+    payouts: tuple[int, ...]
+    loos: tuple[int, ...]
+    next_pool: int
+    direct: tuple[int, ...] | None = None
+    flush: tuple[int, str] | None = None  # (seat, class) of a sweeping flush
+
+    @property
+    def loo_free(self) -> bool:
+        """CF-34 LOO_FREE_HAND: a hand that was played and in which nobody was looed."""
+        return self.reason == "played" and not self.looed
+
+    def net(self) -> tuple[int, ...]:
+        """Each seat's gain this hand: payouts and direct payments less loos (the deal price is the game's)."""
+        direct = self.direct or (0,) * len(self.payouts)
+        return tuple(p - loo + d for p, loo, d in zip(self.payouts, self.loos, direct, strict=True))
+
+    def to_record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "tricks": [t.to_record() for t in self.tricks],
+            "tricks_won": list(self.tricks_won),
+            "looed": list(self.looed),
+            "payouts": list(self.payouts),
+            "loos": list(self.loos),
+            "next_pool": self.next_pool,
+        }
+        if self.direct is not None:
+            out["direct"] = list(self.direct)
+        return out
+
+
+@dataclass
+class _State:
+    """Everything that changes during a hand; copied for take-back."""
+
+    phase: Phase
+    to_act: int | None
+    declared: list[str | None]
+    holding: list[list[Card]]
+    miss_taken_by: int | None = None
+    for_pool: bool = False
+    turnup_taken: bool = False
+    stock_pos: int = 0
+    dead: list[Card] = field(default_factory=list)
+    exchanged: list[int | None] = field(default_factory=list)  # cards exchanged per seat (public count)
+    tricks: list[Trick] = field(default_factory=list)
+    current: list[tuple[int, Card]] = field(default_factory=list)
+    leader: int | None = None
+    civil_said: bool = False
+    settlement: Settlement | None = None
+
+    def copy(self) -> _State:
+        return _State(
+            self.phase,
+            self.to_act,
+            list(self.declared),
+            [list(h) for h in self.holding],
+            self.miss_taken_by,
+            self.for_pool,
+            self.turnup_taken,
+            self.stock_pos,
+            list(self.dead),
+            list(self.exchanged),
+            list(self.tricks),
+            list(self.current),
+            self.leader,
+            self.civil_said,
+            self.settlement,
+        )
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What one seat may know (OpenSpiel's observation): its own cards, and only public facts besides."""
+
+    seat: int
+    rules: Rules
+    names: tuple[str, ...]
+    dealer: int
+    pool: int
+    phase: Phase
+    to_act: int | None
+    turnup: Card | None
+    hand: tuple[Card, ...] | None  # None until this seat may look (CF-17: at its turn to declare)
+    declared: tuple[str | None, ...]
+    miss_taken_by: int | None
+    for_pool: bool
+    exchanged: tuple[int | None, ...]
+    hand_sizes: tuple[int, ...]
+    tricks: tuple[Trick, ...]
+    current: tuple[tuple[int, Card], ...]
+    legal: tuple[Action, ...]
+    settlement: Settlement | None
+
+
+class LooHand:
+    """One deal of a Loo game, from the declarations to the settlement."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        hands: Sequence[Sequence[Card] | None],
+        turnup: Card,
+        dealer: int,
+        pool: int,
+        miss: Sequence[Card] = (),
+        stock: Sequence[Card] | None = None,
+        deal_kind: DealKind = DealKind.NORMAL,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.game = rules.game
+        self.n = len(hands)
+        self.names = tuple(names) if names is not None else tuple(f"seat {i}" for i in range(self.n))
+        self.dealer = dealer
+        self.pool = pool
+        self.deal_kind = deal_kind
+        self.turnup = turnup
+        self.dealt: tuple[tuple[Card, ...] | None, ...] = tuple(tuple(h) if h is not None else None for h in hands)
+        self.miss = tuple(miss)
+        if stock is None:
+            used = {c for h in self.dealt if h for c in h} | set(self.miss) | {turnup}
+            stock = [c for c in full_pack() if c not in used]
+        self.stock = tuple(stock)
+        self.trump = turnup.suit
+        self.pam_card: Card | None = None
+        if self.game is Game.FIVE_CARD:
+            pam_suit = self.trump if rules.pam is Pam.TRUMP_KNAVE else Suit.CLUBS
+            self.pam_card = Card(Rank.KNAVE, pam_suit)
+        self.active = [s for s in range(self.n) if self.dealt[s] is not None]
+        self.eldest = self._next_active(dealer)
+        # AMB-20: when the dealer sits out, his rights pass to the last active player, the acting dealer.
+        self.last = self._rotation()[-1]
+        self.club_law = rules.club_law and self.trump is Suit.CLUBS and self.game is not Game.FIVE_CARD
+        only_stake = pool == rules.deal_price
+        self.bold_stand = (
+            rules.first_deal_mode is FirstDealMode.BOLD_STAND and only_stake and deal_kind is DealKind.NORMAL
+        )
+        self.must = self.game is Game.FIVE_CARD and rules.must_option and only_stake
+        self.peel_single = deal_kind is DealKind.SINGLE and rules.first_deal_mode is FirstDealMode.PEEL_SINGLE
+        self.all_must_play = (
+            self.club_law
+            or self.bold_stand
+            or self.must
+            or deal_kind is DealKind.FINAL
+            or (deal_kind is DealKind.SINGLE and not self.peel_single)
+        )
+        self.miss_in_play = bool(self.miss) and not (self.club_law and rules.club_law_miss is ClubLawMiss.WITHDRAWN)
+        self._s = _State(
+            phase=Phase.DECLARE,
+            to_act=self.eldest,
+            declared=[None] * self.n,
+            holding=[list(h) if h is not None else [] for h in self.dealt],
+            exchanged=[None] * self.n,
+        )
+        self._history: list[tuple[Action, _State]] = []
+        if self.peel_single:
+            self._finish(self._settle_peel_single())
+
+    # ----- construction -------------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        rng: random.Random,
+        *,
+        seats: int,
+        dealer: int,
+        pool: int,
+        deal_kind: DealKind = DealKind.NORMAL,
+        names: Sequence[str] | None = None,
+        sitting_out: Sequence[int] = (),
+    ) -> LooHand:
+        """Shuffle with ``rng`` and deal in the order the rules give (L3-DEAL-08..10, CF-16, L5-GEN-01)."""
+        hands, miss, turnup, stock = deal_cards(rules, rng, seats=seats, dealer=dealer, deal_kind=deal_kind,
+                                                sitting_out=sitting_out)
+        return cls(rules, hands=hands, turnup=turnup, dealer=dealer, pool=pool, miss=miss, stock=stock,
+                   deal_kind=deal_kind, names=names)
+
+    # ----- public state -------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self._s.phase
+
+    @property
+    def to_act(self) -> int | None:
+        return self._s.to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self._s.phase is Phase.DONE
+
+    @property
+    def settlement(self) -> Settlement | None:
+        return self._s.settlement
+
+    @property
+    def actions(self) -> list[Action]:
+        return [a for a, _ in self._history]
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        return tuple(self._s.tricks)
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, Card], ...]:
+        return tuple(self._s.current)
+
+    def holding(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds now (the engine's full knowledge: not for a seat's view)."""
+        return tuple(self._s.holding[seat])
+
+    def declared(self, seat: int) -> str | None:
+        return self._s.declared[seat]
+
+    @property
+    def miss_taken_by(self) -> int | None:
+        return self._s.miss_taken_by
+
+    @property
+    def playing_for_pool(self) -> bool:
+        return self._s.for_pool
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know now: its own hand from its turn to declare, and the public table."""
+        s = self._s
+        may_look = s.phase is not Phase.DECLARE or s.declared[seat] is not None or s.to_act == seat
+        hand = tuple(s.holding[seat]) if may_look and self.dealt[seat] is not None else None
+        if s.for_pool and seat == self.last:
+            hand = tuple(s.holding[seat])  # the dealer chooses the miss's cards (AMB-05)
+        return SeatView(
+            seat=seat,
+            rules=self.rules,
+            names=self.names,
+            dealer=self.dealer,
+            pool=self.pool,
+            phase=s.phase,
+            to_act=s.to_act,
+            turnup=None if s.turnup_taken and seat != self.last else self.turnup,
+            hand=hand,
+            declared=tuple(s.declared),
+            miss_taken_by=s.miss_taken_by,
+            for_pool=s.for_pool,
+            exchanged=tuple(s.exchanged),
+            hand_sizes=tuple(len(h) for h in s.holding),
+            tricks=tuple(s.tricks),
+            current=tuple(s.current),
+            legal=tuple(self.legal_actions()) if s.to_act == seat else (),
+            settlement=s.settlement,
+        )
+
+    # ----- legal actions ------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to act may take, in a stable order."""
+        s = self._s
+        seat = s.to_act
+        if seat is None or s.phase is Phase.DONE:
+            return []
+        if s.phase is Phase.DECLARE:
+            out = [Action(seat, "declare", d) for d in self._declarations(seat)]
+            if seat == self.last and self._dealer_may_for_pool():
+                out.append(Action(seat, "for-pool", True))
+            if seat == self.last and self._may_take_turnup():
+                out.extend(Action(seat, "take-turnup", c) for c in s.holding[seat])
+            return out
+        if s.phase is Phase.EXCHANGE:
+            return [Action(seat, "exchange", combo) for combo in self._exchange_options(seat)]
+        return [Action(seat, "play", c) for c in self._playable(seat)]
+
+    def _declarations(self, seat: int) -> list[str]:
+        s = self._s
+        miss_free = self.miss_in_play and s.miss_taken_by is None
+        if self.all_must_play:
+            options = ["stand"]
+            if miss_free and (
+                (self.club_law and self.rules.club_law_miss is ClubLawMiss.AVAILABLE and not self.bold_stand)
+                or (self.bold_stand and seat == self.eldest)
+            ):
+                options.append("miss")  # L3-BOLD-02 / CF-13 available
+            return options
+        options = ["stand"]
+        if miss_free:
+            options.append("miss")
+        if seat != self.last:
+            return [*options, "throw"]
+        standers = [p for p in self.active if p != seat and s.declared[p] in ("stand", "miss")]
+        peel = self.game is Game.THREE_CARD and self.rules.lone_opponent_rule is LoneOpponentRule.PEEL
+        if len(standers) == 1 and peel:
+            if s.miss_taken_by is None:
+                return options  # L3-DLR-02/03: stand, take the miss, or play it for the pool; no concession
+            return ["stand", "throw"]  # L3-DLR-04: throwing up concedes the pool to the miss's holder
+        return [*options, "throw"]
+
+    def _dealer_may_for_pool(self) -> bool:
+        """L3-DLR-03: a lone stander on his own hand, the miss untaken, Peel's dealer rule."""
+        s = self._s
+        if self.all_must_play or self.game is not Game.THREE_CARD:
+            return False
+        if self.rules.lone_opponent_rule is not LoneOpponentRule.PEEL or not self.miss_in_play:
+            return False
+        standers = [p for p in self.active if p != self.last and s.declared[p] in ("stand", "miss")]
+        return len(standers) == 1 and s.miss_taken_by is None
+
+    def _may_take_turnup(self) -> bool:
+        """L5-OPT-02, AMB-29: five-card option, at the dealer's turn to declare."""
+        return self.game is Game.FIVE_CARD and self.rules.dealer_takes_turnup and not self._s.turnup_taken
+
+    def _exchange_options(self, seat: int) -> list[tuple[Card, ...]]:
+        """IRL-05, L5-DECL-02, AMB-28: any number of cards, up to what the stock can replace."""
+        hand = self._s.holding[seat]
+        room = min(len(hand), len(self.stock) - self._s.stock_pos)
+        out: list[tuple[Card, ...]] = []
+        for size in range(room + 1):
+            out.extend(_combinations(hand, size))
+        return out
+
+    def _suit(self, card: Card) -> Suit:
+        """The suit a card counts as: Pam is a trump for all purposes (AMB-25)."""
+        return self.trump if card == self.pam_card else card.suit
+
+    def _power(self, card: Card, led: Suit) -> int:
+        """A number such that the higher card wins the trick (L3-TRK-01, L5-RANK-01..04, L5-PLAY-04)."""
+        if card == self.pam_card:
+            return 300
+        suit = card.suit
+        if suit is self.trump:
+            return 200 + card.rank
+        if suit is led:
+            return 100 + card.rank
+        return 0
+
+    def _trumps(self, cards: Sequence[Card]) -> list[Card]:
+        return [c for c in cards if self._suit(c) is self.trump]
+
+    def _playable(self, seat: int) -> list[Card]:
+        return [c for c in self._s.holding[seat] if self._why_not(seat, c) is None]
+
+    def _why_not(self, seat: int, card: Card) -> tuple[str, str] | None:
+        """None if ``seat`` may play ``card`` now, else (law ID, plain reason)."""
+        s = self._s
+        hand = s.holding[seat]
+        who = self._who(seat)
+        if card not in hand:
+            return ("L3-PLAY-01", f"{who} does not hold {card}")
+        if not s.current:
+            return self._lead_rule(seat, card, hand)
+        led = self._suit(s.current[0][1])
+        follow = [c for c in hand if self._suit(c) is led]
+        led_card = s.current[0][1]
+        # AMB-26: Pam may not be played to a led ace of trumps, unless it is the only card left.
+        civil = self._civil_applies(led_card) and len(hand) > 1
+        if civil and card == self.pam_card and self.pam_card in hand:
+            return ("L5-RANK-05", f"Pam be civil: {who} may not play Pam when the ace of trumps is led (AMB-26)")
+        if civil:
+            follow = [c for c in follow if c != self.pam_card]
+        winner_card = max((c for _, c in s.current), key=lambda c: self._power(c, led))
+        trumped = self._suit(winner_card) is self.trump and led is not self.trump
+        if follow:
+            if card not in follow:
+                return (
+                    "L3-PLAY-02",
+                    f"{who} must follow suit: {who} holds {_list(follow)}, so {card} may not be played",
+                )
+            if self.rules.must_head and not trumped:
+                higher = [c for c in follow if self._power(c, led) > self._power(winner_card, led)]
+                if higher and card not in higher:
+                    return (
+                        "L3-PLAY-03",
+                        f"{who} must head the trick: {_list(higher)} beat{'s' if len(higher) == 1 else ''} "
+                        f"{winner_card}, so {card} may not be played",
+                    )
+            return None
+        trumps = self._trumps(hand)
+        if civil:
+            trumps = [c for c in trumps if c != self.pam_card]
+        rule = self.rules.void_rule
+        if rule is VoidRule.MUST_OVERTRUMP_IF_POSSIBLE:
+            beating = [c for c in trumps if self._power(c, led) > self._power(winner_card, led)]
+            if beating and card not in beating:
+                return (
+                    "L3-PLAY-04",
+                    f"{who} cannot follow {led.plural} and must head the trick with a trump: "
+                    f"{_list(beating)} beat{'s' if len(beating) == 1 else ''} {winner_card}, "
+                    f"so {card} may not be played",
+                )
+        elif rule is VoidRule.MUST_TRUMP and trumps and card not in trumps:
+            return ("L3-PLAY-04", f"{who} cannot follow {led.plural} and must trump, so {card} may not be played")
+        return None
+
+    def _civil_applies(self, led_card: Card) -> bool:
+        """L5-RANK-05, CF-22, AMB-26: the ace of trumps was led and civility is enforced."""
+        if self.pam_card is None or led_card != Card(Rank.ACE, self.trump):
+            return False
+        mode = self.rules.pam_be_civil
+        return mode is PamBeCivil.MANDATORY or (mode is PamBeCivil.ON_ANNOUNCE and self._s.civil_said)
+
+    def _lead_rule(self, seat: int, card: Card, hand: list[Card]) -> tuple[str, str] | None:
+        """The duties of a leader: L3-LEAD-03..06 on the first trick, L3-LEAD-10 on the second."""
+        s = self._s
+        if not self.rules.three_card_leads:
+            return None
+        who = self._who(seat)
+        trumps = sorted(self._trumps(hand), key=lambda c: self._power(c, self.trump), reverse=True)
+        trick_no = len(s.tricks)
+        if trick_no == 0:
+            ace = Card(Rank.ACE, self.trump)
+            king = Card(Rank.KING, self.trump)
+            if ace in hand and card != ace:
+                return ("L3-LEAD-03", f"{who} holds the ace of trumps and must lead it, so {card} may not be led")
+            if self.rules.king_rule_when_ace_turned and self.turnup == ace and king in hand and card != king:
+                return (
+                    "L3-LEAD-04",
+                    f"the ace of trumps is turned up, so {who} must lead the king of trumps, not {card}",
+                )
+            if len(trumps) >= 2:
+                if self.rules.first_lead_rule is FirstLeadRule.HIGHEST and card != trumps[0]:
+                    return (
+                        "L3-LEAD-05",
+                        f"{who} holds {len(trumps)} trumps and must lead the highest, {trumps[0]}, not {card}",
+                    )
+                if self.rules.first_lead_rule is FirstLeadRule.ANY_TRUMP and card not in trumps:
+                    return ("L3-LEAD-06", f"{who} holds {len(trumps)} trumps and must lead one of them, not {card}")
+            return None
+        rule = self.rules.winner_must_lead_trump
+        if trick_no == 1 and trumps and rule is not WinnerLeadsTrump.OFF:
+            if rule is WinnerLeadsTrump.HIGHER and card != trumps[0]:
+                return (
+                    "L3-LEAD-10",
+                    f"{who} won the first trick and holds a trump, so must lead the highest trump, {trumps[0]}",
+                )
+            if rule is WinnerLeadsTrump.ANY and card not in trumps:
+                return ("L3-LEAD-10", f"{who} won the first trick and holds a trump, so must lead a trump, not {card}")
+        return None
+
+    def _who(self, seat: int) -> str:
+        if self._s.for_pool and seat == self.last:
+            return "the miss (played for the pool)"
+        return self.names[seat]
+
+    # ----- explanations -------------------------------------------------------------------
+
+    def why_illegal(self, action: Action) -> tuple[str, str] | None:
+        """None if ``action`` is legal now, else (law ID, a plain sentence saying what the law requires)."""
+        s = self._s
+        tricks_law = "L5-GEN-03" if self.game is Game.FIVE_CARD else "L3-GEN-01"
+        if s.phase is Phase.DONE:
+            return (tricks_law, "the hand is over: no more actions can be taken")
+        seat = action.seat
+        if not 0 <= seat < self.n:
+            return ("L3-GEN-07", f"there is no seat {seat}")
+        if seat != s.to_act:
+            assert s.to_act is not None
+            law = "L3-DECL-01" if s.phase is Phase.DECLARE else "L3-PEN-09" if s.phase is Phase.PLAY else "AMB-28"
+            return (law, f"it is {self._who(s.to_act)}'s turn, not {self._who(seat)}'s")
+        if s.phase is Phase.DECLARE:
+            return self._why_not_declare(action)
+        if s.phase is Phase.EXCHANGE:
+            if action.verb != "exchange":
+                return ("AMB-28", f"{self._who(seat)} must now exchange (an empty list for none), not {action.verb}")
+            hand = s.holding[seat]
+            missing = [c for c in action.value if c not in hand]
+            if missing:
+                return ("L5-DECL-02", f"{self._who(seat)} does not hold {_list(missing)}")
+            left = len(self.stock) - s.stock_pos
+            if len(action.value) > left:
+                return ("AMB-28", f"only {left} cards are left in the stock, so no more than {left} can be exchanged")
+            return None
+        if action.verb != "play":
+            return ("L3-PLAY-01", f"the declarations are over: {self._who(seat)} must play a card, not {action.verb}")
+        return self._why_not(seat, action.value)
+
+    def _why_not_declare(self, action: Action) -> tuple[str, str] | None:
+        seat = action.seat
+        who = self._who(seat)
+        if action.verb == "for-pool":
+            if seat == self.last and self._dealer_may_for_pool():
+                return None
+            return ("L3-DLR-03", "only the dealer facing one stander on his own hand may play the miss for the pool")
+        if action.verb == "take-turnup":
+            if seat != self.last or not self._may_take_turnup():
+                return ("L5-OPT-02", "only the dealer may take the turn-up, and only when that option is agreed")
+            if action.value not in self._s.holding[seat]:
+                return ("L5-OPT-02", f"{who} does not hold {action.value} to discard for the turn-up")
+            return None
+        if action.verb != "declare":
+            return ("L3-DECL-13", f"play begins only after every declaration: {who} must declare, not {action.verb}")
+        options = self._declarations(seat)
+        if action.value in options:
+            return None
+        what = action.value
+        if self.club_law and what == "throw":
+            return ("L3-CLUB-01", f"a club is turned up under Club Law, so everyone, {who} included, must play")
+        if self.club_law and what == "miss":
+            return ("L3-CLUB-02", "under Club Law the miss is withdrawn")
+        if self.bold_stand and what == "throw":
+            return ("L3-BOLD-01", "the pool holds only the dealer's stake: a Bold Stand, so everyone must play")
+        if self.bold_stand and what == "miss":
+            return ("L3-BOLD-02", "in a Bold Stand only the eldest hand may take the miss")
+        if self.must and what == "throw":
+            return ("L5-OPT-01", "Must: the pool holds only the dealer's stake, so everyone must play")
+        if self.deal_kind is DealKind.FINAL:
+            return ("L3-END-03", "on the last round everyone stands and there is no miss")
+        if self.deal_kind is DealKind.SINGLE:
+            return ("L3-SGL-09", "in this single there is no miss and every player must play")
+        if what == "miss":
+            if not self.miss:
+                law = "IRL-01" if self.game is Game.IRISH else "L5-DECL-02"
+                return (law, f"there is no miss in {self.game.value}")
+            return ("L3-DECL-05", f"the miss has already been taken by {self._who(self._s.miss_taken_by or 0)}")
+        if what == "throw" and seat == self.last:
+            return (
+                "L3-DLR-03",
+                "the dealer may not give up here: he must stand, take the miss, or play it for the pool",
+            )
+        return ("L3-DECL-01", f"{who} may not declare {what!r} here")
+
+    def explain(self) -> list[tuple[Action, str, str]]:
+        """For the seat to act: every legal action with the law that allows it and why, in plain words."""
+        out = []
+        for action in self.legal_actions():
+            out.append((action, *self._why_legal(action)))
+        return out
+
+    def _why_legal(self, action: Action) -> tuple[str, str]:
+        s = self._s
+        who = self._who(action.seat)
+        if action.verb == "declare":
+            law = {"stand": "L3-DECL-02", "miss": "L3-DECL-03", "throw": "L3-DECL-06"}[action.value]
+            if self.all_must_play and action.value == "stand":
+                return ("L3-CLUB-01" if self.club_law else "L3-BOLD-01", f"{who} must play this hand")
+            text = {"stand": "keep these cards and play", "miss": "take the miss, unseen, in place of these cards",
+                    "throw": "throw up, neither paying nor receiving this hand"}[action.value]
+            return (law, f"{who} may {text}")
+        if action.verb == "for-pool":
+            return ("L3-DLR-03", "the dealer may play the miss for the pool; its winnings stay in the pool")
+        if action.verb == "take-turnup":
+            return ("L5-OPT-02", f"the dealer may take the turn-up and discard {action.value}")
+        if action.verb == "exchange":
+            n = len(action.value)
+            return ("L5-DECL-02", f"{who} may exchange {n} card{'s' if n != 1 else ''} from the stock")
+        card = action.value
+        if not s.current:
+            duty = self._lead_rule(action.seat, card, [card])
+            return ("L3-LEAD-08" if duty is None else duty[0], f"{who} may lead {card}")
+        led = self._suit(s.current[0][1])
+        if self._suit(card) is led:
+            return ("L3-PLAY-02", f"{card} follows suit")
+        return ("L3-PLAY-05", f"{who} cannot follow {led.plural}, so {card} may be played")
+
+    # ----- making moves -------------------------------------------------------------------
+
+    def push(self, action: Action) -> None:
+        """Take ``action`` if the laws allow it; otherwise raise :class:`IllegalActionError` and change nothing."""
+        problem = self.why_illegal(action)
+        if problem is not None:
+            law, message = problem
+            raise IllegalActionError(law, message, seat=action.seat)
+        self._history.append((action, self._s.copy()))
+        self._apply(action)
+
+    def pop(self) -> Action:
+        """Take back the last action (undo), returning it."""
+        if not self._history:
+            raise IndexError("no action to take back")
+        action, state = self._history.pop()
+        self._s = state
+        return action
+
+    def push_unchecked(self, action: Action) -> None:
+        """The simulation fast path: no legality check and no take-back. The action must come from legal_actions()."""
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        s = self._s
+        seat = action.seat
+        if action.verb == "declare":
+            s.declared[seat] = action.value
+            if action.value == "miss":
+                s.dead.extend(s.holding[seat])  # L3-DECL-03: his own cards go to the stock unseen
+                s.holding[seat] = list(self.miss)
+                s.miss_taken_by = seat
+            elif action.value == "throw":
+                s.dead.extend(s.holding[seat])
+                s.holding[seat] = []
+            self._after_declaration(seat)
+        elif action.verb == "for-pool":
+            s.declared[seat] = "for-pool"
+            s.dead.extend(s.holding[seat])
+            s.holding[seat] = list(self.miss)
+            s.for_pool = True
+            self._after_declaration(seat)
+        elif action.verb == "take-turnup":
+            s.holding[seat].remove(action.value)
+            s.dead.append(action.value)
+            s.holding[seat].append(self.turnup)
+            s.turnup_taken = True
+            s.declared[seat] = "stand"  # taking the turn-up is only allowed to a dealer who plays (AMB-29)
+            self._after_declaration(seat)
+        elif action.verb == "exchange":
+            hand = s.holding[seat]
+            for card in action.value:
+                hand.remove(card)
+            s.dead.extend(action.value)
+            k = len(action.value)
+            hand.extend(self.stock[s.stock_pos : s.stock_pos + k])
+            s.stock_pos += k
+            s.exchanged[seat] = k
+            nxt = self._next_of(seat, self._exchangers())
+            if nxt is None:
+                self._start_play()
+            else:
+                s.to_act = nxt
+        else:
+            self._play(seat, action.value, action.civil)
+
+    def _after_declaration(self, seat: int) -> None:
+        s = self._s
+        standers = [p for p in self.active if s.declared[p] in ("stand", "miss", "for-pool")]
+        if seat != self.last:
+            nxt = self._next_active(seat)
+            if nxt == self.last and not standers and not self.all_must_play:
+                # L3-DLR-01, L5-DECL-05, IRL-06: everyone before the dealer threw up: his pool, no play.
+                self._finish(self._uncontested(self.last, "dealer-uncontested"))
+                return
+            s.to_act = nxt
+            return
+        if len(standers) == 1 and not s.for_pool:
+            # L3-DLR-04, L3-DLR-05, L5-DECL-06, AMB-33: a lone stander takes the pool without play.
+            self._finish(self._uncontested(standers[0], "conceded"))
+            return
+        if self.game.exchanges:
+            s.phase = Phase.EXCHANGE
+            s.to_act = self._exchangers()[0]
+        else:
+            self._start_play()
+
+    def _exchangers(self) -> list[int]:
+        """Standers from the dealer's left, the dealer last (AMB-28, AMB-33)."""
+        return [p for p in self._rotation() if self._s.declared[p] in ("stand", "miss")]
+
+    def _players(self) -> list[int]:
+        return [p for p in self._rotation() if self._s.declared[p] in ("stand", "miss", "for-pool")]
+
+    def _rotation(self) -> list[int]:
+        """Active seats clockwise from the dealer's left, the dealer last."""
+        seats = [(self.dealer + i) % self.n for i in range(1, self.n + 1)]
+        return [p for p in seats if self.dealt[p] is not None]
+
+    def _next_active(self, seat: int) -> int:
+        for i in range(1, self.n + 1):
+            p = (seat + i) % self.n
+            if self.dealt[p] is not None:
+                return p
+        return seat
+
+    @staticmethod
+    def _next_of(seat: int, order: list[int]) -> int | None:
+        i = order.index(seat)
+        return order[i + 1] if i + 1 < len(order) else None
+
+    def _start_play(self) -> None:
+        s = self._s
+        if self.game is Game.FIVE_CARD:
+            flush = self._find_flush()
+            if flush is not None:
+                self._finish(self._settle_flush(*flush))
+                return
+        players = self._players()
+        leader = players[0]  # L3-LEAD-01, CF-01, AMB-31: the first stander from the dealer's left
+        if self.rules.miss_holder_leads and s.miss_taken_by is not None and not s.for_pool:
+            leader = s.miss_taken_by  # L3-LEAD-02
+        s.phase = Phase.PLAY
+        s.leader = leader
+        s.to_act = leader
+
+    def _play(self, seat: int, card: Card, civil: bool) -> None:
+        s = self._s
+        s.holding[seat].remove(card)
+        if not s.current:
+            s.civil_said = civil
+        s.current.append((seat, card))
+        players = self._players()
+        if len(s.current) < len(players):
+            i = players.index(seat)
+            s.to_act = players[(i + 1) % len(players)]
+            return
+        led = self._suit(s.current[0][1])
+        winner = max(s.current, key=lambda sc: self._power(sc[1], led))[0]
+        assert s.leader is not None
+        s.tricks.append(Trick(s.leader, tuple(s.current), winner))
+        s.current = []
+        if len(s.tricks) == self.rules.tricks:
+            self._finish(self._settle_play())
+            return
+        s.leader = winner  # L3-LEAD-09
+        s.to_act = winner
+
+    def _finish(self, settlement: Settlement) -> None:
+        self._s.phase = Phase.DONE
+        self._s.to_act = None
+        self._s.settlement = settlement
+
+    # ----- settlement -------------------------------------------------------------------
+
+    def loo_amount(self) -> int:
+        """What a looed player pays (L3-LOO-02, UL-03/04, AMB-34, L3-SGL-06)."""
+        rules = self.rules
+        if rules.loo_mode is LooMode.UNLIMITED:
+            return self.pool
+        if rules.loo_mode is LooMode.CAPPED:
+            return min(self.pool, rules.loo_cap)
+        if self.deal_kind is DealKind.SINGLE:
+            return rules.single_loo
+        return rules.loo_amount
+
+    def _uncontested(self, winner: int, reason: str) -> Settlement:
+        payouts = [0] * self.n
+        payouts[winner] = self.pool
+        zero = (0,) * self.n
+        return Settlement(reason, (), zero, (), tuple(payouts), zero, 0)
+
+    def _settle_play(self) -> Settlement:
+        """L3-DIV-01/03, L3-DIV-04, L3-LOO-01/02, AMB-14, L5-PAY-01/02."""
+        s = self._s
+        tricks = self.rules.tricks
+        won = [0] * self.n
+        payouts = [0] * self.n
+        share, remainder = divmod(self.pool, tricks)
+        kept = 0
+        for i, trick in enumerate(s.tricks):
+            value = share + (1 if i < remainder else 0)
+            won[trick.winner] += 1
+            if s.for_pool and trick.winner == self.last:
+                kept += value  # the miss played for the pool wins for the pool (L3-DLR-03, L3-DIV-04)
+            else:
+                payouts[trick.winner] += value
+        players = self._players()
+        looed = tuple(p for p in players if won[p] == 0 and not (s.for_pool and p == self.last))
+        amount = 0 if self.deal_kind is DealKind.FINAL else self.loo_amount()
+        loos = [amount if p in looed else 0 for p in range(self.n)]
+        if self.deal_kind is DealKind.FINAL:
+            looed = ()
+        next_pool = self.pool - sum(payouts) + sum(loos)
+        return Settlement("played", tuple(s.tricks), tuple(won), looed, tuple(payouts), tuple(loos), next_pool)
+
+    def _settle_peel_single(self) -> Settlement:
+        """L3-SGL-02..05, AMB-03: the highest card of the turn-up's suit above it takes the pool."""
+        beaters = [
+            (c.rank, seat)
+            for seat, hand in enumerate(self.dealt)
+            if hand
+            for c in hand
+            if c.suit is self.trump and c.rank > self.turnup.rank
+        ]
+        payouts = [0] * self.n
+        winner = max(beaters)[1] if beaters else None
+        if winner is not None:
+            payouts[winner] = self.pool
+        looed = tuple(p for p in self.active if p != winner)
+        loos = tuple(self.rules.single_loo if p in looed else 0 for p in range(self.n))
+        won = tuple(1 if p == winner else 0 for p in range(self.n))
+        next_pool = self.pool - sum(payouts) + sum(loos)
+        return Settlement("single", (), won, looed, tuple(payouts), loos, next_pool)
+
+    def flush_of(self, cards: Sequence[Card]) -> Flush | None:
+        """L5-FL-01, L5-FL-04, AMB-27: the flush class of five cards, if any."""
+        if len(cards) != 5:
+            return None
+        others = [c for c in cards if c != self.pam_card]
+        if len(others) == 4 and len({c.suit for c in others}) == 1:
+            return Flush.PAM
+        if len(others) == 5 and len({c.suit for c in others}) == 1:
+            return Flush.TRUMP if others[0].suit is self.trump else Flush.PLAIN
+        return None
+
+    def _find_flush(self) -> tuple[int, Flush] | None:
+        best: tuple[int, Flush] | None = None
+        for seat in self._players():  # elder hands first, so ties go to the elder (L5-FL-05, CF-24)
+            kind = self.flush_of(self._s.holding[seat])
+            if kind is not None and (best is None or kind > best[1]):
+                best = (seat, kind)
+        return best
+
+    def _settle_flush(self, winner: int, kind: Flush) -> Settlement:
+        """L5-FL-03, L5-FL-06, L5-FL-08/09, AMB-27: the flush sweeps the pool; other standers are looed."""
+        payouts = [0] * self.n
+        payouts[winner] = self.pool
+        looed = []
+        for seat in self._players():
+            if seat == winner:
+                continue
+            hand = self._s.holding[seat]
+            theirs = self.flush_of(hand)
+            if self.pam_card in hand or (theirs is not None and theirs <= kind):
+                continue
+            looed.append(seat)
+        amount = self.loo_amount()
+        loos = [amount if p in looed else 0 for p in range(self.n)]
+        direct = None
+        if self.rules.flush_loo_destination is FlushLooDestination.TO_FLUSH_HOLDER:
+            direct_list = [-x for x in loos]
+            direct_list[winner] += sum(loos)
+            direct, loos = tuple(direct_list), [0] * self.n
+        zero = (0,) * self.n
+        return Settlement(
+            "flush", (), zero, tuple(looed), tuple(payouts), tuple(loos), sum(loos), direct, (winner, kind.name.lower())
+        )
+
+
+def _list(cards: Sequence[Card]) -> str:
+    names = [str(c) for c in cards]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _combinations(cards: Sequence[Card], size: int) -> list[tuple[Card, ...]]:
+    if size == 0:
+        return [()]
+    if size > len(cards):
+        return []
+    out = []
+    for i, card in enumerate(cards):
+        for rest in _combinations(cards[i + 1 :], size - 1):
+            out.append((card, *rest))
+    return out
+
+
+def deal_cards(
+    rules: Rules,
+    rng: random.Random,
+    *,
+    seats: int,
+    dealer: int,
+    deal_kind: DealKind = DealKind.NORMAL,
+    sitting_out: Sequence[int] = (),
+) -> tuple[list[list[Card] | None], list[Card], Card, list[Card]]:
+    """Shuffle and deal: one card at a time from the eldest (L3-DEAL-08, L5-GEN-01), the miss where
+    the rules put it (L3-DEAL-10, CF-16), then the turn-up (L3-DEAL-14). Returns hands, miss, turn-up, stock."""
+    if not 0 <= dealer < seats:
+        raise ValueError(f"dealer {dealer} is not a seat: seats are numbered 0 to {seats - 1}")
+    pack = list(full_pack())
+    rng.shuffle(pack)
+    order = [(dealer + i) % seats for i in range(1, seats + 1) if (dealer + i) % seats not in sitting_out]
+    peel_single = deal_kind is DealKind.SINGLE and rules.first_deal_mode is FirstDealMode.PEEL_SINGLE
+    size = 1 if peel_single else rules.game.hand_size
+    with_miss = (
+        rules.game.has_miss and deal_kind is DealKind.NORMAL
+    )
+    needed = len(order) * size + (3 if with_miss else 0) + 1
+    if needed > 52:
+        raise ValueError(f"{len(order)} players need {needed} cards: more than the pack holds (AMB-02)")
+    hands: list[list[Card] | None] = [[] if s in order else None for s in range(seats)]
+    miss: list[Card] = []
+    top = 0
+    if peel_single:
+        turnup = pack[top]  # L3-SGL-02: the turn-up first, then one card face up to each
+        top += 1
+    for _round in range(size):
+        for i, seat in enumerate(order):
+            if with_miss and i == 0 and rules.miss_position is MissPosition.FIRST:
+                miss.append(pack[top])
+                top += 1
+            if with_miss and i == len(order) - 1 and rules.miss_position is MissPosition.BEFORE_DEALER:
+                miss.append(pack[top])
+                top += 1
+            hand = hands[seat]
+            assert hand is not None
+            hand.append(pack[top])
+            top += 1
+        if with_miss and rules.miss_position is MissPosition.AFTER_DEALER:
+            miss.append(pack[top])
+            top += 1
+    if not peel_single:
+        turnup = pack[top]
+        top += 1
+    return hands, miss, turnup, pack[top:]

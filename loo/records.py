@@ -1,0 +1,307 @@
+"""Hand records, format ``loo-record/1`` (spec/RECORDS.md), read and written, and the checker.
+
+>>> rec = Record.from_json({"format": "loo-record/1", "game": "three-card-loo",
+...     "seats": ["Ann", "Ben", "Cat"], "dealer": 2, "pool": 3, "deal": {"seed": 7}, "actions": []})
+>>> hand = rec.start()
+>>> hand.to_act
+0
+>>> Record.from_json(rec.to_json()) == rec
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from loo.actions import Action, IllegalActionError
+from loo.cards import Card, CardError
+from loo.hand import DealKind, LooHand, deal_cards
+from loo.rules import FirstDealMode, Game, RecordError, Rules
+
+FORMAT = "loo-record/1"
+OTHER_GAMES = ("nap", "domino-loo", "domino-rounce")
+
+
+@dataclass(frozen=True)
+class Record:
+    """One deal of one game: rules, seats, cards and actions."""
+
+    game: Game
+    rules: Rules
+    seats: tuple[str, ...]
+    dealer: int
+    pool: int
+    hands: tuple[tuple[Card, ...] | None, ...]
+    turnup: Card
+    miss: tuple[Card, ...] = ()
+    stock: tuple[Card, ...] | None = None
+    seed: int | None = None
+    deal_kind: DealKind = DealKind.NORMAL
+    actions: tuple[Action, ...] = ()
+    rules_given: bool = field(default=True, compare=False)
+
+    # ----- reading -----------------------------------------------------------------------
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RecordError("record", f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+        return cls.from_json(obj)
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Record:
+        if not isinstance(obj, dict):
+            raise RecordError("record", "must be a JSON object")
+        if obj.get("format") != FORMAT:
+            raise RecordError("format", f"must be {FORMAT!r}, not {obj.get('format')!r}")
+        game_name = obj.get("game")
+        if game_name in OTHER_GAMES:
+            raise RecordError("game", f"{game_name!r} is not yet supported by this version of the engine")
+        if not isinstance(game_name, str):
+            raise RecordError("game", f"must be the name of a game, not {game_name!r}")
+        rules = Rules.from_record(game_name, obj.get("rules"))
+        game = rules.game
+        seats = obj.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(s, str) and s for s in seats):
+            raise RecordError("seats", "must be a list of player names")
+        if len(seats) < 2:
+            raise RecordError("seats", f"needs at least two players, not {len(seats)}")
+        n = len(seats)
+        dealer = _int(obj, "dealer")
+        if not 0 <= dealer < n:
+            raise RecordError("dealer", f"seat {dealer} does not exist; seats are 0 to {n - 1}")
+        pool = _int(obj, "pool")
+        if pool < 0:
+            raise RecordError("pool", f"cannot be negative: {pool}")
+        kind_name = obj.get("deal_kind", "normal")
+        try:
+            deal_kind = DealKind(kind_name)
+        except ValueError:
+            kinds = ", ".join(k.value for k in DealKind)
+            raise RecordError("deal_kind", f"must be one of {kinds}, not {kind_name!r}") from None
+        if deal_kind is not DealKind.NORMAL and game is not Game.THREE_CARD:
+            raise RecordError("deal_kind", f"{deal_kind.value} deals belong to three-card Loo only")
+        deal = obj.get("deal")
+        if not isinstance(deal, dict):
+            raise RecordError("deal", "must be an object with the cards, or {'seed': N}")
+        seed: int | None = None
+        stock: tuple[Card, ...] | None
+        if "seed" in deal:
+            seed = deal["seed"]
+            if not isinstance(seed, int) or isinstance(seed, bool):
+                raise RecordError("deal.seed", f"must be a whole number, not {seed!r}")
+            hands, miss, turnup, stock = _dealt_from_seed(rules, seed, n, dealer, deal_kind)
+        else:
+            hands, miss, turnup, stock = _read_cards(deal, rules, n, dealer, deal_kind)
+        raw_actions = obj.get("actions", [])
+        if not isinstance(raw_actions, list):
+            raise RecordError("actions", "must be a list")
+        actions = tuple(Action.from_record(a, where=f"actions[{i}]", seats=n) for i, a in enumerate(raw_actions))
+        return cls(
+            game=game,
+            rules=rules,
+            seats=tuple(seats),
+            dealer=dealer,
+            pool=pool,
+            hands=hands,
+            turnup=turnup,
+            miss=miss,
+            stock=stock,
+            seed=seed,
+            deal_kind=deal_kind,
+            actions=actions,
+            rules_given="rules" in obj,
+        )
+
+    # ----- writing -----------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"format": FORMAT, "game": self.game.value}
+        if self.rules_given or self.rules != Rules.from_record(self.game, None):
+            out["rules"] = self.rules.to_record()
+        out["seats"] = list(self.seats)
+        out["dealer"] = self.dealer
+        out["pool"] = self.pool
+        if self.deal_kind is not DealKind.NORMAL:
+            out["deal_kind"] = self.deal_kind.value
+        if self.seed is not None:
+            out["deal"] = {"seed": self.seed}
+        else:
+            deal: dict[str, Any] = {"hands": [[str(c) for c in h] if h is not None else None for h in self.hands]}
+            if self.miss:
+                deal["miss"] = [str(c) for c in self.miss]
+            deal["turnup"] = str(self.turnup)
+            if self.stock is not None:
+                deal["stock"] = [str(c) for c in self.stock]
+            out["deal"] = deal
+        out["actions"] = [a.to_record() for a in self.actions]
+        return out
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
+    def with_cards(self) -> Record:
+        """The same record with the seeded deal written out card by card."""
+        if self.seed is None:
+            return self
+        return Record(**{**self.__dict__, "seed": None})
+
+    # ----- replaying -----------------------------------------------------------------------
+
+    def start(self) -> LooHand:
+        """The hand as dealt, before any action."""
+        return LooHand(
+            self.rules,
+            hands=self.hands,
+            turnup=self.turnup,
+            dealer=self.dealer,
+            pool=self.pool,
+            miss=self.miss,
+            stock=self.stock,
+            deal_kind=self.deal_kind,
+            names=self.seats,
+        )
+
+    def replay(self) -> LooHand:
+        """The hand after every action; raises :class:`IllegalActionError` (with ``index``) at the first illegal one."""
+        hand = self.start()
+        for i, action in enumerate(self.actions):
+            try:
+                hand.push(action)
+            except IllegalActionError as error:
+                error.index = i  # type: ignore[attr-defined]
+                raise
+        return hand
+
+    @classmethod
+    def of_hand(cls, hand: LooHand, *, seed: int | None = None) -> Record:
+        """The record of a hand played in the engine (cards written out unless ``seed`` is given)."""
+        return cls(
+            game=hand.game,
+            rules=hand.rules,
+            seats=hand.names,
+            dealer=hand.dealer,
+            pool=hand.pool,
+            hands=hand.dealt,
+            turnup=hand.turnup,
+            miss=hand.miss,
+            stock=hand.stock,
+            seed=seed,
+            deal_kind=hand.deal_kind,
+            actions=tuple(hand.actions),
+        )
+
+
+def _int(obj: dict[str, Any], key: str) -> int:
+    value = obj.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RecordError(key, f"must be a whole number, not {value!r}")
+    return value
+
+
+def _hand_size(rules: Rules, kind: DealKind) -> int:
+    if kind is DealKind.SINGLE and rules.first_deal_mode is FirstDealMode.PEEL_SINGLE:
+        return 1
+    return rules.game.hand_size
+
+
+def _dealt_from_seed(
+    rules: Rules, seed: int, n: int, dealer: int, kind: DealKind
+) -> tuple[tuple[tuple[Card, ...] | None, ...], tuple[Card, ...], Card, tuple[Card, ...]]:
+    hands, miss, turnup, stock = deal_cards(rules, random.Random(seed), seats=n, dealer=dealer, deal_kind=kind)
+    return tuple(tuple(h) if h is not None else None for h in hands), tuple(miss), turnup, tuple(stock)
+
+
+def _cards(value: Any, where: str) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise RecordError(where, f"must be a list of cards, not {value!r}")
+    out = []
+    for i, text in enumerate(value):
+        try:
+            out.append(Card.parse(text))
+        except CardError as error:
+            raise RecordError(f"{where}[{i}]", str(error)) from None
+    return tuple(out)
+
+
+def _read_cards(
+    deal: dict[str, Any], rules: Rules, n: int, dealer: int, kind: DealKind
+) -> tuple[tuple[tuple[Card, ...] | None, ...], tuple[Card, ...], Card | Any, tuple[Card, ...] | None]:
+    unknown = [k for k in deal if k not in ("hands", "miss", "turnup", "stock")]
+    if unknown:
+        raise RecordError(f"deal.{unknown[0]}", "unknown field; a deal has hands, miss, turnup and stock, or seed")
+    raw_hands = deal.get("hands")
+    if not isinstance(raw_hands, list):
+        raise RecordError("deal.hands", "must be a list with one hand per seat")
+    if len(raw_hands) != n:
+        raise RecordError("deal.hands", f"has {len(raw_hands)} hands for {n} seats")
+    size = _hand_size(rules, kind)
+    hands: list[tuple[Card, ...] | None] = []
+    for seat, raw in enumerate(raw_hands):
+        if raw is None:
+            if seat != dealer:
+                raise RecordError(f"deal.hands[{seat}]", "only the dealer may be dealt no cards (L3-OUT-01, L3-WD-03)")
+            hands.append(None)
+            continue
+        cards = _cards(raw, f"deal.hands[{seat}]")
+        if len(cards) != size:
+            raise RecordError(f"deal.hands[{seat}]", f"has {len(cards)} cards; each hand here has {size}")
+        hands.append(cards)
+    if sum(h is not None for h in hands) < 2:
+        raise RecordError("deal.hands", "at least two players must be dealt cards")
+    wants_miss = rules.game.has_miss and kind is DealKind.NORMAL
+    miss = _cards(deal.get("miss", []), "deal.miss")
+    if wants_miss and len(miss) != 3:
+        raise RecordError("deal.miss", f"must hold 3 cards, not {len(miss)}")
+    if not wants_miss and miss:
+        raise RecordError("deal.miss", "this deal has no miss")
+    if "turnup" not in deal:
+        raise RecordError("deal.turnup", "is missing: the turned-up card fixes trumps")
+    try:
+        turnup = Card.parse(deal["turnup"])
+    except CardError as error:
+        raise RecordError("deal.turnup", str(error)) from None
+    stock = _cards(deal["stock"], "deal.stock") if "stock" in deal else None
+    seen: dict[Card, str] = {}
+    places: list[tuple[str, tuple[Card, ...]]] = [(f"deal.hands[{i}]", h) for i, h in enumerate(hands) if h]
+    places += [("deal.miss", miss), ("deal.turnup", (turnup,)), ("deal.stock", stock or ())]
+    for where, cards in places:
+        for card in cards:
+            if card in seen:
+                raise RecordError(where, f"{card} is dealt twice (also in {seen[card]})")
+            seen[card] = where
+    return tuple(hands), miss, turnup, stock
+
+
+def check(text: str) -> tuple[int, dict[str, Any]]:
+    """``python -m loo check``: (exit status, the JSON object to print) as RECORDS.md defines them."""
+    try:
+        record = Record.loads(text)
+    except RecordError as error:
+        return 2, {"ok": False, "error": "invalid-record", "message": f"{error.field}: {error.message}"}
+    try:
+        hand = record.replay()
+    except IllegalActionError as error:
+        return 1, {
+            "ok": False,
+            "action": getattr(error, "index", None),
+            "seat": error.seat,
+            "law": error.law,
+            "message": error.message[:1].upper() + error.message[1:],
+        }
+    except RecordError as error:  # pragma: no cover - replay reads nothing new
+        return 2, {"ok": False, "error": "invalid-record", "message": f"{error.field}: {error.message}"}
+    settlement = hand.settlement
+    if settlement is None:
+        return 0, {
+            "ok": True,
+            "complete": False,
+            "to_act": hand.to_act,
+            "legal": [a.to_record() for a in hand.legal_actions()],
+        }
+    return 0, {"ok": True, "complete": True, **settlement.to_record()}
