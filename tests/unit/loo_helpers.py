@@ -87,7 +87,7 @@ def legal(hand: LooHand) -> list[str]:
         elif a.verb == "for-pool":
             out.append("pool")
         elif a.verb == "exchange":
-            out.append("x " + " ".join(str(c) for c in a.value))
+            out.append(" ".join(["x", *(str(c) for c in a.value)]))
         else:
             out.append(f"{a.verb} {a.value}")
     return out
