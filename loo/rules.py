@@ -190,6 +190,9 @@ class Rules:
     lone_opponent_rule: LoneOpponentRule = _opt(
         LoneOpponentRule.PEEL, TRICK_GAMES_WITH_THREE_CARD_LAWS, "CF-14, AMB-05..07: the dealer against a lone stander."
     )
+    dealer_sits_out_above: int = _opt(
+        0, TRICK_GAMES_WITH_THREE_CARD_LAWS, "L3-OUT-01, AMB-20: with more players than this the dealer sits out (0: never)."
+    )
     revoke_replay: RevokeReplay = _opt(RevokeReplay.MANDATORY, ALL, "CF-19, AMB-15: replay after an irregularity.")
     pam: Pam = _opt(Pam.CLUB_KNAVE, FIVE, "CF-21, L5-RANK-01/02: which knave is Pam.")
     pam_be_civil: PamBeCivil = _opt(PamBeCivil.MANDATORY, FIVE, "CF-22, L5-RANK-05, AMB-26.")
@@ -199,7 +202,7 @@ class Rules:
     dealer_takes_turnup: bool = _opt(False, FIVE, "L5-OPT-02, AMB-29: the dealer may take the turn-up.")
 
     def __post_init__(self) -> None:
-        for name in ("deal_price", "loo_amount", "single_loo", "loo_cap"):
+        for name in ("deal_price", "loo_amount", "single_loo", "loo_cap", "dealer_sits_out_above"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise RecordError(f"rules.{_key(name)}", f"must be a whole number of chips, not {value!r}")

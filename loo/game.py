@@ -1,0 +1,182 @@
+"""A game of many hands: the deal passing round, the pool carried over, and a ledger of chips.
+
+The ledger is double-entry: every chip that leaves a player goes into the pool
+and every chip a player takes comes out of it, so at every moment the players'
+balances and the pool add up to zero.  No chip is ever created or lost.
+
+>>> import random
+>>> game = LooGame(Rules.preset("peel"), ["Ann", "Ben", "Cat", "Dan"], random.Random(3))
+>>> hand = game.next_hand()  # Ann deals Peel's single, which settles as it is dealt
+>>> hand.deal_kind.value, hand.settlement.payouts, game.pool, game.balances()
+('single', (0, 0, 0, 3), 9, {'Ann': -6, 'Ben': -3, 'Cat': -3, 'Dan': 3})
+>>> game.conserved()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from loo.hand import DealKind, LooHand, Settlement
+from loo.rules import FirstDealMode, Rules
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One movement of chips: ``amount`` from a player into the pool (positive) or out of it (negative)."""
+
+    hand: int
+    player: str
+    amount: int
+    why: str  # "deal", "ante", "loo", "trick", "pool", "flush", "division"
+
+
+@dataclass(frozen=True)
+class HandResult:
+    number: int
+    dealer: str
+    kind: DealKind
+    pool_before: int
+    settlement: Settlement
+    players: tuple[str, ...]
+
+
+class LooGame:
+    """Hands of one Loo game in sequence, with the dealer rotating to the left (L3-GEN-07)."""
+
+    def __init__(self, rules: Rules, players: Sequence[str], rng: random.Random, *, first_dealer: int = 0) -> None:
+        if len(players) < 2:
+            raise ValueError("a game needs at least two players")
+        if len(set(players)) != len(players):
+            raise ValueError("each player needs a different name")
+        self.rules = rules
+        self.players = list(players)
+        self.rng = rng
+        self.dealer = first_dealer % len(players)
+        self.pool = 0
+        self.ledger: list[Entry] = []
+        self.results: list[HandResult] = []
+        self.deals_by: dict[str, int] = dict.fromkeys(players, 0)
+        self.hand: LooHand | None = None
+        self._leaving: str | None = None
+
+    # ----- the ledger ------------------------------------------------------------------------
+
+    def _pay(self, player: str, amount: int, why: str) -> None:
+        """``player`` pays ``amount`` into the pool (negative: takes it out)."""
+        if amount:
+            self.ledger.append(Entry(len(self.results), player, amount, why))
+            self.pool += amount
+
+    def balances(self) -> dict[str, int]:
+        """Each player's chips won less chips paid, over the whole game."""
+        out = dict.fromkeys(self.deals_by, 0)
+        for entry in self.ledger:
+            out[entry.player] -= entry.amount
+        return out
+
+    def conserved(self) -> bool:
+        """The invariant: balances and the pool add up to zero."""
+        return sum(self.balances().values()) + self.pool == 0
+
+    # ----- dealing ---------------------------------------------------------------------------
+
+    def _kind_of_next_deal(self) -> DealKind:
+        """CF-10, CF-11, L3-SGL-01, L3-SGL-08, AMB-08: what the next deal is."""
+        mode = self.rules.first_deal_mode
+        empty = self.pool == 0 or (self.results and self.results[-1].settlement.loo_free)
+        if empty and mode in (FirstDealMode.PEEL_SINGLE, FirstDealMode.EW_NO_MISS_ALL_PLAY):
+            return DealKind.SINGLE
+        return DealKind.NORMAL
+
+    def next_hand(self) -> LooHand:
+        """The dealer pays for the deal (L3-STK-07) and deals the next hand."""
+        if self.hand is not None and not self.hand.is_over:
+            raise ValueError("the current hand is not finished")
+        kind = self._kind_of_next_deal()
+        dealer_name = self.players[self.dealer]
+        if kind is DealKind.NORMAL and self.pool == 0 and self.rules.first_deal_mode is FirstDealMode.EW_ALL_ANTE:
+            for p in self.players:  # L3-SGL-10, AMB-55: everyone antes the dealer's stake
+                if p != dealer_name:
+                    self._pay(p, self.rules.deal_price, "ante")
+        self._pay(dealer_name, self.rules.deal_price, "deal")
+        self.deals_by[dealer_name] += 1
+        sitting_out: list[int] = []
+        limit = self.rules.dealer_sits_out_above
+        if (limit and len(self.players) > limit) or self._leaving == dealer_name:
+            sitting_out = [self.dealer]  # L3-OUT-01, L3-WD-03
+        self.hand = LooHand.deal(
+            self.rules,
+            self.rng,
+            seats=len(self.players),
+            dealer=self.dealer,
+            pool=self.pool,
+            deal_kind=kind,
+            names=self.players,
+            sitting_out=sitting_out,
+        )
+        if self.hand.is_over:  # Peel's single settles as it is dealt
+            self._settle()
+        return self.hand
+
+    def settle(self) -> HandResult:
+        """Record the finished hand's payments and pass the deal to the left."""
+        if self.hand is None or not self.hand.is_over:
+            raise ValueError("there is no finished hand to settle")
+        if self.results and self.results[-1].settlement is self.hand.settlement:
+            return self.results[-1]
+        return self._settle()
+
+    def _settle(self) -> HandResult:
+        hand = self.hand
+        assert hand is not None and hand.settlement is not None
+        s = hand.settlement
+        number = len(self.results)
+        names = hand.names
+        for seat, amount in enumerate(s.payouts):
+            self._pay(names[seat], -amount, "trick" if s.reason in ("played", "single") else "pool")
+        for seat, amount in enumerate(s.loos):
+            self._pay(names[seat], amount, "loo")
+        if s.direct is not None:  # money paid straight to a flush holder (CF-23) passes through the pool
+            for seat, amount in enumerate(s.direct):
+                self._pay(names[seat], -amount, "flush")
+        assert self.pool == s.next_pool, (self.pool, s.next_pool)
+        result = HandResult(number, names[hand.dealer], hand.deal_kind, hand.pool, s, names)
+        self.results.append(result)
+        if self._leaving is not None and self._leaving == names[hand.dealer]:
+            self.players.remove(self._leaving)  # L3-WD-01..03: he leaves after his deal
+            self._leaving = None
+            self.dealer = self.dealer % len(self.players)
+        else:
+            self.dealer = (self.dealer + 1) % len(self.players)
+        return result
+
+    # ----- leaving and ending --------------------------------------------------------------------
+
+    def withdraw(self, player: str) -> None:
+        """L3-WD-01..03, AMB-21: a player leaves at his turn to deal; he pays for the deal and deals to the others."""
+        if player != self.players[self.dealer]:
+            raise ValueError(f"{player} may leave only when it is his turn to deal (L3-WD-01)")
+        if len(self.players) <= 2:
+            raise ValueError("the game needs two players left after he goes")
+        self._leaving = player
+
+    def can_end(self) -> bool:
+        """AMB-23, L3-END-04/05: everyone has dealt equally often and the last hand looed nobody."""
+        if not self.results:
+            return False
+        counts = {self.deals_by[p] for p in self.players}
+        last = self.results[-1].settlement
+        return len(counts) == 1 and not last.looed
+
+    def divide_pool(self) -> dict[str, int]:
+        """L3-END-02: end now by sharing the pool equally; any odd chips go to the players in seat order."""
+        share, odd = divmod(self.pool, len(self.players))
+        given = {}
+        for i, p in enumerate(self.players):
+            amount = share + (1 if i < odd else 0)
+            self._pay(p, -amount, "division")
+            given[p] = amount
+        return given

@@ -1,0 +1,177 @@
+"""Properties over random seeds, player counts and options (hypothesis)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from loo.actions import Action, IllegalActionError
+from loo.cards import full_pack
+from loo.hand import DealKind, LooHand
+from loo.records import Record, check
+from loo.rules import (
+    ClubLawMiss,
+    FirstLeadRule,
+    LoneOpponentRule,
+    LooMode,
+    Pam,
+    PamBeCivil,
+    Rules,
+    WinnerLeadsTrump,
+)
+
+PRESETS = ["peel", "enquire-within", "britannica", "pam", "irish"]
+
+
+@st.composite
+def rules_strategy(draw: st.DrawFn) -> Rules:
+    rules = Rules.preset(draw(st.sampled_from(PRESETS)))
+    changes: dict[str, object] = {
+        "loo_mode": draw(st.sampled_from(list(LooMode))),
+        "loo_cap": draw(st.integers(1, 30)),
+        "first_lead_rule": draw(st.sampled_from(list(FirstLeadRule))),
+        "winner_must_lead_trump": draw(st.sampled_from(list(WinnerLeadsTrump))),
+        "miss_holder_leads": draw(st.booleans()),
+    }
+    if rules.game.value != "five-card-loo":
+        changes["club_law"] = draw(st.booleans())
+        changes["club_law_miss"] = draw(st.sampled_from(list(ClubLawMiss)))
+        changes["lone_opponent_rule"] = draw(st.sampled_from(list(LoneOpponentRule)))
+    else:
+        changes["pam"] = draw(st.sampled_from(list(Pam)))
+        changes["pam_be_civil"] = draw(st.sampled_from(list(PamBeCivil)))
+        changes["must_option"] = draw(st.booleans())
+        changes["dealer_takes_turnup"] = draw(st.booleans())
+    applicable = {f.name for f in Rules.options(rules.game)}
+    return dataclasses.replace(rules, **{k: v for k, v in changes.items() if k in applicable})  # type: ignore[arg-type]
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> tuple[LooHand, random.Random]:
+    rules = draw(rules_strategy())
+    seats = draw(st.integers(2, 7))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    kinds = [DealKind.NORMAL]
+    if rules.game.value == "three-card-loo":
+        kinds += [DealKind.SINGLE, DealKind.FINAL]
+    kind = draw(st.sampled_from(kinds))
+    pool = draw(st.sampled_from([rules.deal_price, rules.deal_price * 2 + 1, 25]))
+    hand = LooHand.deal(rules, rng, seats=seats, dealer=draw(st.integers(0, seats - 1)), pool=pool, deal_kind=kind)
+    return hand, rng
+
+
+def cards_everywhere(hand: LooHand) -> Counter[object]:
+    """Every card's whereabouts must account for the pack exactly once."""
+    s = hand._s
+    where: Counter[object] = Counter()
+    for held in s.holding:
+        where.update(held)
+    where.update(s.dead)
+    where.update(c for t in s.tricks for _, c in t.plays)
+    where.update(c for _, c in s.current)
+    if hand.miss and s.miss_taken_by is None and not s.for_pool:
+        where.update(hand.miss)
+    where.update(hand.stock[s.stock_pos :])
+    if not s.turnup_taken:
+        where[hand.turnup] += 1
+    return where
+
+
+@settings(max_examples=150, deadline=None)
+@given(hands())
+def test_every_hand_ends_with_a_legal_action_always_available_and_no_card_lost(
+    case: tuple[LooHand, random.Random],
+) -> None:
+    hand, rng = case
+    pack = Counter(full_pack())
+    if hand.deal_kind is not DealKind.SINGLE:
+        assert cards_everywhere(hand) == pack
+    steps = 0
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        assert legal, "the seat to act has no legal action"
+        assert all(a.seat == hand.to_act for a in legal)
+        hand.push(rng.choice(legal))
+        if hand.deal_kind is not DealKind.SINGLE:
+            assert cards_everywhere(hand) == pack
+        steps += 1
+        assert steps < 100
+    s = hand.settlement
+    assert s is not None
+    # Chips: what the pool pays out plus what is left equals what it held; loos only feed the next pool.
+    assert sum(s.payouts) <= hand.pool and min(s.payouts) >= 0 and min(s.loos) >= 0
+    assert s.next_pool == hand.pool - sum(s.payouts) + sum(s.loos)
+    if s.direct is not None:
+        assert sum(s.direct) == 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(hands())
+def test_a_record_written_and_read_back_is_the_same_and_replays_the_same(case: tuple[LooHand, random.Random]) -> None:
+    hand, rng = case
+    while not hand.is_over and rng.random() < 0.95:
+        hand.push(rng.choice(hand.legal_actions()))
+    record = Record.of_hand(hand)
+    text = json.dumps(record.to_json())
+    again = Record.loads(text)
+    assert again == record
+    assert json.dumps(again.to_json()) == text
+    replayed = again.replay()
+    assert replayed.settlement == hand.settlement
+    assert replayed.to_act == hand.to_act
+    status, result = check(text)
+    assert status == 0 and result["complete"] == hand.is_over
+
+
+@settings(max_examples=80, deadline=None)
+@given(hands(), st.data())
+def test_every_illegal_action_is_refused_with_a_law_and_changes_nothing(
+    case: tuple[LooHand, random.Random], data: st.DataObject
+) -> None:
+    from loo.laws import LAWS
+
+    hand, rng = case
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        seat = hand.to_act
+        assert seat is not None
+        candidates = [Action.play(seat, c) for c in full_pack()] + [
+            Action.declare(s, d) for s in range(hand.n) for d in ("stand", "miss", "throw")
+        ]
+        illegal = [a for a in candidates if a not in legal]
+        if illegal:
+            bad = data.draw(st.sampled_from(illegal))
+            before = (hand.to_act, hand.phase, [hand.holding(s) for s in range(hand.n)], hand.tricks, hand.actions)
+            try:
+                hand.push(bad)
+            except IllegalActionError as error:
+                assert error.law in LAWS, error.law
+                assert error.message
+            else:
+                raise AssertionError(f"{bad} was accepted")
+            after = (hand.to_act, hand.phase, [hand.holding(s) for s in range(hand.n)], hand.tricks, hand.actions)
+            assert after == before
+        hand.push(rng.choice(legal))
+
+
+@settings(max_examples=60, deadline=None)
+@given(hands())
+def test_a_seats_view_never_shows_another_seats_cards(case: tuple[LooHand, random.Random]) -> None:
+    hand, rng = case
+    while not hand.is_over:
+        for seat in range(hand.n):
+            view = hand.view(seat)
+            if view.hand is not None:
+                assert set(view.hand) == set(hand.holding(seat))
+            shown = repr(dataclasses.replace(view, hand=None, legal=(), settlement=None))
+            hidden = {c for other in range(hand.n) if other != seat for c in hand.holding(other)}
+            hidden |= set(hand.stock) | (set(hand.miss) if hand.miss_taken_by != seat else set())
+            played = {c for t in hand.tricks for _, c in t.plays} | {c for _, c in hand.current_trick}
+            for card in hidden - played - {hand.turnup}:
+                assert f"Card.parse('{card}')" not in shown
+        hand.push(rng.choice(hand.legal_actions()))

@@ -1,0 +1,131 @@
+"""Games of many hands: the first deal each source gives, rotation, the carried pool, and a ledger that conserves chips."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from loo.game import LooGame
+from loo.hand import DealKind
+from loo.rules import FirstDealMode, LooMode, Rules
+
+NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+
+
+def play_out(game: LooGame, rng: random.Random) -> None:
+    hand = game.hand
+    assert hand is not None
+    while not hand.is_over:
+        hand.push(rng.choice(hand.legal_actions()))
+    game.settle()
+
+
+def test_L3_SGL_01_07_peel_opens_with_a_single_then_deals_three_cards_with_a_miss() -> None:
+    game = LooGame(Rules.preset("peel"), NAMES, random.Random(1))
+    first = game.next_hand()
+    assert first.deal_kind is DealKind.SINGLE and all(len(h or ()) == 1 for h in first.dealt)
+    assert game.results and game.dealer == 1  # settled at once; the deal passes left (L3-GEN-07)
+    second = game.next_hand()
+    assert second.deal_kind is DealKind.NORMAL and len(second.miss) == 3
+
+
+def test_L3_SGL_08_after_a_hand_with_nobody_looed_peel_deals_a_single_again() -> None:
+    rng = random.Random(0)
+    for seed in range(200):
+        game = LooGame(Rules.preset("peel"), NAMES[:3], random.Random(seed))
+        game.next_hand()
+        for _ in range(12):
+            hand = game.next_hand()
+            if hand.is_over:
+                continue
+            play_out(game, rng)
+            if game.results[-1].settlement.loo_free:
+                assert game.next_hand().deal_kind is DealKind.SINGLE
+                return
+    raise AssertionError("no loo-free hand found")
+
+
+def test_L3_SGL_10_AMB_55_enquire_within_ante_everyone_pays_the_stake() -> None:
+    rules = dataclasses.replace(Rules.preset("enquire-within"), first_deal_mode=FirstDealMode.EW_ALL_ANTE)
+    game = LooGame(rules, NAMES, random.Random(2))
+    hand = game.next_hand()
+    assert hand.pool == 15 and hand.deal_kind is DealKind.NORMAL and len(hand.miss) == 3
+
+
+def test_L3_SGL_09_enquire_within_first_round_is_a_single_without_a_miss() -> None:
+    game = LooGame(Rules.preset("enquire-within"), NAMES, random.Random(2))
+    hand = game.next_hand()
+    assert hand.deal_kind is DealKind.SINGLE and hand.miss == () and hand.all_must_play
+
+
+def test_L3_SGL_11_L3_BOLD_01_the_encyclopedia_opens_with_a_bold_stand() -> None:
+    game = LooGame(Rules.preset("britannica"), NAMES, random.Random(2))
+    hand = game.next_hand()
+    assert hand.bold_stand and hand.pool == 3
+
+
+def test_L3_OUT_01_AMB_20_the_dealer_sits_out_with_many_players() -> None:
+    rules = dataclasses.replace(Rules.preset("peel"), dealer_sits_out_above=5)
+    game = LooGame(rules, [*NAMES, "Fay", "Gus"], random.Random(4))
+    game.next_hand()
+    hand = game.next_hand()
+    assert hand.dealt[hand.dealer] is None and hand.last != hand.dealer
+
+
+def test_L3_WD_01_03_AMB_21_a_player_leaves_at_his_deal() -> None:
+    rng = random.Random(5)
+    game = LooGame(Rules.preset("peel"), NAMES, random.Random(5))
+    game.next_hand()
+    with pytest.raises(ValueError, match="L3-WD-01"):
+        game.withdraw("Ann")
+    leaving = game.players[game.dealer]
+    game.withdraw(leaving)
+    hand = game.next_hand()
+    assert hand.dealt[hand.dealer] is None  # he deals to the others, not to himself
+    if not hand.is_over:
+        play_out(game, rng)
+    assert leaving not in game.players and len(game.players) == 4
+    assert game.conserved()
+
+
+def test_AMB_23_the_game_may_end_when_all_have_dealt_equally_and_nobody_was_looed() -> None:
+    rng = random.Random(9)
+    game = LooGame(Rules.preset("peel"), NAMES[:3], random.Random(9))
+    ended = False
+    for _ in range(60):
+        if game.next_hand().is_over is False:
+            play_out(game, rng)
+        if game.can_end():
+            counts = {game.deals_by[p] for p in game.players}
+            assert len(counts) == 1 and not game.results[-1].settlement.looed
+            ended = True
+            break
+    assert ended
+    game.divide_pool()  # L3-END-02
+    assert game.pool == 0 and game.conserved()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["peel", "enquire-within", "britannica", "pam", "irish"]),
+    st.integers(2, 7),
+    st.integers(0, 2**32),
+    st.sampled_from(list(LooMode)),
+)
+def test_no_chip_is_created_or_lost_over_long_games(preset: str, players: int, seed: int, mode: LooMode) -> None:
+    rules = dataclasses.replace(Rules.preset(preset), loo_mode=mode, loo_cap=20)
+    rng = random.Random(seed)
+    game = LooGame(rules, NAMES[:players] + ["Fay", "Gus"][: max(0, players - 5)], random.Random(seed))
+    for _ in range(25):
+        hand = game.next_hand()
+        assert game.conserved()
+        if not hand.is_over:
+            play_out(game, rng)
+        assert game.conserved()
+        assert game.pool >= 0
+    totals = game.balances()
+    assert sum(totals.values()) == -game.pool
