@@ -1,4 +1,4 @@
-"""Games of many hands: the first deal each source gives, rotation, the carried pool, and a ledger that conserves chips."""
+"""Games of many hands: first deals per source, rotation, the carried pool, and a ledger that conserves chips."""
 
 from __future__ import annotations
 
