@@ -46,7 +46,9 @@ class HandResult:
 class LooGame:
     """Hands of one Loo game in sequence, with the dealer rotating to the left (L3-GEN-07)."""
 
-    def __init__(self, rules: Rules, players: Sequence[str], rng: random.Random, *, first_dealer: int = 0) -> None:
+    def __init__(
+        self, rules: Rules, players: Sequence[str], rng: random.Random, *, first_dealer: int = 0, table: bool = False
+    ) -> None:
         if len(players) < 2:
             raise ValueError("a game needs at least two players")
         if len(set(players)) != len(players):
@@ -60,6 +62,7 @@ class LooGame:
         self.results: list[HandResult] = []
         self.deals_by: dict[str, int] = dict.fromkeys(players, 0)
         self.hand: LooHand | None = None
+        self.table = table  # teaching table: offences are recorded and penalised, not refused
         self._leaving: str | None = None
 
     # ----- the ledger ------------------------------------------------------------------------
@@ -116,6 +119,7 @@ class LooGame:
             deal_kind=kind,
             names=self.players,
             sitting_out=sitting_out,
+            table=self.table,
         )
         if self.hand.is_over:  # Peel's single settles as it is dealt
             self._settle()
@@ -135,6 +139,8 @@ class LooGame:
         s = hand.settlement
         number = len(self.results)
         names = hand.names
+        for seat, amount in enumerate(s.penalties or ()):
+            self._pay(names[seat], amount, "penalty")  # L3-PEN-05/06: into this hand's pool
         for seat, amount in enumerate(s.payouts):
             self._pay(names[seat], -amount, "trick" if s.reason in ("played", "single") else "pool")
         for seat, amount in enumerate(s.loos):
@@ -152,6 +158,31 @@ class LooGame:
         else:
             self.dealer = (self.dealer + 1) % len(self.players)
         return result
+
+    def misdeal(self) -> LooHand:
+        """L3-MIS-01..05, AMB-56: the dealer pays a single loo into the pool at once and deals again.
+
+        Allowed only before any card is played; the deal price already paid stays in the pool.
+        """
+        hand = self.hand
+        if hand is None or hand.is_over or hand.tricks or hand.current_trick:
+            raise ValueError("a misdeal can be called only before the first card is played (L3-MIS-01)")
+        dealer_name = self.players[self.dealer]
+        self._pay(dealer_name, self.rules.single_loo, "misdeal")  # L3-MIS-02..04
+        self.hand = LooHand.deal(
+            self.rules,
+            self.rng,
+            seats=len(self.players),
+            dealer=self.dealer,
+            pool=self.pool,
+            deal_kind=hand.deal_kind,
+            names=self.players,
+            sitting_out=[s for s in range(hand.n) if hand.dealt[s] is None],
+            table=self.table,
+        )  # L3-MIS-05: the same dealer deals again
+        if self.hand.is_over:
+            self._settle()
+        return self.hand
 
     # ----- leaving and ending --------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from loo.rules import (
     MissPosition,
     Pam,
     PamBeCivil,
+    RevokeReplay,
     Rules,
     VoidRule,
     WinnerLeadsTrump,
@@ -90,11 +91,13 @@ class Settlement:
     next_pool: int
     direct: tuple[int, ...] | None = None
     flush: tuple[int, str] | None = None  # (seat, class) of a sweeping flush
+    penalties: tuple[int, ...] | None = None  # table mode: pre-play penalties paid into this pool
+    offenders: tuple[int, ...] = ()  # table mode: players looed for an offence in play
 
     @property
     def loo_free(self) -> bool:
         """CF-34 LOO_FREE_HAND: a hand that was played and in which nobody was looed."""
-        return self.reason == "played" and not self.looed
+        return self.reason == "played" and not self.looed and not self.offenders
 
     def net(self) -> tuple[int, ...]:
         """Each seat's gain this hand: payouts and direct payments less loos (the deal price is the game's)."""
@@ -113,6 +116,21 @@ class Settlement:
         if self.direct is not None:
             out["direct"] = list(self.direct)
         return out
+
+
+@dataclass(frozen=True)
+class Offence:
+    """An irregularity recorded at a teaching table (table mode): who, which law, and what it cost."""
+
+    seat: int
+    law: str
+    message: str
+    kind: str  # "pre-play": a single loo into this pool, play on (L3-PEN-05/06); "play": looed and forfeits (L3-PEN-01)
+
+
+# Offences the engine cannot see for itself, which a table may claim (see LooHand.penalize).
+PRE_PLAY_CLAIMS = {"L3-PEN-10", "L3-PEN-11", "L3-PEN-12", "L3-PEN-19"}
+PLAY_CLAIMS = {"L3-PEN-13"}
 
 
 @dataclass
@@ -134,6 +152,11 @@ class _State:
     leader: int | None = None
     civil_said: bool = False
     settlement: Settlement | None = None
+    penalties: list[int] = field(default_factory=list)  # pre-play penalties paid into this pool, per seat
+    offenders: dict[int, str] = field(default_factory=dict)  # seat -> law of his first play offence
+    offences: list[Offence] = field(default_factory=list)
+    start_of_play: _State | None = None  # the snapshot a replay restores (AMB-15)
+    replays: int = 0
 
     def copy(self) -> _State:
         return _State(
@@ -152,6 +175,11 @@ class _State:
             self.leader,
             self.civil_said,
             self.settlement,
+            list(self.penalties),
+            dict(self.offenders),
+            list(self.offences),
+            self.start_of_play,
+            self.replays,
         )
 
 
@@ -194,9 +222,12 @@ class LooHand:
         stock: Sequence[Card] | None = None,
         deal_kind: DealKind = DealKind.NORMAL,
         names: Sequence[str] | None = None,
+        table: bool = False,
     ) -> None:
         self.rules = rules
         self.game = rules.game
+        # Table mode (teaching): an offence is recorded and penalised as the sources say, not refused.
+        self.table = table
         self.n = len(hands)
         self.names = tuple(names) if names is not None else tuple(f"seat {i}" for i in range(self.n))
         self.dealer = dealer
@@ -239,6 +270,7 @@ class LooHand:
             declared=[None] * self.n,
             holding=[list(h) if h is not None else [] for h in self.dealt],
             exchanged=[None] * self.n,
+            penalties=[0] * self.n,
         )
         self._history: list[tuple[Action, _State]] = []
         if self.peel_single:
@@ -258,12 +290,13 @@ class LooHand:
         deal_kind: DealKind = DealKind.NORMAL,
         names: Sequence[str] | None = None,
         sitting_out: Sequence[int] = (),
+        table: bool = False,
     ) -> LooHand:
         """Shuffle with ``rng`` and deal in the order the rules give (L3-DEAL-08..10, CF-16, L5-GEN-01)."""
         hands, miss, turnup, stock = deal_cards(rules, rng, seats=seats, dealer=dealer, deal_kind=deal_kind,
                                                 sitting_out=sitting_out)
         return cls(rules, hands=hands, turnup=turnup, dealer=dealer, pool=pool, miss=miss, stock=stock,
-                   deal_kind=deal_kind, names=names)
+                   deal_kind=deal_kind, names=names, table=table)
 
     # ----- public state -------------------------------------------------------------------
 
@@ -555,6 +588,8 @@ class LooHand:
             if len(action.value) > left:
                 return ("AMB-28", f"only {left} cards are left in the stock, so no more than {left} can be exchanged")
             return None
+        if action.verb == "declare" and action.value == "throw":
+            return ("L3-PLAY-08", f"once the first card is led, {self._who(seat)} may not throw up (L3-PEN-14)")
         if action.verb != "play":
             return ("L3-PLAY-01", f"the declarations are over: {self._who(seat)} must play a card, not {action.verb}")
         return self._why_not(seat, action.value)
@@ -640,13 +675,87 @@ class LooHand:
     # ----- making moves -------------------------------------------------------------------
 
     def push(self, action: Action) -> None:
-        """Take ``action`` if the laws allow it; otherwise raise :class:`IllegalActionError` and change nothing."""
+        """Take ``action`` if the laws allow it; otherwise raise :class:`IllegalActionError` and change nothing.
+
+        At a table in table mode an illegal action is not refused but recorded as an offence and
+        penalised (:meth:`_offend`), except once the hand is over.
+        """
         problem = self.why_illegal(action)
         if problem is not None:
             law, message = problem
-            raise IllegalActionError(law, message, seat=action.seat)
+            if not self.table or self._s.phase is Phase.DONE or not 0 <= action.seat < self.n:
+                raise IllegalActionError(law, message, seat=action.seat)
+            self._history.append((action, self._s.copy()))
+            self._offend(action.seat, law, message, action)
+            return
         self._history.append((action, self._s.copy()))
         self._apply(action)
+
+    # ----- table mode: irregularities (A.11, AMB-15..17) ----------------------------------------
+
+    @property
+    def stake(self) -> int:
+        """The pool played for: the pool as dealt plus pre-play penalties paid into it (L3-PEN-05, AMB-17)."""
+        return self.pool + sum(self._s.penalties)
+
+    @property
+    def offences(self) -> tuple[Offence, ...]:
+        return tuple(self._s.offences)
+
+    def _penalty_amount(self) -> int:
+        """L3-PEN-06, AMB-34: pre-play penalties at the single-loo rate (the deal price in unlimited games)."""
+        return self.rules.deal_price if self.rules.loo_mode is not LooMode.LIMITED else self.rules.single_loo
+
+    def _offend(self, seat: int, law: str, message: str, action: Action | None) -> None:
+        s = self._s
+        if s.phase in (Phase.DECLARE, Phase.EXCHANGE):
+            # L3-PEN-05/06, AMB-17: a single loo into this pool; the irregular declaration has no effect.
+            s.penalties[seat] += self._penalty_amount()
+            s.offences.append(Offence(seat, law, message, "pre-play"))
+            return
+        s.offenders.setdefault(seat, law)  # L3-PEN-01/04: looed, and wins nothing this hand
+        s.offences.append(Offence(seat, law, message, "play"))
+        if action is not None and action.verb == "play" and seat == s.to_act and action.value in s.holding[seat]:
+            self._play(seat, action.value, action.civil)  # the card lies where he played it
+        if self.rules.revoke_replay is RevokeReplay.MANDATORY:
+            self._replay()  # L3-PEN-02, CF-19
+
+    def _replay(self) -> None:
+        """AMB-15: restore the hands as they stood after the declarations and play again from trick 1."""
+        s = self._s
+        if s.start_of_play is None:
+            return
+        again = s.start_of_play.copy()
+        again.penalties, again.offenders, again.offences = list(s.penalties), dict(s.offenders), list(s.offences)
+        again.start_of_play, again.replays = s.start_of_play, s.replays + 1
+        self._s = again
+
+    def claim_replay(self, by: int) -> None:
+        """L3-PEN-07, CF-19 on-demand: a player other than the offender requires the hand to be replayed."""
+        s = self._s
+        if not self.table or not s.offenders or s.phase is not Phase.PLAY:
+            raise IllegalActionError("L3-PEN-07", "a replay can be claimed only after an offence in play")
+        if by in s.offenders:
+            raise IllegalActionError("L3-PEN-07", f"{self.names[by]} committed the offence and cannot claim a replay")
+        self._history.append((Action(by, "claim", True), s.copy()))
+        self._replay()
+
+    def penalize(self, seat: int, law: str) -> None:
+        """Record an offence the engine cannot see (looking at cards, informing), claimed at the table."""
+        if not self.table:
+            raise IllegalActionError(law, "penalties are recorded only at a teaching table (table mode)")
+        if law not in PRE_PLAY_CLAIMS | PLAY_CLAIMS:
+            known = sorted(PRE_PLAY_CLAIMS | PLAY_CLAIMS)
+            raise ValueError(f"{law!r} is not an offence a table can claim; use one of {known}")
+        if self._s.phase is Phase.DONE:
+            raise IllegalActionError(law, "the hand is over")
+        self._history.append((Action(seat, "penalty", law), self._s.copy()))
+        if law in PRE_PLAY_CLAIMS:
+            self._s.penalties[seat] += self._penalty_amount()
+            self._s.offences.append(Offence(seat, law, "a claimed irregularity before play", "pre-play"))
+        else:
+            self._s.offenders.setdefault(seat, law)
+            self._s.offences.append(Offence(seat, law, "a claimed offence in play", "play"))
 
     def pop(self) -> Action:
         """Take back the last action (undo), returning it."""
@@ -762,6 +871,8 @@ class LooHand:
         s.phase = Phase.PLAY
         s.leader = leader
         s.to_act = leader
+        if self.table:
+            s.start_of_play = s.copy()
 
     def _play(self, seat: int, card: Card, civil: bool) -> None:
         s = self._s
@@ -805,33 +916,50 @@ class LooHand:
 
     def _uncontested(self, winner: int, reason: str) -> Settlement:
         payouts = [0] * self.n
-        payouts[winner] = self.pool
+        payouts[winner] = self.stake
         zero = (0,) * self.n
-        return Settlement(reason, (), zero, (), tuple(payouts), zero, 0)
+        return Settlement(reason, (), zero, (), tuple(payouts), zero, 0, penalties=self._penalties())
+
+    def _penalties(self) -> tuple[int, ...] | None:
+        return tuple(self._s.penalties) if self.table else None
 
     def _settle_play(self) -> Settlement:
-        """L3-DIV-01/03, L3-DIV-04, L3-LOO-01/02, AMB-14, L5-PAY-01/02."""
+        """L3-DIV-01/03, L3-DIV-04, L3-LOO-01/02, AMB-14, L5-PAY-01/02; in table mode L3-PEN-01..04, AMB-16."""
         s = self._s
         tricks = self.rules.tricks
         won = [0] * self.n
         payouts = [0] * self.n
-        share, remainder = divmod(self.pool, tricks)
-        kept = 0
+        stake = self.stake
+        share, remainder = divmod(stake, tricks)
+        offenders = s.offenders
         for i, trick in enumerate(s.tricks):
             value = share + (1 if i < remainder else 0)
             won[trick.winner] += 1
-            if s.for_pool and trick.winner == self.last:
-                kept += value  # the miss played for the pool wins for the pool (L3-DLR-03, L3-DIV-04)
-            else:
-                payouts[trick.winner] += value
+            for_the_pool = s.for_pool and trick.winner == self.last
+            if not for_the_pool and trick.winner not in offenders:
+                payouts[trick.winner] += value  # else it stays in the pool (L3-DIV-04, L3-PEN-04)
         players = self._players()
-        looed = tuple(p for p in players if won[p] == 0 and not (s.for_pool and p == self.last))
+        looed = tuple(
+            p
+            for p in players
+            if (won[p] == 0 or p in offenders) and not (s.for_pool and p == self.last)
+        )  # an offender is looed even if he took tricks (L3-LOO-03), but only once (AMB-16)
         amount = 0 if self.deal_kind is DealKind.FINAL else self.loo_amount()
         loos = [amount if p in looed else 0 for p in range(self.n)]
         if self.deal_kind is DealKind.FINAL:
             looed = ()
-        next_pool = self.pool - sum(payouts) + sum(loos)
-        return Settlement("played", tuple(s.tricks), tuple(won), looed, tuple(payouts), tuple(loos), next_pool)
+        next_pool = stake - sum(payouts) + sum(loos)
+        return Settlement(
+            "played",
+            tuple(s.tricks),
+            tuple(won),
+            looed,
+            tuple(payouts),
+            tuple(loos),
+            next_pool,
+            penalties=self._penalties(),
+            offenders=tuple(sorted(offenders)),
+        )
 
     def _settle_peel_single(self) -> Settlement:
         """L3-SGL-02..05, AMB-03: the highest card of the turn-up's suit above it takes the pool."""
@@ -874,7 +1002,7 @@ class LooHand:
     def _settle_flush(self, winner: int, kind: Flush) -> Settlement:
         """L5-FL-03, L5-FL-06, L5-FL-08/09, AMB-27: the flush sweeps the pool; other standers are looed."""
         payouts = [0] * self.n
-        payouts[winner] = self.pool
+        payouts[winner] = self.stake
         looed = []
         for seat in self._players():
             if seat == winner:
@@ -893,7 +1021,16 @@ class LooHand:
             direct, loos = tuple(direct_list), [0] * self.n
         zero = (0,) * self.n
         return Settlement(
-            "flush", (), zero, tuple(looed), tuple(payouts), tuple(loos), sum(loos), direct, (winner, kind.name.lower())
+            "flush",
+            (),
+            zero,
+            tuple(looed),
+            tuple(payouts),
+            tuple(loos),
+            sum(loos),
+            direct,
+            (winner, kind.name.lower()),
+            penalties=self._penalties(),
         )
 
 

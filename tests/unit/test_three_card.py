@@ -242,7 +242,8 @@ def test_L3_LOO_05_a_hand_where_every_stander_takes_a_trick_looes_nobody() -> No
 
 def test_L3_PLAY_08_L3_DECL_13_no_declaring_once_play_begins() -> None:
     h = all_stand()
-    assert refused(h, "0 throw").law == "L3-PLAY-01"
+    assert refused(h, "0 throw").law == "L3-PLAY-08"
+    assert refused(h, "0 stand").law == "L3-PLAY-01"
 
 
 # ----- the single and the first deal (A.4) --------------------------------------------------------
