@@ -191,7 +191,9 @@ class Rules:
         LoneOpponentRule.PEEL, TRICK_GAMES_WITH_THREE_CARD_LAWS, "CF-14, AMB-05..07: the dealer against a lone stander."
     )
     dealer_sits_out_above: int = _opt(
-        0, TRICK_GAMES_WITH_THREE_CARD_LAWS, "L3-OUT-01, AMB-20: above this many players the dealer sits out (0: never)."
+        0,
+        TRICK_GAMES_WITH_THREE_CARD_LAWS,
+        "L3-OUT-01, AMB-20: above this many players the dealer sits out (0: never).",
     )
     revoke_replay: RevokeReplay = _opt(RevokeReplay.MANDATORY, ALL, "CF-19, AMB-15: replay after an irregularity.")
     pam: Pam = _opt(Pam.CLUB_KNAVE, FIVE, "CF-21, L5-RANK-01/02: which knave is Pam.")
