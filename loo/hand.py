@@ -119,6 +119,22 @@ class Settlement:
 
 
 @dataclass(frozen=True)
+class Explanation:
+    """Why an action is or is not allowed now: the law (LAWS.md ID) and a sentence in plain words."""
+
+    action: Action
+    legal: bool
+    law: str
+    reason: str
+
+    def cite(self) -> str:
+        """The law with its sources, e.g. ``L3-PLAY-03 (Peel p.21; Enquire Within §97.ix)``."""
+        from loo.laws import cite
+
+        return cite(self.law)
+
+
+@dataclass(frozen=True)
 class Offence:
     """An irregularity recorded at a teaching table (table mode): who, which law, and what it cost."""
 
@@ -639,11 +655,31 @@ class LooHand:
             )
         return ("L3-DECL-01", f"{who} may not declare {what!r} here")
 
-    def explain(self) -> list[tuple[Action, str, str]]:
-        """For the seat to act: every legal action with the law that allows it and why, in plain words."""
+    def explain(self) -> list[Explanation]:
+        """For the seat to act: every action it might try now, legal or not, with the law and a plain reason.
+
+        In the declarations that is each declaration; in play, each card the seat holds.
+        """
+        seat = self._s.to_act
+        if seat is None:
+            return []
+        legal = self.legal_actions()
+        if self._s.phase is Phase.PLAY:
+            tries = [Action(seat, "play", c) for c in self._s.holding[seat]]
+        elif self._s.phase is Phase.DECLARE:
+            tries = [Action(seat, "declare", d) for d in ("stand", "miss", "throw")]
+            tries += [a for a in legal if a.verb != "declare"]
+        else:
+            tries = legal
         out = []
-        for action in self.legal_actions():
-            out.append((action, *self._why_legal(action)))
+        for action in tries:
+            if action in legal:
+                law, reason = self._why_legal(action)
+                out.append(Explanation(action, True, law, reason))
+            else:
+                problem = self.why_illegal(action)
+                assert problem is not None
+                out.append(Explanation(action, False, *problem))
         return out
 
     def _why_legal(self, action: Action) -> tuple[str, str]:

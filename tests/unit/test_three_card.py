@@ -360,3 +360,21 @@ def test_presets_differ_where_their_sources_do(preset: str) -> None:
     h = lead_hand("QD 3D 9H", preset=preset)
     expected = {"peel": ["QD"], "enquire-within": ["QD"], "britannica": ["QD", "3D"]}[preset]
     assert legal(h) == expected  # CF-02
+
+
+def test_explanations_say_why_each_action_is_or_is_not_allowed_citing_real_laws() -> None:
+    from loo.laws import LAWS
+
+    h = make("9S 2C 3C | QS 5S 2H | 10S 4H 5H", miss="KC QC JC", turnup="7D")
+    push(h, "0 stand", "1 stand", "2 stand", "0 9S")
+    why = {str(e.action.value): e for e in h.explain()}
+    assert set(why) == {"QS", "5S", "2H"}
+    assert why["QS"].legal and not why["5S"].legal and not why["2H"].legal
+    assert why["5S"].law == "L3-PLAY-03" and "must head" in why["5S"].reason
+    assert why["2H"].law == "L3-PLAY-02"
+    assert all(e.law in LAWS for e in why.values())
+    assert why["5S"].cite().startswith("L3-PLAY-03 (")
+    declaring = {e.action.value: e for e in base().explain()}
+    assert all(declaring[d].legal for d in ("stand", "miss", "throw"))
+    bold = {e.action.value: e for e in push(base(preset="britannica", pool=3), "0 stand").explain()}
+    assert not bold["throw"].legal and bold["throw"].law == "L3-BOLD-01"
