@@ -19,8 +19,37 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from loo.cards import Card, Rank, full_pack
 from loo.hand import DealKind, LooHand, Settlement
 from loo.rules import FirstDealMode, Rules
+
+
+def cut_value(card: Card, *, courts_equal: bool) -> int:
+    """A card's value when cutting for the deal: the ace lowest (L3-DEAL-02, CF-06), and with
+    Enquire Within's rule the ten and the court cards all count ten."""
+    if card.rank is Rank.ACE:
+        return 1
+    if courts_equal and card.rank >= Rank.TEN:
+        return 10
+    return int(card.rank)
+
+
+def cut_for_deal(
+    players: Sequence[str], rng: random.Random, *, courts_equal: bool = True
+) -> tuple[int, list[list[tuple[str, Card]]]]:
+    """Choose the first dealer: each player cuts, the lowest deals, and the tied lowest cut again
+    (L3-DEAL-01..04). Returns the dealer's seat and every round of cuts, for display."""
+    rounds: list[list[tuple[str, Card]]] = []
+    contenders = list(range(len(players)))
+    while True:
+        pack = list(full_pack())
+        rng.shuffle(pack)
+        cuts = [(seat, pack[i]) for i, seat in enumerate(contenders)]
+        rounds.append([(players[seat], card) for seat, card in cuts])
+        low = min(cut_value(card, courts_equal=courts_equal) for _, card in cuts)
+        contenders = [seat for seat, card in cuts if cut_value(card, courts_equal=courts_equal) == low]
+        if len(contenders) == 1:
+            return contenders[0], rounds
 
 
 @dataclass(frozen=True)
