@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +40,7 @@ class Action:
     seat: int
     verb: str
     value: Any
-    civil: bool = False
+    civil: bool = dataclasses.field(default=False, repr=False)
 
     @classmethod
     def declare(cls, seat: int, what: str) -> Action:

@@ -173,6 +173,7 @@ class _State:
     offences: list[Offence] = field(default_factory=list)
     start_of_play: _State | None = None  # the snapshot a replay restores (AMB-15)
     replays: int = 0
+    put_out: list[list[Card]] = field(default_factory=list)  # per seat: cards it put out of play itself
 
     def copy(self) -> _State:
         return _State(
@@ -196,6 +197,7 @@ class _State:
             list(self.offences),
             self.start_of_play,
             self.replays,
+            [list(p) for p in self.put_out],
         )
 
 
@@ -212,6 +214,10 @@ class SeatView:
     to_act: int | None
     turnup: Card | None
     hand: tuple[Card, ...] | None  # None until this seat may look (CF-17: at its turn to declare)
+    deal_kind: DealKind
+    turnup_taken: bool  # the dealer has taken the turn-up into his hand (L5-OPT-02); trumps are unchanged
+    civil_said: bool  # the leader of the current trick said "Pam be civil" (CF-22, on-announce)
+    put_out: tuple[Card, ...]  # the cards this seat itself threw up, exchanged or gave up for the miss
     declared: tuple[str | None, ...]
     miss_taken_by: int | None
     for_pool: bool
@@ -287,6 +293,7 @@ class LooHand:
             holding=[list(h) if h is not None else [] for h in self.dealt],
             exchanged=[None] * self.n,
             penalties=[0] * self.n,
+            put_out=[[] for _ in range(self.n)],
         )
         self._history: list[tuple[Action, _State]] = []
         if self.peel_single:
@@ -374,8 +381,12 @@ class LooHand:
             pool=self.pool,
             phase=s.phase,
             to_act=s.to_act,
-            turnup=None if s.turnup_taken and seat != self.last else self.turnup,
+            turnup=self.turnup,  # shown to the whole table when it was turned, even if the dealer takes it
             hand=hand,
+            deal_kind=self.deal_kind,
+            turnup_taken=s.turnup_taken,
+            civil_said=s.civil_said,
+            put_out=tuple(s.put_out[seat]),
             declared=tuple(s.declared),
             miss_taken_by=s.miss_taken_by,
             for_pool=s.for_pool,
@@ -544,13 +555,19 @@ class LooHand:
         if trick_no == 0:
             ace = Card(Rank.ACE, self.trump)
             king = Card(Rank.KING, self.trump)
-            if ace in hand and card != ace:
-                return ("L3-LEAD-03", f"{who} holds the ace of trumps and must lead it, so {card} may not be led")
-            if self.rules.king_rule_when_ace_turned and self.turnup == ace and king in hand and card != king:
-                return (
-                    "L3-LEAD-04",
-                    f"the ace of trumps is turned up, so {who} must lead the king of trumps, not {card}",
-                )
+            if ace in hand:
+                # L3-LEAD-03 comes first and is complete in itself (AMB-11): even where Pam outranks the
+                # ace (five-card Loo under three-card lead rules), the ace is the card to lead.
+                if card != ace:
+                    return ("L3-LEAD-03", f"{who} holds the ace of trumps and must lead it, so {card} may not be led")
+                return None
+            if self.rules.king_rule_when_ace_turned and self.turnup == ace and king in hand:
+                if card != king:
+                    return (
+                        "L3-LEAD-04",
+                        f"the ace of trumps is turned up, so {who} must lead the king of trumps, not {card}",
+                    )
+                return None
             if len(trumps) >= 2:
                 if self.rules.first_lead_rule is FirstLeadRule.HIGHEST and card != trumps[0]:
                     return (
@@ -810,6 +827,8 @@ class LooHand:
         seat = action.seat
         if action.verb == "declare":
             s.declared[seat] = action.value
+            if action.value in ("miss", "throw"):
+                s.put_out[seat].extend(s.holding[seat])
             if action.value == "miss":
                 s.dead.extend(s.holding[seat])  # L3-DECL-03: his own cards go to the stock unseen
                 s.holding[seat] = list(self.miss)
@@ -820,6 +839,7 @@ class LooHand:
             self._after_declaration(seat)
         elif action.verb == "for-pool":
             s.declared[seat] = "for-pool"
+            s.put_out[seat].extend(s.holding[seat])
             s.dead.extend(s.holding[seat])
             s.holding[seat] = list(self.miss)
             s.for_pool = True
@@ -827,6 +847,7 @@ class LooHand:
         elif action.verb == "take-turnup":
             s.holding[seat].remove(action.value)
             s.dead.append(action.value)
+            s.put_out[seat].append(action.value)
             s.holding[seat].append(self.turnup)
             s.turnup_taken = True
             s.declared[seat] = "stand"  # taking the turn-up is only allowed to a dealer who plays (AMB-29)
@@ -836,6 +857,7 @@ class LooHand:
             for card in action.value:
                 hand.remove(card)
             s.dead.extend(action.value)
+            s.put_out[seat].extend(action.value)
             k = len(action.value)
             hand.extend(self.stock[s.stock_pos : s.stock_pos + k])
             s.stock_pos += k

@@ -148,7 +148,7 @@ def test_L5_OPT_02_AMB_29_the_dealer_may_take_the_turnup() -> None:
     assert "take-turnup QS" in legal(h)
     push(h, "2 turnup 3C")
     assert "2H" in [str(c) for c in h.holding(2)] and "3C" not in [str(c) for c in h.holding(2)]
-    assert h.view(0).turnup is None  # the turn-up is now in the dealer's hand
+    assert h.view(0).turnup_taken and str(h.view(0).turnup) == "2H"  # trumps stay known to all
 
 
 def test_L5_OPT_03_UL_09_unlimited_five_card_loo_is_the_pool() -> None:
@@ -218,3 +218,10 @@ def test_every_law_the_engine_cites_is_in_the_catalogue() -> None:
     cited = set(re.findall(r'"((?:L3|L5|IRL|UL|AMB|CF)-[A-Z0-9-]*[0-9])"', source))
     assert len(cited) > 30
     assert sorted(cited - set(LAWS)) == []
+
+
+def test_AMB_11_the_ace_of_trumps_is_led_even_when_pam_outranks_it() -> None:
+    # Five-card Loo under three-card lead rules: Pam, the ace and another trump. The ace rule decides.
+    h = five("JC AH 5H 9S 3S | KD QD 4C 7S 8S | KH 10S QS 9D 3C", five_card_lead_rules=FiveCardLeadRules.AS_THREE_CARD)
+    to_play(h)
+    assert legal(h) == ["AH"]

@@ -1,0 +1,53 @@
+"""Command line: ``python -m loo check|deal|simulate``.
+
+``check RECORD`` (or ``-`` for standard input) replays a hand record and prints
+one JSON object, exiting 0 for a legal record, 1 for an illegal action and 2
+for a record that cannot be read (spec/RECORDS.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from loo.records import check
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    try:
+        text = _read(args.record)
+    except OSError as error:
+        print(json.dumps({"ok": False, "error": "invalid-record", "message": f"record: cannot read {args.record!r}: "
+                          f"{error.strerror}"}))
+        return 2
+    status, result = check(text)
+    print(json.dumps(result, ensure_ascii=False))
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m loo", description="Lanterloo's rules engine for Loo and its relatives."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    p_check = commands.add_parser("check", help="replay a hand record and report on it as JSON")
+    p_check.add_argument("record", help="a loo-record/1 JSON file, or - for standard input")
+    p_check.set_defaults(run=cmd_check)
+    from loo import cli  # the deal and simulate commands
+
+    cli.add_commands(commands)
+    args = parser.parse_args(argv)
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,210 @@
+"""The ``deal`` and ``simulate`` commands of ``python -m loo``.
+
+``deal --seed N`` prints a ``loo-record/1`` record (spec/RECORDS.md) of a seeded deal with no
+actions; ``--cards`` writes the cards out instead of ``{"seed": N}``. ``simulate`` plays
+independent hands between bots and prints a JSON summary. Bad arguments give one line on
+standard error and exit status 2, as ``check`` does for an unreadable record.
+
+>>> from loo.__main__ import main
+>>> main(["deal", "--seed", "5", "--seats", "Ann,Ben,Cat"])  # doctest: +ELLIPSIS
+{"format": "loo-record/1", "game": "three-card-loo", "seats": ["Ann", "Ben", "Cat"], "dealer": 2, ..., "actions": []}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import time
+from collections import Counter
+from typing import Any, NoReturn
+
+from loo.bots import BOTS, Bot, make_bot
+from loo.hand import LooHand, deal_cards
+from loo.records import OTHER_GAMES, Record
+from loo.rules import RecordError, Rules
+
+DEFAULT_SEATS = "Ann,Ben,Cat,Dan,Eve"
+
+
+class ArgumentError(ValueError):
+    """A command-line argument that cannot be used; reported in one line with exit status 2."""
+
+
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``deal`` and ``simulate`` to the ``python -m loo`` command line."""
+    deal = subparsers.add_parser(
+        "deal",
+        help="deal a hand from a seed and print its record, with no actions",
+        description="Deal one hand reproducibly from --seed and print it as a loo-record/1 JSON record.",
+    )
+    _rules_arguments(deal)
+    deal.add_argument("--seats", default=DEFAULT_SEATS, help=f"comma-separated player names (default {DEFAULT_SEATS})")
+    deal.add_argument("--dealer", help="the dealer's seat number or name (default the last seat)")
+    deal.add_argument("--pool", help="chips in the pool, the dealer's payment included (default the rules' deal price)")
+    deal.add_argument("--seed", help="the seed to shuffle with (required)")
+    deal.add_argument("--cards", action="store_true", help='write the cards out instead of {"seed": N}')
+    _one_line_errors(deal)
+    deal.set_defaults(run=lambda args: _guarded(deal, cmd_deal, args))
+
+    simulate = subparsers.add_parser(
+        "simulate",
+        help="play hands between bots and print a JSON summary",
+        description="Play independent hands between bots (dealer rotating, the pool the deal price each hand) "
+        "and print hands played, speed, each seat's mean net chips with its standard error, and the "
+        "settlement reasons.",
+    )
+    _rules_arguments(simulate)
+    simulate.add_argument("--hands", default="100", help="how many hands to play (default 100)")
+    simulate.add_argument("--seats", default="5", help="how many players (default 5)")
+    simulate.add_argument(
+        "--bots",
+        default="thumb",
+        help=f"one bot per seat, comma-separated, or one for all: {', '.join(sorted(BOTS))} (default thumb)",
+    )
+    simulate.add_argument("--seed", default="0", help="the seed for the cards and the bots (default 0)")
+    _one_line_errors(simulate)
+    simulate.set_defaults(run=lambda args: _guarded(simulate, cmd_simulate, args))
+
+
+def _rules_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="three-card-loo", help="three-card-loo (default), five-card-loo or irish-loo")
+    parser.add_argument("--preset", help="the rules preset (default the game's own: peel, pam or irish)")
+
+
+def _one_line_errors(parser: argparse.ArgumentParser) -> None:
+    """argparse's own complaints (a missing value, say) in one line too, without the usage block."""
+
+    def error(message: str) -> NoReturn:
+        parser.exit(2, f"{parser.prog}: error: {message}\n")
+
+    parser.error = error  # type: ignore[method-assign]
+
+
+def _guarded(parser: argparse.ArgumentParser, command: Any, args: argparse.Namespace) -> int:
+    try:
+        return int(command(args))
+    except (ArgumentError, RecordError) as problem:
+        parser.error(str(problem))
+
+
+def _whole(text: str | None, option: str, *, least: int | None = None) -> int:
+    try:
+        value = int(str(text))
+    except ValueError:
+        raise ArgumentError(f"{option} must be a whole number, not {text!r}") from None
+    if least is not None and value < least:
+        raise ArgumentError(f"{option} must be at least {least}, not {value}")
+    return value
+
+
+def _rules(game: str, preset: str | None) -> Rules:
+    if game in OTHER_GAMES:
+        raise ArgumentError(f"--game {game!r} is not yet supported by this version of the engine")
+    try:
+        return Rules.from_record(game, preset)
+    except RecordError as error:
+        option = "--game" if error.field == "game" else "--preset"
+        raise ArgumentError(f"{option}: {error.message}") from None
+
+
+def _check_deal(rules: Rules, seats: int, dealer: int) -> None:
+    """The pack must hold enough cards for this many players (AMB-02)."""
+    try:
+        deal_cards(rules, random.Random(0), seats=seats, dealer=dealer)
+    except ValueError as error:
+        raise ArgumentError(str(error)) from None
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    if args.seed is None:
+        raise ArgumentError("--seed is required: the deal is shuffled from it")
+    seed = _whole(args.seed, "--seed")
+    rules = _rules(args.game, args.preset)
+    names = [name.strip() for name in args.seats.split(",")]
+    if any(not name for name in names):
+        raise ArgumentError(f"--seats must be comma-separated names, not {args.seats!r}")
+    if len(names) < 2:
+        raise ArgumentError(f"--seats needs at least two players, not {len(names)}")
+    if args.dealer is None:
+        dealer = len(names) - 1
+    elif args.dealer in names:
+        dealer = names.index(args.dealer)
+    else:
+        try:
+            dealer = int(args.dealer)
+        except ValueError:
+            raise ArgumentError(f"--dealer {args.dealer!r} is neither a seat number nor a name in --seats") from None
+        if not 0 <= dealer < len(names):
+            raise ArgumentError(f"--dealer {dealer} is not a seat: seats are 0 to {len(names) - 1}, or a name")
+    pool = rules.deal_price if args.pool is None else _whole(args.pool, "--pool", least=0)
+    _check_deal(rules, len(names), dealer)
+    obj: dict[str, Any] = {"format": "loo-record/1", "game": rules.game.value}
+    if args.preset is not None:
+        obj["rules"] = args.preset
+    obj.update(seats=names, dealer=dealer, pool=pool, deal={"seed": seed}, actions=[])
+    record = Record.from_json(obj)
+    if args.cards:
+        record = record.with_cards()
+    print(record.dumps())
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    rules = _rules(args.game, args.preset)
+    hands = _whole(args.hands, "--hands", least=1)
+    seats = _whole(args.seats, "--seats", least=2)
+    seed = _whole(args.seed, "--seed")
+    names = [name.strip() for name in args.bots.split(",")]
+    if len(names) == 1:
+        names *= seats
+    if len(names) != seats:
+        raise ArgumentError(f"--bots names {len(names)} bots for {seats} seats: give one per seat, or one for all")
+    try:
+        bots = [make_bot(name) for name in names]
+    except ValueError as error:
+        raise ArgumentError(f"--bots: {error}") from None
+    _check_deal(rules, seats, 0)
+    summary = simulate(rules, bots, hands=hands, rng=random.Random(seed))
+    print(json.dumps({"game": rules.game.value, "rules": rules.to_record(), "seats": seats, "bots": names,
+                      "seed": seed, **summary}))
+    return 0
+
+
+def simulate(rules: Rules, bots: list[Bot], *, hands: int, rng: random.Random) -> dict[str, Any]:
+    """Play ``hands`` independent hands, the dealer rotating and the pool the deal price each time.
+
+    Net chips are ``settlement.net()``: payouts less loos, the dealer's stake not counted.
+
+    >>> from loo.bots import ThumbBot
+    >>> out = simulate(Rules.preset("irish"), [ThumbBot() for _ in range(4)], hands=20, rng=random.Random(1))
+    >>> out["hands"], len(out["mean_net"]), sum(out["reasons"].values())
+    (20, 4, 20)
+    """
+    seats = len(bots)
+    nets: list[list[int]] = [[] for _ in range(seats)]
+    reasons: Counter[str] = Counter()
+    start = time.perf_counter()
+    for i in range(hands):
+        hand = LooHand.deal(rules, rng, seats=seats, dealer=i % seats, pool=rules.deal_price)
+        while not hand.is_over:
+            seat = hand.to_act
+            assert seat is not None
+            hand.push(bots[seat].choose(hand.view(seat), rng))
+        settlement = hand.settlement
+        assert settlement is not None
+        reasons[settlement.reason] += 1
+        for seat, net in enumerate(settlement.net()):
+            nets[seat].append(net)
+    seconds = time.perf_counter() - start
+    return {
+        "hands": hands,
+        "seconds": round(seconds, 3),
+        "hands_per_second": round(hands / seconds, 1) if seconds > 0 else None,
+        "mean_net": [round(statistics.fmean(x), 4) for x in nets],
+        "stderr": [round(statistics.stdev(x) / math.sqrt(len(x)), 4) if len(x) > 1 else None for x in nets],
+        "reasons": dict(sorted(reasons.items())),
+    }
