@@ -22,10 +22,11 @@ import time
 from collections import Counter
 from typing import Any, NoReturn
 
-from loo.bots import BOTS, Bot, make_bot
+from loo.bots import BOTS, Bot, RandomBot, make_bot
+from loo.fastsim import play_random_hand
 from loo.hand import LooHand, deal_cards
 from loo.records import OTHER_GAMES, Record
-from loo.rules import RecordError, Rules
+from loo.rules import Game, RecordError, Rules
 
 DEFAULT_SEATS = "Ann,Ben,Cat,Dan,Eve"
 
@@ -188,7 +189,16 @@ def simulate(rules: Rules, bots: list[Bot], *, hands: int, rng: random.Random) -
     nets: list[list[int]] = [[] for _ in range(seats)]
     reasons: Counter[str] = Counter()
     start = time.perf_counter()
+    # Random play at three-card Loo goes through the fast simulator, which plays the same laws
+    # (tests/unit/test_fastsim.py proves it step by step) about ten times faster.
+    fast = rules.game is Game.THREE_CARD and all(isinstance(b, RandomBot) for b in bots)
     for i in range(hands):
+        if fast:
+            result = play_random_hand(rules, rng, seats=seats, dealer=i % seats, pool=rules.deal_price)
+            reasons[result.reason] += 1
+            for p in range(seats):
+                nets[p].append(result.payouts[p] - result.loos[p])
+            continue
         hand = LooHand.deal(rules, rng, seats=seats, dealer=i % seats, pool=rules.deal_price)
         while not hand.is_over:
             seat = hand.to_act
