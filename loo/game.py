@@ -123,11 +123,16 @@ class LooGame:
             return DealKind.SINGLE
         return DealKind.NORMAL
 
-    def next_hand(self) -> LooHand:
-        """The dealer pays for the deal (L3-STK-07) and deals the next hand."""
+    def next_hand(self, *, final: bool = False) -> LooHand:
+        """The dealer pays for the deal (L3-STK-07) and deals the next hand.
+
+        ``final`` deals Peel's last round instead: everyone stands, no miss, no loos (L3-END-03, AMB-22).
+        """
         if self.hand is not None and not self.hand.is_over:
             raise ValueError("the current hand is not finished")
-        kind = self._kind_of_next_deal()
+        kind = DealKind.FINAL if final else self._kind_of_next_deal()
+        if final and self.rules.game.value != "three-card-loo":
+            raise ValueError("Peel's last round belongs to three-card Loo")
         dealer_name = self.players[self.dealer]
         if kind is DealKind.NORMAL and self.pool == 0 and self.rules.first_deal_mode is FirstDealMode.EW_ALL_ANTE:
             for p in self.players:  # L3-SGL-10, AMB-55: everyone antes the dealer's stake

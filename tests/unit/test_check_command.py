@@ -153,3 +153,18 @@ def test_a_missing_file_exits_2() -> None:
 def test_games_of_other_chapters_are_named_as_not_yet_supported() -> None:
     status, out = run(_broken("game", "nap"))
     assert status == 2 and "not yet supported" in out["message"]
+
+
+GOLDEN = sorted(p for p in (ROOT / "tests" / "golden").glob("*.json") if not p.name.endswith(".expected.json"))
+
+
+@pytest.mark.parametrize("record", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_golden_records_of_the_sources_worked_examples(record: Path) -> None:
+    """Each file is a worked example of the sources (its name gives the law); the checker's output must
+    match the expected file exactly, field for field."""
+    proc = subprocess.run([sys.executable, "-m", "loo", "check", str(record)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)  # fmt: skip
+    assert proc.returncode == 0, proc.stdout
+    expected = json.loads(record.with_name(record.stem + ".expected.json").read_text())
+    assert json.loads(proc.stdout) == expected
+    assert GOLDEN, "no golden records found"

@@ -129,3 +129,13 @@ def test_no_chip_is_created_or_lost_over_long_games(preset: str, players: int, s
         assert game.pool >= 0
     totals = game.balances()
     assert sum(totals.values()) == -game.pool
+
+
+def test_L3_END_03_AMB_22_a_last_round_ends_the_game_without_loos() -> None:
+    rng = random.Random(12)
+    game = LooGame(Rules.preset("peel"), NAMES, random.Random(12))
+    game.next_hand()
+    hand = game.next_hand(final=True)
+    assert hand.deal_kind is DealKind.FINAL and hand.miss == ()
+    play_out(game, rng)
+    assert game.results[-1].settlement.loos == (0,) * 5 and game.conserved()
