@@ -79,8 +79,7 @@ class DealView(ipw.VBox):
     def __init__(self, model: DealModel | None = None, *, seat: int = 0) -> None:
         self.model = model if model is not None else DealModel()
         self.seat = seat
-        self._heading = ipw.HTML()
-        self._table = ipw.HTML()
+        self._table = ipw.HTML()  # heading and table in one widget, so they change together
         self._status = ipw.HTML()
         self._deal_button = ipw.Button(
             description="Deal",
@@ -90,7 +89,7 @@ class DealView(ipw.VBox):
         self._deal_button.add_class("loo-deal-button")
         self._wire()
         super().__init__(
-            [self._heading, self._table, ipw.HBox([self._deal_button, self._status])],
+            [self._table, ipw.HBox([self._deal_button, self._status])],
         )
         self.add_class("loo-deal-view")
         self._render()
@@ -106,11 +105,11 @@ class DealView(ipw.VBox):
     def _render(self) -> None:
         deal = self.model.deal
         names = self.model.names
-        self._heading.value = (
+        heading = (
             f'<div class="loo-heading" aria-live="polite"><strong>Deal number {self.model.seed}</strong> · '
             f"you sit as {escape(names[self.seat])}</div>"
         )
-        self._table.value = seat_view_html(deal, self.seat, names)
+        self._table.value = heading + seat_view_html(deal, self.seat, names)
         self._status.value = ""
 
 

@@ -47,11 +47,11 @@ def visible_names(view: DealView) -> tuple[set[str], set[str]]:
 def test_deal_button_deals_a_new_hand_and_shows_it() -> None:
     view = DealView(DealModel(seed=100), seat=0)
     before = view.model.deal
-    assert "Deal number 100" in view._heading.value
+    assert "Deal number 100" in view._table.value
     view._deal_button.click()
     assert view.model.seed == 101
     assert view.model.deal != before
-    assert "Deal number 101" in view._heading.value
+    assert "Deal number 101" in view._table.value
     for card in view.model.deal.hands[0]:
         assert card.name in view._table.value
 
