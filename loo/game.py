@@ -144,6 +144,9 @@ class LooGame:
         limit = self.rules.dealer_sits_out_above
         if (limit and len(self.players) > limit) or self._leaving == dealer_name:
             sitting_out = [self.dealer]  # L3-OUT-01, L3-WD-03
+        return self._deal(kind, sitting_out)
+
+    def _deal(self, kind: DealKind, sitting_out: Sequence[int]) -> LooHand:
         self.hand = LooHand.deal(
             self.rules,
             self.rng,
@@ -203,20 +206,8 @@ class LooGame:
             raise ValueError("a misdeal can be called only before the first card is played (L3-MIS-01)")
         dealer_name = self.players[self.dealer]
         self._pay(dealer_name, self.rules.single_loo, "misdeal")  # L3-MIS-02..04
-        self.hand = LooHand.deal(
-            self.rules,
-            self.rng,
-            seats=len(self.players),
-            dealer=self.dealer,
-            pool=self.pool,
-            deal_kind=hand.deal_kind,
-            names=self.players,
-            sitting_out=[s for s in range(hand.n) if hand.dealt[s] is None],
-            table=self.table,
-        )  # L3-MIS-05: the same dealer deals again
-        if self.hand.is_over:
-            self._settle()
-        return self.hand
+        # L3-MIS-05: the same dealer deals again
+        return self._deal(hand.deal_kind, [s for s in range(hand.n) if hand.dealt[s] is None])
 
     # ----- leaving and ending --------------------------------------------------------------------
 
