@@ -76,8 +76,15 @@ class LooGame:
     """Hands of one Loo game in sequence, with the dealer rotating to the left (L3-GEN-07)."""
 
     def __init__(
-        self, rules: Rules, players: Sequence[str], rng: random.Random, *, first_dealer: int = 0, table: bool = False
+        self,
+        rules: Rules,
+        players: Sequence[str],
+        rng: random.Random,
+        *,
+        first_dealer: int | None = 0,
+        table: bool = False,
     ) -> None:
+        """``first_dealer=None`` cuts for the deal (L3-DEAL-01..04); the cuts are kept in ``self.cuts``."""
         if len(players) < 2:
             raise ValueError("a game needs at least two players")
         if len(set(players)) != len(players):
@@ -85,6 +92,9 @@ class LooGame:
         self.rules = rules
         self.players = list(players)
         self.rng = rng
+        self.cuts: list[list[tuple[str, Card]]] = []
+        if first_dealer is None:
+            first_dealer, self.cuts = cut_for_deal(players, rng, courts_equal=rules.courts_equal_in_cut)
         self.dealer = first_dealer % len(players)
         self.pool = 0
         self.ledger: list[Entry] = []

@@ -195,6 +195,7 @@ class Rules:
         TRICK_GAMES_WITH_THREE_CARD_LAWS,
         "L3-OUT-01, AMB-20: above this many players the dealer sits out (0: never).",
     )
+    courts_equal_in_cut: bool = _opt(False, ALL, "CF-06, L3-DEAL-02: tens and court cards all count ten in the cut.")
     revoke_replay: RevokeReplay = _opt(RevokeReplay.MANDATORY, ALL, "CF-19, AMB-15: replay after an irregularity.")
     pam: Pam = _opt(Pam.CLUB_KNAVE, FIVE, "CF-21, L5-RANK-01/02: which knave is Pam.")
     pam_be_civil: PamBeCivil = _opt(PamBeCivil.MANDATORY, FIVE, "CF-22, L5-RANK-05, AMB-26.")
@@ -347,6 +348,7 @@ PRESETS: dict[str, Rules] = {
         winner_must_lead_trump=WinnerLeadsTrump.OFF,
         lone_opponent_rule=LoneOpponentRule.EW_CONCEDE,
         revoke_replay=RevokeReplay.ON_DEMAND,
+        courts_equal_in_cut=True,
     ),
     # The encyclopedia article (003, after Britannica 1911): the loo equals the deal (L3-STK-10);
     # the Bold Stand (L3-SGL-11); "two trumps must head" read as lead any trump (CF-02); the

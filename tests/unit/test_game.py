@@ -139,3 +139,15 @@ def test_L3_END_03_AMB_22_a_last_round_ends_the_game_without_loos() -> None:
     assert hand.deal_kind is DealKind.FINAL and hand.miss == ()
     play_out(game, rng)
     assert game.results[-1].settlement.loos == (0,) * 5 and game.conserved()
+
+
+def test_CF_06_a_game_may_cut_for_its_first_dealer_with_each_sources_values() -> None:
+    from loo.game import cut_value
+
+    for preset, courts_equal in (("peel", False), ("enquire-within", True)):
+        rules = Rules.preset(preset)
+        assert rules.courts_equal_in_cut is courts_equal
+        game = LooGame(rules, NAMES, random.Random(21), first_dealer=None)
+        last = game.cuts[-1]
+        values = [cut_value(card, courts_equal=courts_equal) for _, card in last]
+        assert game.players[game.dealer] == last[values.index(min(values))][0]
