@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +16,9 @@ from loo.cards import Card, CardError
 from loo.rules import RecordError
 
 DECLARATIONS = ("stand", "miss", "throw")
-VERBS = ("declare", "exchange", "play", "take-turnup", "for-pool")
+CALLS = ("pass", "1", "2", "3", "misery", "4", "nap", "wellington")  # AMB-36: in rising order
+VERBS = ("declare", "exchange", "play", "take-turnup", "for-pool", "call", "peep", "garnet", "purchase")
+PIECE_LISTS = ("exchange", "garnet", "purchase")  # verbs whose value is a list of cards (or tiles)
 
 
 class IllegalActionError(ValueError):
@@ -32,15 +35,18 @@ class IllegalActionError(ValueError):
 class Action:
     """One action: a seat and one verb with its value.
 
-    ``value`` is a declaration string for ``declare``, a :class:`Card` for ``play`` and
-    ``take-turnup``, a tuple of cards for ``exchange`` and ``True`` for ``for-pool``.
-    ``civil`` marks a lead of the ace of trumps with "Pam be civil" said (CF-22, on-announce mode).
+    ``value`` is a declaration string for ``declare``, a call string for ``call``, a
+    :class:`Card` (or a domino :class:`~loo.tiles.Tile`) for ``play`` and ``take-turnup``, a
+    tuple of them for ``exchange``, ``garnet`` and ``purchase``, and ``True`` for ``for-pool``
+    and ``peep``. ``civil`` marks a lead of the ace of trumps with "Pam be civil" said (CF-22,
+    on-announce mode); ``suit`` is the end a domino leader announces (AMB-46).
     """
 
     seat: int
     verb: str
     value: Any
     civil: bool = dataclasses.field(default=False, repr=False)
+    suit: int | None = dataclasses.field(default=None, repr=False)
 
     @classmethod
     def declare(cls, seat: int, what: str) -> Action:
@@ -56,24 +62,34 @@ class Action:
 
     def to_record(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat}
-        if self.verb == "exchange":
-            out["exchange"] = [str(c) for c in self.value]
+        if self.verb in PIECE_LISTS:
+            out[self.verb] = [str(c) for c in self.value]
         elif isinstance(self.value, Card):
             out[self.verb] = str(self.value)
         else:
             out[self.verb] = self.value
         if self.civil:
             out["civil"] = True
+        if self.suit is not None:
+            out["suit"] = self.suit
         return out
 
     def __str__(self) -> str:
-        value = " ".join(str(c) for c in self.value) if self.verb == "exchange" else str(self.value)
-        if self.verb == "exchange" and not self.value:
+        value = " ".join(str(c) for c in self.value) if self.verb in PIECE_LISTS else str(self.value)
+        if self.verb in PIECE_LISTS and not self.value:
             value = "nothing"
         return f"seat {self.seat} {self.verb} {value}".strip()
 
     @classmethod
-    def from_record(cls, obj: Any, *, where: str = "action", seats: int | None = None) -> Action:
+    def from_record(
+        cls,
+        obj: Any,
+        *,
+        where: str = "action",
+        seats: int | None = None,
+        piece: Callable[[str], Any] = Card.parse,
+    ) -> Action:
+        """Read one action of a record. ``piece`` reads a card (the default) or a domino tile."""
         if not isinstance(obj, dict):
             raise RecordError(where, f"must be an object such as {{'seat': 0, 'play': 'AS'}}, not {obj!r}")
         seat = obj.get("seat")
@@ -82,7 +98,7 @@ class Action:
         if seats is not None and not 0 <= seat < seats:
             raise RecordError(f"{where}.seat", f"seat {seat} does not exist; seats are 0 to {seats - 1}")
         verbs = [k for k in obj if k in VERBS]
-        extra = [k for k in obj if k not in VERBS and k not in ("seat", "civil")]
+        extra = [k for k in obj if k not in VERBS and k not in ("seat", "civil", "suit")]
         if extra:
             raise RecordError(f"{where}.{extra[0]}", f"unknown verb; an action has one of {', '.join(VERBS)}")
         if len(verbs) != 1:
@@ -92,22 +108,35 @@ class Action:
         civil = obj.get("civil", False)
         if not isinstance(civil, bool):
             raise RecordError(f"{where}.civil", f"must be true or false, not {civil!r}")
+        suit = obj.get("suit")
+        if suit is not None and (not isinstance(suit, int) or isinstance(suit, bool) or not 0 <= suit <= 6):
+            raise RecordError(f"{where}.suit", f"must be a domino number from 0 to 6, not {suit!r}")
+        if suit is not None and verb != "play":
+            raise RecordError(f"{where}.suit", "only a play (a domino lead) announces a suit")
         try:
             if verb == "declare":
                 if raw not in DECLARATIONS:
                     raise RecordError(f"{where}.declare", f"must be one of {', '.join(DECLARATIONS)}, not {raw!r}")
                 return cls(seat, verb, raw)
+            if verb == "call":
+                if raw not in CALLS:
+                    raise RecordError(f"{where}.call", f"must be one of {', '.join(CALLS)} (a string), not {raw!r}")
+                return cls(seat, verb, raw)
             if verb in ("play", "take-turnup"):
-                return cls(seat, verb, Card.parse(raw), civil)
-            if verb == "exchange":
-                if not isinstance(raw, list):
-                    raise RecordError(f"{where}.exchange", f"must be a list of cards, not {raw!r}")
-                cards = tuple(Card.parse(c) for c in raw)
-                if len(set(cards)) != len(cards):
-                    raise RecordError(f"{where}.exchange", "names a card twice")
-                return cls(seat, verb, cards)
+                if not isinstance(raw, str):
+                    raise RecordError(f"{where}.{verb}", f"must be written as text, not {raw!r}")
+                return cls(seat, verb, piece(raw), civil, suit)
+            if verb in PIECE_LISTS:
+                if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+                    raise RecordError(f"{where}.{verb}", f"must be a list, not {raw!r}")
+                pieces = tuple(piece(c) for c in raw)
+                if len(set(pieces)) != len(pieces):
+                    raise RecordError(f"{where}.{verb}", "names the same piece twice")
+                return cls(seat, verb, pieces)
             if raw is not True:
-                raise RecordError(f"{where}.for-pool", f"must be true, not {raw!r}")
+                raise RecordError(f"{where}.{verb}", f"must be true, not {raw!r}")
             return cls(seat, verb, True)
-        except CardError as error:
+        except (CardError, ValueError) as error:
+            if isinstance(error, RecordError):
+                raise
             raise RecordError(f"{where}.{verb}", str(error)) from None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,23 +62,13 @@ class Record:
             raise RecordError("format", f"must be {FORMAT!r}, not {obj.get('format')!r}")
         game_name = obj.get("game")
         if game_name in OTHER_GAMES:
-            raise RecordError("game", f"{game_name!r} is not yet supported by this version of the engine")
+            raise RecordError("game", f"{game_name!r} records are read by their own module: use records.load()")
         if not isinstance(game_name, str):
             raise RecordError("game", f"must be the name of a game, not {game_name!r}")
         rules = Rules.from_record(game_name, obj.get("rules"))
         game = rules.game
-        seats = obj.get("seats")
-        if not isinstance(seats, list) or not all(isinstance(s, str) and s for s in seats):
-            raise RecordError("seats", "must be a list of player names")
-        if len(seats) < 2:
-            raise RecordError("seats", f"needs at least two players, not {len(seats)}")
+        seats, dealer, pool = read_table(obj)
         n = len(seats)
-        dealer = _int(obj, "dealer")
-        if not 0 <= dealer < n:
-            raise RecordError("dealer", f"seat {dealer} does not exist; seats are 0 to {n - 1}")
-        pool = _int(obj, "pool")
-        if pool < 0:
-            raise RecordError("pool", f"cannot be negative: {pool}")
         kind_name = obj.get("deal_kind", "normal")
         try:
             deal_kind = DealKind(kind_name)
@@ -98,14 +89,11 @@ class Record:
             hands, miss, turnup, stock = _dealt_from_seed(rules, seed, n, dealer, deal_kind)
         else:
             hands, miss, turnup, stock = _read_cards(deal, rules, n, dealer, deal_kind)
-        raw_actions = obj.get("actions", [])
-        if not isinstance(raw_actions, list):
-            raise RecordError("actions", "must be a list")
-        actions = tuple(Action.from_record(a, where=f"actions[{i}]", seats=n) for i, a in enumerate(raw_actions))
+        actions = read_actions(obj, n)
         return cls(
             game=game,
             rules=rules,
-            seats=tuple(seats),
+            seats=seats,
             dealer=dealer,
             pool=pool,
             hands=hands,
@@ -197,6 +185,85 @@ class Record:
         )
 
 
+# ----- shared by every game's records (Loo here; Nap in loo.nap; dominoes in loo.dominoes) -----
+
+
+def read_table(obj: dict[str, Any]) -> tuple[tuple[str, ...], int, int]:
+    """The seats, the dealer and the pool of a record, each checked; raises :class:`RecordError`."""
+    seats = obj.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, str) and s for s in seats):
+        raise RecordError("seats", "must be a list of player names")
+    if len(seats) < 2:
+        raise RecordError("seats", f"needs at least two players, not {len(seats)}")
+    n = len(seats)
+    dealer = _int(obj, "dealer")
+    if not 0 <= dealer < n:
+        raise RecordError("dealer", f"seat {dealer} does not exist; seats are 0 to {n - 1}")
+    pool = _int(obj, "pool")
+    if pool < 0:
+        raise RecordError("pool", f"cannot be negative: {pool}")
+    return tuple(seats), dealer, pool
+
+
+def read_actions(obj: dict[str, Any], n: int, piece: Callable[[str], Any] = Card.parse) -> tuple[Action, ...]:
+    raw_actions = obj.get("actions", [])
+    if not isinstance(raw_actions, list):
+        raise RecordError("actions", "must be a list")
+    return tuple(Action.from_record(a, where=f"actions[{i}]", seats=n, piece=piece) for i, a in enumerate(raw_actions))
+
+
+def read_pieces(value: Any, where: str, piece: Callable[[str], Any] = Card.parse) -> tuple[Any, ...]:
+    """A list of cards (or tiles), each read with ``piece``; errors name the list item at fault."""
+    if not isinstance(value, list):
+        raise RecordError(where, f"must be a list, not {value!r}")
+    out = []
+    for i, text in enumerate(value):
+        if not isinstance(text, str):
+            raise RecordError(f"{where}[{i}]", f"must be written as text, not {text!r}")
+        try:
+            out.append(piece(text))
+        except ValueError as error:
+            raise RecordError(f"{where}[{i}]", str(error)) from None
+    return tuple(out)
+
+
+def no_duplicates(places: list[tuple[str, tuple[Any, ...]]]) -> None:
+    """Refuse a card or tile dealt twice, naming both places."""
+    seen: dict[Any, str] = {}
+    for where, pieces in places:
+        for item in pieces:
+            if item in seen:
+                raise RecordError(where, f"{item} is dealt twice (also in {seen[item]})")
+            seen[item] = where
+
+
+def record_type(game: Any) -> Any:
+    """The record class that reads records of ``game``."""
+    module = {"nap": "loo.nap", "domino-loo": "loo.dominoes", "domino-rounce": "loo.dominoes"}.get(game)
+    if module is None:
+        return Record
+    import importlib
+
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module:
+            raise
+        raise RecordError("game", f"{game!r} is not yet supported by this version of the engine") from None
+    return found.RECORD_TYPE
+
+
+def load(text: str) -> Any:
+    """Read a record of any game from JSON text."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError("record", f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    if not isinstance(obj, dict):
+        raise RecordError("record", "must be a JSON object")
+    return record_type(obj.get("game")).from_json(obj)
+
+
 def _int(obj: dict[str, Any], key: str) -> int:
     value = obj.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
@@ -218,15 +285,7 @@ def _dealt_from_seed(
 
 
 def _cards(value: Any, where: str) -> tuple[Card, ...]:
-    if not isinstance(value, list):
-        raise RecordError(where, f"must be a list of cards, not {value!r}")
-    out = []
-    for i, text in enumerate(value):
-        try:
-            out.append(Card.parse(text))
-        except CardError as error:
-            raise RecordError(f"{where}[{i}]", str(error)) from None
-    return tuple(out)
+    return read_pieces(value, where)
 
 
 def _read_cards(
@@ -267,21 +326,16 @@ def _read_cards(
     except CardError as error:
         raise RecordError("deal.turnup", str(error)) from None
     stock = _cards(deal["stock"], "deal.stock") if "stock" in deal else None
-    seen: dict[Card, str] = {}
-    places: list[tuple[str, tuple[Card, ...]]] = [(f"deal.hands[{i}]", h) for i, h in enumerate(hands) if h]
+    places: list[tuple[str, tuple[Any, ...]]] = [(f"deal.hands[{i}]", h) for i, h in enumerate(hands) if h]
     places += [("deal.miss", miss), ("deal.turnup", (turnup,)), ("deal.stock", stock or ())]
-    for where, cards in places:
-        for card in cards:
-            if card in seen:
-                raise RecordError(where, f"{card} is dealt twice (also in {seen[card]})")
-            seen[card] = where
+    no_duplicates(places)
     return tuple(hands), miss, turnup, stock
 
 
 def check(text: str) -> tuple[int, dict[str, Any]]:
     """``python -m loo check``: (exit status, the JSON object to print) as RECORDS.md defines them."""
     try:
-        record = Record.loads(text)
+        record = load(text)
     except RecordError as error:
         return 2, {"ok": False, "error": "invalid-record", "message": f"{error.field}: {error.message}"}
     try:
