@@ -29,6 +29,7 @@ class IllegalActionError(ValueError):
         self.law = law
         self.message = message
         self.seat = seat
+        self.index: int | None = None  # set by a record's replay: which action of the record broke the law
 
 
 @dataclass(frozen=True, slots=True)

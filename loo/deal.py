@@ -68,19 +68,14 @@ def deal_three_card(rng: random.Random, *, seats: int, dealer: int = 0) -> Deal:
         )
     if not 0 <= dealer < seats:
         raise DealError(f"dealer {dealer} is not a seat: seats are numbered 0 to {seats - 1}")
-    pack = shuffled_pack(rng)
-    hands: list[list[Card]] = [[] for _ in range(seats)]
-    miss: list[Card] = []
-    order = [(dealer + 1 + i) % seats for i in range(seats)]  # eldest first, dealer last
-    for _round in range(3):
-        for seat in order:
-            hands[seat].append(pack.pop(0))
-        miss.append(pack.pop(0))
-    turnup = pack.pop(0)
+    from loo.hand import deal_cards  # the engine's dealer: one implementation of the order of the deal
+    from loo.rules import Rules
+
+    hands, miss, turnup, stock = deal_cards(Rules.preset("peel"), rng, seats=seats, dealer=dealer)
     return Deal(
-        hands=tuple(Hand(tuple(h)) for h in hands),
+        hands=tuple(Hand(tuple(h or ())) for h in hands),
         miss=Hand(tuple(miss)),
         turnup=turnup,
-        stock=tuple(pack),
+        stock=tuple(stock),
         dealer=dealer,
     )

@@ -162,7 +162,7 @@ class Record:
             try:
                 hand.push(action)
             except IllegalActionError as error:
-                error.index = i  # type: ignore[attr-defined]
+                error.index = i
                 raise
         return hand
 
@@ -343,7 +343,7 @@ def check(text: str) -> tuple[int, dict[str, Any]]:
     except IllegalActionError as error:
         return 1, {
             "ok": False,
-            "action": getattr(error, "index", None),
+            "action": error.index,
             "seat": error.seat,
             "law": error.law,
             "message": error.message[:1].upper() + error.message[1:],
