@@ -14,6 +14,7 @@ from typing import Any
 
 from loo.cards import Card, CardError
 from loo.rules import RecordError
+from loo.tiles import NUMBER_PLURALS, Tile
 
 DECLARATIONS = ("stand", "miss", "throw")
 CALLS = ("pass", "1", "2", "3", "misery", "4", "nap", "wellington")  # AMB-36: in rising order
@@ -65,7 +66,7 @@ class Action:
         out: dict[str, Any] = {"seat": self.seat}
         if self.verb in PIECE_LISTS:
             out[self.verb] = [str(c) for c in self.value]
-        elif isinstance(self.value, Card):
+        elif isinstance(self.value, (Card, Tile)):
             out[self.verb] = str(self.value)
         else:
             out[self.verb] = self.value
@@ -79,7 +80,8 @@ class Action:
         value = " ".join(str(c) for c in self.value) if self.verb in PIECE_LISTS else str(self.value)
         if self.verb in PIECE_LISTS and not self.value:
             value = "nothing"
-        return f"seat {self.seat} {self.verb} {value}".strip()
+        announced = f" as {NUMBER_PLURALS[self.suit]}" if self.suit is not None else ""
+        return f"seat {self.seat} {self.verb} {value}{announced}".strip()
 
     @classmethod
     def from_record(

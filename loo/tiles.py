@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 NUMBERS = ("blank", "one", "two", "three", "four", "five", "six")
+NUMBER_PLURALS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes")  # a suit of dominoes
 
 
 class TileError(ValueError):

@@ -1,0 +1,405 @@
+"""Computer players for Domino Loo and Domino Rounce: random, rule-of-thumb and determinized Monte Carlo.
+
+A bot sees one seat's :class:`~loo.dominoes_hand.DominoView` and nothing else, and draws any
+randomness from the ``random.Random`` it is given, so a seeded game is repeatable.
+:class:`loo.bots.RandomBot` works on any view with ``.legal`` and serves as the random player.
+
+>>> import random
+>>> from loo.dominoes_hand import DominoHand
+>>> from loo.dominoes_rules import DominoRules
+>>> hand = DominoHand.deal(DominoRules.preset("celko"), random.Random(3), seats=4, dealer=3, pool=25)
+>>> bot, rng = DominoThumbBot(), random.Random(0)
+>>> while not hand.is_over:
+...     hand.push(bot.choose(hand.view(hand.to_act), rng))
+>>> sum(hand.settlement.payouts) + hand.settlement.next_pool - sum(hand.settlement.loos)
+25
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol
+
+from loo.actions import Action
+from loo.bots import RandomBot
+from loo.dominoes_hand import (
+    HAND_SIZE,
+    DominoAction,
+    DominoHand,
+    DominoView,
+    dummy_sizes,
+    follows,
+    power,
+    rank_in,
+)
+from loo.dominoes_rules import Variant
+from loo.hand import Phase
+from loo.rules import FirstLeadRule, VoidRule, WinnerLeadsTrump
+from loo.tiles import Tile, full_set
+
+__all__ = ["BOTS", "DominoBot", "DominoSamplingBot", "DominoThumbBot", "determinize"]
+
+SET = full_set()
+
+
+class DominoBot(Protocol):
+    """A player: given what one seat may know, choose one of ``view.legal``."""
+
+    name: str
+
+    def choose(self, view: Any, rng: random.Random) -> Action: ...
+
+
+def _legal(view: DominoView) -> tuple[DominoAction, ...]:
+    if not view.legal:
+        raise ValueError(f"seat {view.seat} has nothing to choose: it is not its turn to act (to act: {view.to_act})")
+    return view.legal
+
+
+# ----- tile sense ---------------------------------------------------------------------------------
+
+
+def _value(tile: Tile, trump: int) -> int:
+    """How good a tile is to hold: trumps by rank above the rest; a plain tile by its best rank as a lead."""
+    if tile.has(trump):
+        return 200 + rank_in(tile, trump)
+    return 100 + (7 if tile.is_double else tile.high)
+
+
+def _is_strong(tiles: Sequence[Tile], trump: int) -> bool:
+    """Likely to take a trick: two trumps, a high trump (five, six or the double), or a trump and a high double."""
+    trumps = [t for t in tiles if t.has(trump)]
+    if len(trumps) >= 2 or any(rank_in(t, trump) >= 5 for t in trumps):
+        return True
+    return bool(trumps) and any(t.is_double and t.high >= 4 for t in tiles)
+
+
+def _thumb_declare(legal: Sequence[DominoAction], tiles: Sequence[Tile], trump: int, turnup: Tile) -> DominoAction:
+    """The rules of thumb for the declarations, each with the law that allows it."""
+    declare = {a.value: a for a in legal if a.verb == "declare"}
+    for_pool = next((a for a in legal if a.verb == "for-pool"), None)
+    swaps = [a for a in legal if a.verb == "take-turnup"]
+    if swaps:
+        # DL-DLR-01: the turn-up is a trump; a dealer who would then hold a playing hand takes it for his worst tile.
+        worst = min(swaps, key=lambda a: _value(a.value, trump))
+        kept = [t for t in tiles if t != worst.value]
+        if _is_strong([*kept, turnup], trump):
+            return worst
+    strong = _is_strong(tiles, trump)
+    if for_pool is not None and (not strong or "stand" not in declare):
+        # DL-DLR-03, DL-DLR-06: against a lone miss a weak dealer plays for the pool: no loo to fear, and the
+        # miss cannot take every trick by default.
+        return for_pool
+    if "stand" in declare and (strong or len(declare) == 1):
+        return declare["stand"]  # DL-DECL-01
+    if "miss" in declare:
+        return declare["miss"]  # DL-DECL-02: a weak hand is worth changing; the miss must then be played
+    if "throw" in declare:
+        return declare["throw"]  # DL-DECL-05: dropping out costs nothing and cannot be looed
+    return declare.get("stand", legal[0])  # two players: a weak hand must still play (AMB-45)
+
+
+def _thumb_discard(legal: Sequence[DominoAction], trump: int) -> DominoAction:
+    """AMB-52: from a dummy keep the five best tiles, discarding the weakest."""
+    return min(legal, key=lambda a: sum(_value(t, trump) for t in a.value))
+
+
+def _beaters(tile: Tile, suit: int, trump: int, unseen: set[Tile], void_rule: VoidRule) -> int:
+    """How many unseen tiles would beat ``tile`` led as ``suit`` (a trump counts unless trumping is free)."""
+    mine = power(tile, suit, trump)
+    count = 0
+    for t in unseen:
+        p = power(t, suit, trump)
+        if p > mine and (follows(t, suit, trump) or void_rule is not VoidRule.FREE):
+            count += 1
+    return count
+
+
+def _thumb_lead(options: Sequence[DominoAction], trump: int, unseen: set[Tile], void_rule: VoidRule) -> DominoAction:
+    """Lead what is most likely to win, announcing the suit in which the tile stands highest (DL-LEAD-04)."""
+
+    def score(a: DominoAction) -> tuple[int, int]:
+        tile: Tile = a.value
+        suit = trump if tile.has(trump) else tile.high if tile.is_double else a.suit
+        assert suit is not None
+        return (_beaters(tile, suit, trump, unseen, void_rule), -power(tile, suit, trump))
+
+    return min(options, key=score)
+
+
+def _thumb_follow(playable: Sequence[Tile], current: Sequence[tuple[int, Tile]], led: int, trump: int) -> Tile:
+    """Win as cheaply as possible; otherwise keep the good tiles and play the weakest (DL-PLAY-04: no duty to beat)."""
+    if len(playable) == 1:
+        return playable[0]
+    best = max(power(t, led, trump) for _, t in current)
+    winners = [t for t in playable if power(t, led, trump) > best]
+    if winners:
+        return min(winners, key=lambda t: power(t, led, trump))
+    return min(playable, key=lambda t: (_value(t, trump), power(t, led, trump)))
+
+
+def _unseen(hand: Sequence[Tile], turnup: Tile, played: set[Tile], put_out: Sequence[Tile]) -> set[Tile]:
+    return set(SET) - set(hand) - played - set(put_out) - {turnup}
+
+
+def _played(tricks: Sequence[Any], current: Sequence[tuple[int, Tile]]) -> set[Tile]:
+    return {t for trick in tricks for _, t in trick.plays} | {t for _, t in current}
+
+
+class DominoThumbBot:
+    """The rules of thumb, each tied to the law that makes it possible.
+
+    - Declaring: play a strong hand (two trumps, a trump of five or more, or a trump with a high
+      double); change a weak one for the miss (DL-DECL-02), or drop out (DL-DECL-05). A dealer
+      takes the turn-up for his weakest tile when that gives him a playing hand (DL-DLR-01), and
+      with a weak hand against a lone miss plays for the pool (DL-DLR-03, DL-DLR-06).
+    - Discarding from a Rounce dummy: keep the five best tiles (AMB-52).
+    - Leading: the tile fewest unseen tiles can beat, announced as the suit in which it ranks
+      highest (DL-LEAD-04); the laws already force trumps where they must (DL-LEAD-02/03).
+    - Following: win as cheaply as possible, else play the weakest tile (DL-PLAY-04).
+    """
+
+    name = "thumb"
+
+    def choose(self, view: DominoView, rng: random.Random) -> DominoAction:
+        legal = _legal(view)
+        if len(legal) == 1:
+            return legal[0]
+        trump = view.trump
+        if view.phase is Phase.DECLARE:
+            return _thumb_declare(legal, view.hand, trump, view.turnup)
+        if view.phase is Phase.EXCHANGE:
+            return _thumb_discard(legal, trump)
+        if not view.current:
+            unseen = _unseen(view.hand, view.turnup, _played(view.tricks, view.current), view.put_out)
+            return _thumb_lead(legal, trump, unseen, view.rules.void_rule)
+        assert view.led is not None
+        tile = _thumb_follow([a.value for a in legal], view.current, view.led, trump)
+        return next(a for a in legal if a.value == tile)
+
+
+# ----- determinization -------------------------------------------------------------------------------
+
+
+def _forbidden(view: DominoView) -> dict[int, set[Tile]]:
+    """Tiles each seat cannot hold now, as the laws of play reveal them to the whole table.
+
+    A seat that did not follow the suit led holds none of it (DL-PLAY-01); under the duty to
+    trump, one that neither followed nor trumped holds no trump (DL-PLAY-02), and under the
+    duty to beat, no trump that would have won. A trick's winner who led a plain tile holds no
+    trump (DL-LEAD-03), and where the highest trump must be led, a trump leader holds none higher
+    (DL-LEAD-02 with first-lead-rule highest, DL-LEAD-03 with higher).
+    """
+    rules = view.rules
+    trump = view.trump
+    out: dict[int, set[Tile]] = {p: set() for p in range(len(view.names))}
+    trumps = [t for t in SET if t.has(trump)]
+    plays: list[tuple[tuple[tuple[int, Tile], ...], int]] = [(t.plays, t.suit) for t in view.tricks]
+    if view.current:
+        assert view.led is not None
+        plays.append((view.current, view.led))
+    for number, (trick, led) in enumerate(plays):
+        lead_seat, lead = trick[0]
+        higher = {t for t in trumps if rank_in(t, trump) > rank_in(lead, trump)} if lead.has(trump) else set()
+        if number > 0 and rules.winner_must_lead_trump is not WinnerLeadsTrump.OFF:
+            if not lead.has(trump):
+                out[lead_seat].update(trumps)
+            elif rules.winner_must_lead_trump is WinnerLeadsTrump.HIGHER:
+                out[lead_seat].update(higher)
+        if lead.has(trump) and rules.first_lead_rule is FirstLeadRule.HIGHEST:
+            out[lead_seat].update(higher)  # with two or more trumps he led the top; with one, he has no other
+        for i in range(1, len(trick)):
+            seat, tile = trick[i]
+            if follows(tile, led, trump):
+                continue
+            out[seat].update(t for t in SET if follows(t, led, trump))
+            if led == trump or tile.has(trump):
+                if rules.void_rule is VoidRule.MUST_OVERTRUMP_IF_POSSIBLE and led != trump:
+                    best = max(power(t, led, trump) for _, t in trick[:i])
+                    if power(tile, led, trump) <= best:
+                        out[seat].update(t for t in trumps if power(t, led, trump) > best)
+                continue
+            if rules.void_rule is VoidRule.MUST_TRUMP:
+                out[seat].update(trumps)
+            elif rules.void_rule is VoidRule.MUST_OVERTRUMP_IF_POSSIBLE:
+                best = max(power(t, led, trump) for _, t in trick[:i])
+                out[seat].update(t for t in trumps if power(t, led, trump) > best)
+    return out
+
+
+def _sample(
+    pool: list[Tile], sizes: dict[int, int], forbidden: dict[int, set[Tile]], rng: random.Random
+) -> tuple[dict[int, list[Tile]], list[Tile]]:
+    """Deal ``pool`` (shuffled here) to the seats in ``sizes`` avoiding their forbidden tiles; most
+    constrained first, retrying, and at the last ignoring the constraints (an inconsistent view)."""
+    order = sorted(sizes, key=lambda p: (-len(forbidden.get(p, ())), p))
+    for attempt in range(20):
+        tiles = list(pool)
+        rng.shuffle(tiles)
+        out: dict[int, list[Tile]] = {}
+        for p in order:
+            banned = forbidden.get(p, set()) if attempt < 19 else set()
+            mine = [t for t in tiles if t not in banned][: sizes[p]]
+            if len(mine) < sizes[p]:
+                break
+            taken = set(mine)
+            tiles = [t for t in tiles if t not in taken]
+            out[p] = mine
+        else:
+            return out, tiles
+    raise ValueError("the view's hand sizes do not fit the unseen tiles")  # pragma: no cover
+
+
+def determinize(view: DominoView, rng: random.Random) -> DominoHand:
+    """A full hand at the view's point, its hidden tiles sampled consistently with what the seat knows.
+
+    Unseen tiles are the set less the seat's own hand and discards, the turn-up and every tile
+    played; they go to the other seats' current hand sizes (respecting what play has revealed),
+    then to the misses or dummies still untaken, and the rest out of play. Everyone knows a dealer
+    who took the turn-up holds it until he plays it. The public state is copied from the view.
+
+    >>> from loo.dominoes_rules import DominoRules
+    >>> real = DominoHand.deal(DominoRules(), random.Random(5), seats=4, dealer=3, pool=25)
+    >>> determinize(real.view(0), random.Random(1)).view(0) == real.view(0)
+    True
+    """
+    if view.phase is Phase.DONE:
+        raise ValueError("the hand is over: there is nothing hidden to sample")
+    rules = view.rules
+    n = len(view.names)
+    seat = view.seat
+    played = _played(view.tricks, view.current)
+    unseen = sorted(_unseen(view.hand, view.turnup, played, view.put_out))
+    sizes = {p: view.hand_sizes[p] for p in range(n) if p != seat and view.hand_sizes[p]}
+    turnup_held = view.turnup_taken and view.turnup not in played and seat != view.dealer
+    if turnup_held:
+        sizes[view.dealer] -= 1
+    sampled, rest = _sample(unseen, sizes, _forbidden(view), rng)
+    holdings = [list(sampled.get(p, ())) for p in range(n)]
+    if turnup_held:
+        holdings[view.dealer].append(view.turnup)
+    holdings[seat] = list(view.hand)
+    # the stock: filler where misses were already drawn, then the misses to come, then the rest of the boneyard
+    stock_len = 28 - HAND_SIZE * n - 1
+    taken = len(view.misses_taken)
+    drawn = sum(dummy_sizes(n)[:taken]) if rules.game is Variant.ROUNCE else HAND_SIZE * taken
+    future = rest[: stock_len - drawn]
+    filler = (rest[stock_len - drawn :] + list(view.put_out) + sorted(played) + list(SET))[:drawn]
+    world = DominoHand(rules, hands=holdings, turnup=view.turnup, dealer=view.dealer, pool=view.pool,
+                       stock=filler + future, names=view.names)  # fmt: skip
+    s = world._s
+    s.phase = view.phase
+    s.to_act = view.to_act
+    s.declared = list(view.declared)
+    s.put_out = [[] for _ in range(n)]
+    s.put_out[seat] = list(view.put_out)
+    s.misses_taken = list(view.misses_taken)
+    s.stock_pos = drawn
+    s.for_pool = view.for_pool
+    s.turnup_taken = view.turnup_taken
+    s.announcing = view.phase is Phase.DECLARE and view.turnup_taken and view.declared[view.dealer] is None
+    s.dead = rest[stock_len - drawn :]
+    if view.phase is Phase.PLAY:
+        s.players = tuple(p for p in world.rotation if view.declared[p] in ("stand", "miss", "for-pool"))
+    s.tricks = list(view.tricks)
+    s.current = list(view.current)
+    s.led = view.led
+    if view.current:
+        s.leader = view.current[0][0]
+    elif view.phase is Phase.PLAY:
+        s.leader = view.to_act
+    return world
+
+
+# ----- Monte Carlo -------------------------------------------------------------------------------------
+
+
+def _playout(hand: DominoHand, rng: random.Random, thumb: bool) -> None:
+    """Play ``hand`` to the end, every seat by the rules of thumb (or at random), through the unchecked path."""
+    s = hand._s
+    trump = hand.trump
+    void_rule = hand.rules.void_rule
+    while s.phase is not Phase.DONE:
+        seat = s.to_act
+        assert seat is not None
+        if not thumb:
+            legal = hand.legal_actions()
+            hand.push_unchecked(legal[int(rng.random() * len(legal))])
+        elif s.phase is Phase.PLAY:
+            if s.current:
+                assert s.led is not None
+                tile = _thumb_follow(hand._followers(s.holding[seat]), s.current, s.led, trump)
+                hand.push_unchecked(DominoAction(seat, "play", tile))
+            else:
+                unseen = _unseen(s.holding[seat], hand.turnup, _played(s.tricks, ()), s.put_out[seat])
+                hand.push_unchecked(_thumb_lead(hand.legal_actions(), trump, unseen, void_rule))
+        elif s.phase is Phase.EXCHANGE:
+            hand.push_unchecked(_thumb_discard(hand.legal_actions(), trump))
+        else:
+            legal = hand.legal_actions()
+            hand.push_unchecked(legal[0] if len(legal) == 1 else _thumb_declare(legal, s.holding[seat], trump,
+                                                                                hand.turnup))  # fmt: skip
+
+
+class DominoSamplingBot:
+    """Determinized Monte Carlo: sample the hidden tiles, play each choice out, keep the best average.
+
+    For each of ``samples`` determinizations (:func:`determinize`) every candidate is played to
+    the end with the rules of thumb at every seat (or at random, ``rollout="random"``), and the
+    seat's gain (``settlement.net()``: chips, or points, Rounce's taken off) is averaged. The
+    candidates share the samples, so the comparison is paired. A Rounce discard is narrowed to the
+    six best-looking choices. Ties go to the rule-of-thumb choice, which is tried first.
+    """
+
+    name = "sampling"
+    DEFAULT_SAMPLES: ClassVar[int] = 20
+
+    def __init__(self, samples: int = DEFAULT_SAMPLES, rollout: str = "thumb") -> None:
+        if samples < 1:
+            raise ValueError(f"samples must be at least 1, not {samples!r}")
+        if rollout not in ("thumb", "random"):
+            raise ValueError(f"rollout must be 'thumb' or 'random', not {rollout!r}")
+        self.samples = samples
+        self.rollout = rollout
+        self._thumb = DominoThumbBot()
+
+    def candidates(self, view: DominoView, rng: random.Random) -> list[DominoAction]:
+        """The actions worth sampling: the rule of thumb's first, then the rest of ``view.legal``."""
+        legal: Sequence[DominoAction] = _legal(view)
+        first = self._thumb.choose(view, rng)
+        if view.phase is Phase.EXCHANGE:
+            legal = sorted(legal, key=lambda a: sum(_value(t, view.trump) for t in a.value))[:6]
+        return [first, *(a for a in legal if a != first)]
+
+    def values(self, view: DominoView, rng: random.Random) -> list[tuple[DominoAction, float]]:
+        """Each candidate with the mean gain this seat makes after it (the Monte Carlo estimate)."""
+        candidates = self.candidates(view, rng)
+        totals = [0.0] * len(candidates)
+        thumb = self.rollout == "thumb"
+        for _ in range(self.samples):
+            world = determinize(view, rng)
+            for j, action in enumerate(candidates):
+                sim = world.clone()
+                sim.push_unchecked(action)
+                _playout(sim, rng, thumb)
+                settlement = sim.settlement
+                assert settlement is not None
+                totals[j] += settlement.net()[view.seat]
+        return [(a, t / self.samples) for a, t in zip(candidates, totals, strict=True)]
+
+    def choose(self, view: DominoView, rng: random.Random) -> DominoAction:
+        legal = _legal(view)
+        if len(legal) == 1:
+            return legal[0]
+        scored = self.values(view, rng)
+        best = max(range(len(scored)), key=lambda j: (scored[j][1], -j))
+        return scored[best][0]
+
+
+BOTS: dict[str, type[Any]] = {
+    "random": RandomBot,
+    "thumb": DominoThumbBot,
+    "sampling": DominoSamplingBot,
+}
+"""The domino players by name; :class:`loo.bots.RandomBot` chooses among any view's ``legal``."""

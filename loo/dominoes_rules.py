@@ -1,0 +1,262 @@
+"""The rules in force for a hand of Domino Loo or Domino Rounce (LAWS.md group F).
+
+One frozen value, like :class:`loo.rules.Rules`: its fields are the options of LAWS.md that
+apply to the domino games, each documented with the IDs it settles, and presets are named
+after the source (004): ``celko`` for Domino Loo (Celko's description as McLeod revised it),
+``celko-points`` for the same scored by points (the usual way with two players), and ``rounce``
+for Domino Rounce.  Records write option names with ``-`` for ``_`` and
+enumerated values in lower case with ``-``:
+
+>>> rules = DominoRules.from_record("domino-loo", {"preset": "celko", "domino-scoring": "points"})
+>>> rules.domino_scoring
+<DominoScoring.POINTS: 'points'>
+>>> rules.to_record()
+{'preset': 'celko', 'domino-scoring': 'points'}
+>>> DominoRules.from_record("domino-rounce", None).void_rule
+<VoidRule.FREE: 'free'>
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import Enum, StrEnum
+from typing import Any
+
+from loo.rules import FirstLeadRule, RecordError, VoidRule, WinnerLeadsTrump
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "PRESETS",
+    "DominoFirstDealMode",
+    "DominoLoneOpponentRule",
+    "DominoRules",
+    "DominoScoring",
+    "Variant",
+]
+
+
+class Variant(StrEnum):
+    """The two domino games of 004, as a record's ``game`` names them."""
+
+    LOO = "domino-loo"
+    ROUNCE = "domino-rounce"
+
+
+class DominoScoring(StrEnum):
+    """How a hand is scored (F.4, F.5)."""
+
+    CHIPS = "chips"  # DL-SC-01..08: the escalating pool
+    POINTS = "points"  # DL-PTS-01/02: a point a trick, five off for a loo, game at 15
+    ROUNCE = "rounce"  # DR-05..10: from 15 down to nothing
+
+
+class DominoLoneOpponentRule(StrEnum):
+    """CF-14 for dominoes: may the dealer play "for the pool" against a lone miss-taker?
+
+    ``loo.rules.LoneOpponentRule`` names the card games' readings; its ``DOMINO_FOR_POOL``
+    reading lives here until that enum carries it.
+    """
+
+    DOMINO_FOR_POOL = "domino-for-pool"  # DL-DLR-03..07 (the source's optional right)
+    OFF = "off"  # the players have not agreed it: the dealer always plays for himself
+
+
+class DominoFirstDealMode(StrEnum):
+    """CF-10, CF-11: what a deal with an empty pool is. 004 knows one answer: everyone antes."""
+
+    DOMINO_ANTE = "domino-ante"  # DL-SC-01/02, AMB-50
+
+
+def _opt(doc: str) -> dict[str, str]:
+    return {"doc": doc}
+
+
+@dataclass(frozen=True)
+class DominoRules:
+    """The options in force. Start from a preset (:meth:`preset`) and ``dataclasses.replace`` what differs."""
+
+    game: Variant = Variant.LOO
+    preset_name: str = "celko"
+
+    domino_scoring: DominoScoring = field(
+        default=DominoScoring.CHIPS,
+        metadata=_opt("F.4, DL-PTS-01, DR-05..10: chips (usual for three or four), points (usual for two), rounce."),
+    )
+    deal_price: int = field(
+        default=5,
+        metadata=_opt("DL-SC-01, DL-SC-05: each player's ante into an empty pool, and the dealer's extra stake."),
+    )
+    domino_loo_cap: int = field(
+        default=0,
+        metadata=_opt("DL-SC-07: k, so that a loo is at most k chips times the number of players (0: no cap)."),
+    )
+    domino_loo_fixed: bool = field(
+        default=False,
+        metadata=_opt("DL-SC-07: the loo is always k times the players (the cap), not the pool at the start."),
+    )
+    first_lead_rule: FirstLeadRule = field(
+        default=FirstLeadRule.ANY_TRUMP,
+        metadata=_opt("CF-02, DL-LEAD-02, AMB-47: a leader with two or more trumps leads any trump (004) or the top."),
+    )
+    winner_must_lead_trump: WinnerLeadsTrump = field(
+        default=WinnerLeadsTrump.ANY,
+        metadata=_opt("CF-03, DL-LEAD-03, AMB-47: the winner of a trick leads a trump if he holds one."),
+    )
+    void_rule: VoidRule = field(
+        default=VoidRule.MUST_TRUMP,
+        metadata=_opt("CF-04, DL-PLAY-02/03, DR-04: what a player who cannot follow suit must do."),
+    )
+    lone_opponent_rule: DominoLoneOpponentRule = field(
+        default=DominoLoneOpponentRule.DOMINO_FOR_POOL,
+        metadata=_opt("CF-14, CF-33, DL-DLR-03..07: the dealer may play for the pool against a lone miss."),
+    )
+    first_deal_mode: DominoFirstDealMode = field(
+        default=DominoFirstDealMode.DOMINO_ANTE,
+        metadata=_opt("CF-10, CF-11, DL-SC-02, AMB-50: every deal into an empty pool is anted by all."),
+    )
+    dealer_takes_turnup: bool = field(
+        default=True,
+        metadata=_opt("DL-DLR-01, AMB-48, AMB-52: a dealer keeping his hand may take the turn-up for a tile."),
+    )
+    game_points: int = field(
+        default=15,
+        metadata=_opt("DL-PTS-02, DR-05, AMB-51: the points that win a points game, and Rounce's starting score."),
+    )
+
+    def __post_init__(self) -> None:
+        for name in ("deal_price", "domino_loo_cap", "game_points"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise RecordError(f"rules.{_key(name)}", f"must be a whole number, not {value!r}")
+        if self.deal_price == 0:
+            raise RecordError("rules.deal-price", "each player must put something into an empty pool (DL-SC-01)")
+        if self.game_points == 0:
+            raise RecordError("rules.game-points", "a game needs a positive score to play to (DL-PTS-02, DR-05)")
+        if self.domino_loo_fixed and self.domino_loo_cap == 0:
+            raise RecordError("rules.domino-loo-fixed", "a fixed loo needs domino-loo-cap, its chips per player")
+
+    @property
+    def dummies(self) -> bool:
+        """Domino Rounce lays its misses out as dummies at the deal (DR-03)."""
+        return self.game is Variant.ROUNCE
+
+    def loo_for(self, pool: int, players: int) -> int:
+        """What a looed player pays (DL-SC-04, DL-SC-07, AMB-50): the pool, or the cap's amount.
+
+        >>> DominoRules().loo_for(115, 4), DominoRules(domino_loo_cap=10).loo_for(115, 4)
+        (115, 40)
+        """
+        cap = self.domino_loo_cap * players
+        if self.domino_loo_fixed:
+            return cap
+        return min(pool, cap) if cap else pool
+
+    @classmethod
+    def preset(cls, name: str, game: Variant | None = None) -> DominoRules:
+        if name not in PRESETS:
+            raise RecordError("rules.preset", f"unknown preset {name!r}; the presets are {', '.join(sorted(PRESETS))}")
+        rules = PRESETS[name]
+        if game is not None and rules.game is not game:
+            games = [p for p, r in PRESETS.items() if r.game is game]
+            raise RecordError(
+                "rules.preset", f"preset {name!r} is for {rules.game.value}, not {game.value}; use {games}"
+            )
+        return rules
+
+    @classmethod
+    def options(cls) -> list[dataclasses.Field[Any]]:
+        """The option fields: every field but ``game`` and ``preset_name``."""
+        return [f for f in dataclasses.fields(cls) if f.name not in ("game", "preset_name")]
+
+    @classmethod
+    def from_record(cls, game: Variant | str, value: Any) -> DominoRules:
+        """Read a record's ``rules``: a preset name, an object with ``preset`` and overrides, or absent (None)."""
+        variant = _variant(game)
+        default = DEFAULT_PRESET[variant]
+        if value is None:
+            return cls.preset(default)
+        if isinstance(value, str):
+            return cls.preset(value, variant)
+        if not isinstance(value, dict):
+            raise RecordError("rules", f"must be a preset name or an object, not {type(value).__name__}")
+        preset_name = value.get("preset", default)
+        if not isinstance(preset_name, str):
+            raise RecordError("rules.preset", f"must be a preset name, not {preset_name!r}")
+        rules = cls.preset(preset_name, variant)
+        fields = {_key(f.name): f for f in cls.options()}
+        changes: dict[str, Any] = {}
+        for key, raw in value.items():
+            if key == "preset":
+                continue
+            f = fields.get(key)
+            if f is None:
+                raise RecordError(f"rules.{key}", f"unknown option; the options are {', '.join(sorted(fields))}")
+            changes[f.name] = _read_value(f"rules.{key}", str(f.type), raw)
+        return dataclasses.replace(rules, **changes)
+
+    def to_record(self) -> str | dict[str, Any]:
+        """The shortest record form: the preset's name, or the preset and the options that differ from it."""
+        base = PRESETS[self.preset_name]
+        out: dict[str, Any] = {"preset": self.preset_name}
+        for f in self.options():
+            mine, theirs = getattr(self, f.name), getattr(base, f.name)
+            if mine != theirs:
+                out[_key(f.name)] = mine.value if isinstance(mine, Enum) else mine
+        return out if len(out) > 1 else self.preset_name
+
+
+def _key(name: str) -> str:
+    return name.replace("_", "-")
+
+
+def _variant(game: Variant | str) -> Variant:
+    if isinstance(game, Variant):
+        return game
+    try:
+        return Variant(game)
+    except ValueError:
+        known = ", ".join(v.value for v in Variant)
+        raise RecordError("game", f"unknown game {game!r}; the domino games are {known}") from None
+
+
+_ENUMS: dict[str, type[Enum]] = {
+    e.__name__: e
+    for e in (DominoScoring, FirstLeadRule, WinnerLeadsTrump, VoidRule, DominoLoneOpponentRule, DominoFirstDealMode)
+}
+
+
+def _read_value(where: str, type_name: str, raw: Any) -> Any:
+    if type_name == "bool":
+        if not isinstance(raw, bool):
+            raise RecordError(where, f"must be true or false, not {raw!r}")
+        return raw
+    if type_name == "int":
+        if not isinstance(raw, int) or isinstance(raw, bool):
+            raise RecordError(where, f"must be a whole number, not {raw!r}")
+        return raw
+    enum = _ENUMS[type_name]
+    allowed = [m.value for m in enum]
+    if raw not in allowed:
+        raise RecordError(where, f"must be one of {', '.join(allowed)}, not {raw!r}")
+    return enum(raw)
+
+
+_CELKO = DominoRules()
+PRESETS: dict[str, DominoRules] = {
+    # Domino Loo as 004 gives it: chips, any trump led on two or more (CF-02) and after a win
+    # (CF-03), a trump compulsory when void (CF-04), for the pool only against a lone miss (CF-14).
+    "celko": _CELKO,
+    # Domino Loo played for points (DL-PTS-01/02), the scoring 004 says two players more often use.
+    "celko-points": dataclasses.replace(_CELKO, preset_name="celko-points", domino_scoring=DominoScoring.POINTS),
+    # Domino Rounce (DR-01..10): the same laws of play but a free discard when void (DR-04), dummies
+    # laid out at the deal (DR-03), and scores counted down from 15 (DR-05..10).
+    "rounce": dataclasses.replace(
+        _CELKO,
+        game=Variant.ROUNCE,
+        preset_name="rounce",
+        domino_scoring=DominoScoring.ROUNCE,
+        void_rule=VoidRule.FREE,
+    ),
+}
+DEFAULT_PRESET = {Variant.LOO: "celko", Variant.ROUNCE: "rounce"}
