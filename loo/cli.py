@@ -20,15 +20,117 @@ import random
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from loo.bots import BOTS, Bot, RandomBot, make_bot
 from loo.fastsim import play_random_hand
-from loo.hand import LooHand, deal_cards
-from loo.records import OTHER_GAMES, Record
+from loo.hand import LooHand
+from loo.records import load
 from loo.rules import Game, RecordError, Rules
 
 DEFAULT_SEATS = "Ann,Ben,Cat,Dan,Eve"
+
+
+@dataclass(frozen=True)
+class Kit:
+    """What the commands need of one game: its rules, a deal, a default pool, bots and a fast path."""
+
+    read_rules: Callable[[str, Any], Any]  # (game, preset) -> rules; raises RecordError
+    deal: Callable[[Any, random.Random, int, int, int], Any]  # (rules, rng, seats, dealer, pool) -> hand
+    pool: Callable[[Any, int], int]  # the pool a lone hand is played for: one deal's stakes
+    make_bot: Callable[[str], Any]
+    bot_names: tuple[str, ...]
+    # Random play's fast path: (rules, rng, seats, dealer, pool) -> (reason, net by seat), for the rules
+    # where fast_for(rules) holds. Each fast simulator is proven equal to its checked hand by a test.
+    fast: Callable[[Any, random.Random, int, int, int], tuple[str, tuple[int, ...]]]
+    fast_for: Callable[[Any], bool]
+
+
+def _loo_kit() -> Kit:
+    def fast(rules: Rules, rng: random.Random, seats: int, dealer: int, pool: int) -> tuple[str, tuple[int, ...]]:
+        r = play_random_hand(rules, rng, seats=seats, dealer=dealer, pool=pool)
+        return r.reason, tuple(p - loo for p, loo in zip(r.payouts, r.loos, strict=True))
+
+    return Kit(
+        read_rules=Rules.from_record,
+        deal=lambda rules, rng, seats, dealer, pool: LooHand.deal(rules, rng, seats=seats, dealer=dealer, pool=pool),
+        pool=lambda rules, seats: int(rules.deal_price),
+        make_bot=make_bot,
+        bot_names=tuple(sorted(BOTS)),
+        fast=fast,
+        fast_for=lambda rules: rules.game is Game.THREE_CARD,
+    )
+
+
+def _nap_kit() -> Kit:
+    from loo.nap import KittyMode, NapHand, NapRules
+    from loo.nap_bots import BOTS as NAP_BOTS
+    from loo.nap_bots import make_bot as make_nap_bot
+    from loo.nap_fast import play_random_nap
+
+    def pool(rules: NapRules, seats: int) -> int:  # one deal's feeds (NAP-POOL-02/03, AMB-40)
+        if rules.kitty_mode is KittyMode.DEALER:
+            return int(rules.unit)
+        if rules.kitty_mode is KittyMode.DEALER_AND_PLAYERS:
+            return int(rules.unit) * (seats + 2)
+        return 0
+
+    def fast(rules: NapRules, rng: random.Random, seats: int, dealer: int, p: int) -> tuple[str, tuple[int, ...]]:
+        r = play_random_nap(rules, rng, seats=seats, dealer=dealer, pool=p)
+        return r.reason, r.settlement
+
+    return Kit(
+        read_rules=NapRules.from_record,
+        deal=lambda rules, rng, seats, dealer, p: NapHand.deal(rules, rng, seats=seats, dealer=dealer, pool=p),
+        pool=pool,
+        make_bot=make_nap_bot,
+        bot_names=tuple(sorted(NAP_BOTS)),
+        fast=fast,
+        fast_for=lambda rules: not (rules.peep or rules.sir_garnet or rules.purchase),
+    )
+
+
+def _domino_kit() -> Kit:
+    from loo.dominoes import DominoHand, DominoRules
+    from loo.dominoes_bots import BOTS as DOMINO_BOTS
+    from loo.dominoes_fast import play_random_domino_hand
+    from loo.dominoes_rules import Variant
+
+    def make_domino_bot(name: str) -> Any:
+        if name not in DOMINO_BOTS:
+            raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(sorted(DOMINO_BOTS))}")
+        return DOMINO_BOTS[name]()
+
+    def fast(rules: DominoRules, rng: random.Random, seats: int, dealer: int, p: int) -> tuple[str, tuple[int, ...]]:
+        r = play_random_domino_hand(rules, rng, seats=seats, dealer=dealer, pool=p)
+        if r.points is not None:
+            return r.reason, r.points
+        return r.reason, tuple(pay - loo for pay, loo in zip(r.payouts, r.loos, strict=True))
+
+    return Kit(
+        read_rules=DominoRules.from_record,
+        deal=lambda rules, rng, seats, dealer, p: DominoHand.deal(rules, rng, seats=seats, dealer=dealer, pool=p),
+        pool=lambda rules, seats: int(rules.deal_price) * (seats + 1),  # an empty pool: all ante, the dealer twice
+        make_bot=make_domino_bot,
+        bot_names=tuple(sorted(DOMINO_BOTS)),
+        fast=fast,
+        fast_for=lambda rules: rules.game is Variant.LOO,
+    )
+
+
+GAMES = ("three-card-loo", "five-card-loo", "irish-loo", "nap", "domino-loo", "domino-rounce")
+
+
+def kit(game: str) -> Kit:
+    if game == "nap":
+        return _nap_kit()
+    if game in ("domino-loo", "domino-rounce"):
+        return _domino_kit()
+    if game in (g.value for g in Game):
+        return _loo_kit()
+    raise ArgumentError(f"--game: unknown game {game!r}; the games are {', '.join(GAMES)}")
 
 
 class ArgumentError(ValueError):
@@ -45,7 +147,7 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     _rules_arguments(deal)
     deal.add_argument("--seats", default=DEFAULT_SEATS, help=f"comma-separated player names (default {DEFAULT_SEATS})")
     deal.add_argument("--dealer", help="the dealer's seat number or name (default the last seat)")
-    deal.add_argument("--pool", help="chips in the pool, the dealer's payment included (default the rules' deal price)")
+    deal.add_argument("--pool", help="chips in the pool, this deal's stakes included (default one deal's stakes)")
     deal.add_argument("--seed", help="the seed to shuffle with (required)")
     deal.add_argument("--cards", action="store_true", help='write the cards out instead of {"seed": N}')
     _one_line_errors(deal)
@@ -54,7 +156,7 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     simulate = subparsers.add_parser(
         "simulate",
         help="play hands between bots and print a JSON summary",
-        description="Play independent hands between bots (dealer rotating, the pool the deal price each hand) "
+        description="Play independent hands between bots (dealer rotating, each hand for one deal's stakes) "
         "and print hands played, speed, each seat's mean net chips with its standard error, and the "
         "settlement reasons.",
     )
@@ -72,8 +174,8 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _rules_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="three-card-loo", help="three-card-loo (default), five-card-loo or irish-loo")
-    parser.add_argument("--preset", help="the rules preset (default the game's own: peel, pam or irish)")
+    parser.add_argument("--game", default="three-card-loo", help=f"one of {', '.join(GAMES)} (default three-card-loo)")
+    parser.add_argument("--preset", help="the rules preset, named after its source (default the game's own)")
 
 
 def _one_line_errors(parser: argparse.ArgumentParser) -> None:
@@ -102,20 +204,19 @@ def _whole(text: str | None, option: str, *, least: int | None = None) -> int:
     return value
 
 
-def _rules(game: str, preset: str | None) -> Rules:
-    if game in OTHER_GAMES:
-        raise ArgumentError(f"--game {game!r} is not yet supported by this version of the engine")
+def _rules(game: str, preset: str | None) -> tuple[Kit, Any]:
+    game_kit = kit(game)
     try:
-        return Rules.from_record(game, preset)
+        return game_kit, game_kit.read_rules(game, preset)
     except RecordError as error:
         option = "--game" if error.field == "game" else "--preset"
         raise ArgumentError(f"{option}: {error.message}") from None
 
 
-def _check_deal(rules: Rules, seats: int, dealer: int) -> None:
-    """The pack must hold enough cards for this many players (AMB-02)."""
+def _check_deal(game_kit: Kit, rules: Any, seats: int, dealer: int) -> None:
+    """The pack or the set must hold enough for this many players (AMB-02)."""
     try:
-        deal_cards(rules, random.Random(0), seats=seats, dealer=dealer)
+        game_kit.deal(rules, random.Random(0), seats, dealer, 0)
     except ValueError as error:
         raise ArgumentError(str(error)) from None
 
@@ -124,7 +225,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
     if args.seed is None:
         raise ArgumentError("--seed is required: the deal is shuffled from it")
     seed = _whole(args.seed, "--seed")
-    rules = _rules(args.game, args.preset)
+    game_kit, rules = _rules(args.game, args.preset)
     names = [name.strip() for name in args.seats.split(",")]
     if any(not name for name in names):
         raise ArgumentError(f"--seats must be comma-separated names, not {args.seats!r}")
@@ -141,13 +242,13 @@ def cmd_deal(args: argparse.Namespace) -> int:
             raise ArgumentError(f"--dealer {args.dealer!r} is neither a seat number nor a name in --seats") from None
         if not 0 <= dealer < len(names):
             raise ArgumentError(f"--dealer {dealer} is not a seat: seats are 0 to {len(names) - 1}, or a name")
-    pool = rules.deal_price if args.pool is None else _whole(args.pool, "--pool", least=0)
-    _check_deal(rules, len(names), dealer)
-    obj: dict[str, Any] = {"format": "loo-record/1", "game": rules.game.value}
+    pool = game_kit.pool(rules, len(names)) if args.pool is None else _whole(args.pool, "--pool", least=0)
+    _check_deal(game_kit, rules, len(names), dealer)
+    obj: dict[str, Any] = {"format": "loo-record/1", "game": args.game}
     if args.preset is not None:
         obj["rules"] = args.preset
     obj.update(seats=names, dealer=dealer, pool=pool, deal={"seed": seed}, actions=[])
-    record = Record.from_json(obj)
+    record = load(json.dumps(obj))
     if args.cards:
         record = record.with_cards()
     print(record.dumps())
@@ -155,7 +256,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    rules = _rules(args.game, args.preset)
+    game_kit, rules = _rules(args.game, args.preset)
     hands = _whole(args.hands, "--hands", least=1)
     seats = _whole(args.seats, "--seats", least=2)
     seed = _whole(args.seed, "--seed")
@@ -165,50 +266,50 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if len(names) != seats:
         raise ArgumentError(f"--bots names {len(names)} bots for {seats} seats: give one per seat, or one for all")
     try:
-        bots = [make_bot(name) for name in names]
+        bots = [game_kit.make_bot(name) for name in names]
     except ValueError as error:
         raise ArgumentError(f"--bots: {error}") from None
-    _check_deal(rules, seats, 0)
-    summary = simulate(rules, bots, hands=hands, rng=random.Random(seed))
-    print(json.dumps({"game": rules.game.value, "rules": rules.to_record(), "seats": seats, "bots": names,
+    _check_deal(game_kit, rules, seats, 0)
+    summary = simulate(rules, bots, hands=hands, rng=random.Random(seed), game_kit=game_kit)
+    print(json.dumps({"game": args.game, "rules": rules.to_record(), "seats": seats, "bots": names,
                       "seed": seed, **summary}))
     return 0
 
 
-def simulate(rules: Rules, bots: list[Bot], *, hands: int, rng: random.Random) -> dict[str, Any]:
-    """Play ``hands`` independent hands, the dealer rotating and the pool the deal price each time.
+def simulate(
+    rules: Any, bots: list[Bot], *, hands: int, rng: random.Random, game_kit: Kit | None = None
+) -> dict[str, Any]:
+    """Play ``hands`` independent hands, the dealer rotating and each played for one deal's stakes.
 
-    Net chips are ``settlement.net()``: payouts less loos, the dealer's stake not counted.
+    Net chips are the settlement's ``net()``: what each seat won less what it paid (points, in a
+    points game). Random play goes through the game's fast simulator where it has one.
 
     >>> from loo.bots import ThumbBot
     >>> out = simulate(Rules.preset("irish"), [ThumbBot() for _ in range(4)], hands=20, rng=random.Random(1))
     >>> out["hands"], len(out["mean_net"]), sum(out["reasons"].values())
     (20, 4, 20)
     """
+    game_kit = game_kit or _loo_kit()
     seats = len(bots)
     nets: list[list[int]] = [[] for _ in range(seats)]
     reasons: Counter[str] = Counter()
+    pool = game_kit.pool(rules, seats)
+    fast = game_kit.fast_for(rules) and all(isinstance(b, RandomBot) for b in bots)
     start = time.perf_counter()
-    # Random play at three-card Loo goes through the fast simulator, which plays the same laws
-    # (tests/unit/test_fastsim.py proves it step by step) about ten times faster.
-    fast = rules.game is Game.THREE_CARD and all(isinstance(b, RandomBot) for b in bots)
     for i in range(hands):
         if fast:
-            result = play_random_hand(rules, rng, seats=seats, dealer=i % seats, pool=rules.deal_price)
-            reasons[result.reason] += 1
-            for p in range(seats):
-                nets[p].append(result.payouts[p] - result.loos[p])
-            continue
-        hand = LooHand.deal(rules, rng, seats=seats, dealer=i % seats, pool=rules.deal_price)
-        while not hand.is_over:
-            seat = hand.to_act
-            assert seat is not None
-            hand.push(bots[seat].choose(hand.view(seat), rng))
-        settlement = hand.settlement
-        assert settlement is not None
-        reasons[settlement.reason] += 1
-        for seat, net in enumerate(settlement.net()):
-            nets[seat].append(net)
+            reason, net = game_kit.fast(rules, rng, seats, i % seats, pool)
+        else:
+            hand = game_kit.deal(rules, rng, seats, i % seats, pool)
+            while not hand.is_over:
+                seat = hand.to_act
+                assert seat is not None
+                hand.push(bots[seat].choose(hand.view(seat), rng))
+            assert hand.settlement is not None
+            reason, net = hand.settlement.reason, tuple(hand.settlement.net())
+        reasons[reason] += 1
+        for seat in range(seats):
+            nets[seat].append(net[seat])
     seconds = time.perf_counter() - start
     return {
         "hands": hands,

@@ -189,6 +189,10 @@ class DominoRecord:
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False)
 
+    def with_cards(self) -> DominoRecord:
+        """The name every record type answers to (the deal command calls it): here, :meth:`with_tiles`."""
+        return self.with_tiles()
+
     def with_tiles(self) -> DominoRecord:
         """The same record with a seeded deal written out tile by tile."""
         if self.seed is None:

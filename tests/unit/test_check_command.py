@@ -168,3 +168,23 @@ def test_golden_records_of_the_sources_worked_examples(record: Path) -> None:
     expected = json.loads(record.with_name(record.stem + ".expected.json").read_text())
     assert json.loads(proc.stdout) == expected
     assert GOLDEN, "no golden records found"
+
+
+@pytest.mark.parametrize("game", ["three-card-loo", "five-card-loo", "irish-loo", "nap", "domino-loo", "domino-rounce"])
+def test_every_game_deals_a_seeded_record_that_check_reads_back(game: str) -> None:
+    def loo(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "loo", *args], capture_output=True, text=True, cwd=ROOT,
+                              timeout=120)  # fmt: skip
+
+    seeded = loo("deal", "--game", game, "--seats", "Ann,Ben,Cat,Dan", "--seed", "9")
+    written = loo("deal", "--game", game, "--seats", "Ann,Ben,Cat,Dan", "--seed", "9", "--cards")
+    assert seeded.returncode == written.returncode == 0, seeded.stderr + written.stderr
+    assert json.loads(seeded.stdout)["deal"] == {"seed": 9}
+    status_a, out_a = run(None, raw=seeded.stdout)
+    status_b, out_b = run(None, raw=written.stdout)
+    assert status_a == status_b == 0 and out_a == out_b  # the seed and the cards it deals are the same deal
+    assert out_a["complete"] is False and out_a["legal"]
+    sim = loo("simulate", "--game", game, "--seats", "4", "--hands", "40", "--bots", "random,thumb,thumb,random")
+    assert sim.returncode == 0, sim.stderr
+    summary = json.loads(sim.stdout)
+    assert summary["hands"] == 40 and len(summary["mean_net"]) == 4 and sum(summary["reasons"].values()) == 40
