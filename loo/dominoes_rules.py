@@ -20,10 +20,18 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from enum import Enum, StrEnum
+from enum import StrEnum
 from typing import Any
 
-from loo.rules import FirstLeadRule, RecordError, VoidRule, WinnerLeadsTrump
+from loo.rules import (
+    FirstLeadRule,
+    RecordError,
+    VoidRule,
+    WinnerLeadsTrump,
+    option_key,
+    read_rules,
+    rules_to_record,
+)
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -128,7 +136,7 @@ class DominoRules:
         for name in ("deal_price", "domino_loo_cap", "game_points"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise RecordError(f"rules.{_key(name)}", f"must be a whole number, not {value!r}")
+                raise RecordError(f"rules.{option_key(name)}", f"must be a whole number, not {value!r}")
         if self.deal_price == 0:
             raise RecordError("rules.deal-price", "each player must put something into an empty pool (DL-SC-01)")
         if self.game_points == 0:
@@ -173,41 +181,13 @@ class DominoRules:
     def from_record(cls, game: Variant | str, value: Any) -> DominoRules:
         """Read a record's ``rules``: a preset name, an object with ``preset`` and overrides, or absent (None)."""
         variant = _variant(game)
-        default = DEFAULT_PRESET[variant]
-        if value is None:
-            return cls.preset(default)
-        if isinstance(value, str):
-            return cls.preset(value, variant)
-        if not isinstance(value, dict):
-            raise RecordError("rules", f"must be a preset name or an object, not {type(value).__name__}")
-        preset_name = value.get("preset", default)
-        if not isinstance(preset_name, str):
-            raise RecordError("rules.preset", f"must be a preset name, not {preset_name!r}")
-        rules = cls.preset(preset_name, variant)
-        fields = {_key(f.name): f for f in cls.options()}
-        changes: dict[str, Any] = {}
-        for key, raw in value.items():
-            if key == "preset":
-                continue
-            f = fields.get(key)
-            if f is None:
-                raise RecordError(f"rules.{key}", f"unknown option; the options are {', '.join(sorted(fields))}")
-            changes[f.name] = _read_value(f"rules.{key}", str(f.type), raw)
-        return dataclasses.replace(rules, **changes)
+        return read_rules(
+            cls, value, default=DEFAULT_PRESET[variant], preset=lambda name: cls.preset(name, variant)
+        )
 
     def to_record(self) -> str | dict[str, Any]:
         """The shortest record form: the preset's name, or the preset and the options that differ from it."""
-        base = PRESETS[self.preset_name]
-        out: dict[str, Any] = {"preset": self.preset_name}
-        for f in self.options():
-            mine, theirs = getattr(self, f.name), getattr(base, f.name)
-            if mine != theirs:
-                out[_key(f.name)] = mine.value if isinstance(mine, Enum) else mine
-        return out if len(out) > 1 else self.preset_name
-
-
-def _key(name: str) -> str:
-    return name.replace("_", "-")
+        return rules_to_record(self, PRESETS[self.preset_name])
 
 
 def _variant(game: Variant | str) -> Variant:
@@ -218,28 +198,6 @@ def _variant(game: Variant | str) -> Variant:
     except ValueError:
         known = ", ".join(v.value for v in Variant)
         raise RecordError("game", f"unknown game {game!r}; the domino games are {known}") from None
-
-
-_ENUMS: dict[str, type[Enum]] = {
-    e.__name__: e
-    for e in (DominoScoring, FirstLeadRule, WinnerLeadsTrump, VoidRule, DominoLoneOpponentRule, DominoFirstDealMode)
-}
-
-
-def _read_value(where: str, type_name: str, raw: Any) -> Any:
-    if type_name == "bool":
-        if not isinstance(raw, bool):
-            raise RecordError(where, f"must be true or false, not {raw!r}")
-        return raw
-    if type_name == "int":
-        if not isinstance(raw, int) or isinstance(raw, bool):
-            raise RecordError(where, f"must be a whole number, not {raw!r}")
-        return raw
-    enum = _ENUMS[type_name]
-    allowed = [m.value for m in enum]
-    if raw not in allowed:
-        raise RecordError(where, f"must be one of {', '.join(allowed)}, not {raw!r}")
-    return enum(raw)
 
 
 _CELKO = DominoRules()

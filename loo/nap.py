@@ -30,7 +30,7 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum, StrEnum
+from enum import StrEnum
 from typing import Any
 
 from loo.actions import CALLS, VERBS, Action, IllegalActionError
@@ -38,7 +38,7 @@ from loo.cards import Card, CardError, Rank, Suit, full_pack
 from loo.game import Entry, cut_for_deal
 from loo.hand import Explanation, Trick
 from loo.records import FORMAT, no_duplicates, read_actions, read_pieces, read_table
-from loo.rules import RecordError, RevokeReplay
+from loo.rules import RecordError, RevokeReplay, option_key, read_rules, rules_to_record
 
 GAME = "nap"
 
@@ -130,10 +130,10 @@ class NapRules:
         for f in self.options():
             value = getattr(self, f.name)
             if f.type == "int" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-                raise RecordError(f"rules.{_key(f.name)}", f"must be a whole number, not {value!r}")
+                raise RecordError(f"rules.{option_key(f.name)}", f"must be a whole number, not {value!r}")
         for name in ("unit", "nap_win", "nap_lose"):
             if getattr(self, name) == 0:
-                raise RecordError(f"rules.{_key(name)}", "must be at least 1: a call has to be worth something")
+                raise RecordError(f"rules.{option_key(name)}", "must be at least 1: a call has to be worth something")
         if not 1 <= self.min_call <= 5:
             raise RecordError("rules.min-call", f"must be a number of tricks from 1 to 5, not {self.min_call}")
         if (self.peep or self.purchase) and self.kitty_mode is not KittyMode.NONE:
@@ -191,59 +191,11 @@ class NapRules:
         """Read the ``rules`` of a Nap record: a preset name, an object with ``preset`` and overrides, or None."""
         if game != GAME:
             raise RecordError("game", f"these are the rules of Nap, not of {game!r}")
-        if value is None:
-            return cls.preset(DEFAULT_PRESET)
-        if isinstance(value, str):
-            return cls.preset(value)
-        if not isinstance(value, dict):
-            raise RecordError("rules", f"must be a preset name or an object, not {type(value).__name__}")
-        name = value.get("preset", DEFAULT_PRESET)
-        if not isinstance(name, str):
-            raise RecordError("rules.preset", f"must be a preset name, not {name!r}")
-        rules = cls.preset(name)
-        fields = {_key(f.name): f for f in cls.options()}
-        changes: dict[str, Any] = {}
-        for key, raw in value.items():
-            if key == "preset":
-                continue
-            f = fields.get(key)
-            if f is None:
-                raise RecordError(f"rules.{key}", f"unknown option; the Nap options are {', '.join(sorted(fields))}")
-            changes[f.name] = _read_value(f"rules.{key}", str(f.type), raw)
-        return dataclasses.replace(rules, **changes)
+        return read_rules(cls, value, default=DEFAULT_PRESET, preset=cls.preset, label="the Nap options")
 
     def to_record(self) -> str | dict[str, Any]:
         """The preset's name, or the preset and the options that differ from it."""
-        base = PRESETS[self.preset_name]
-        out: dict[str, Any] = {"preset": self.preset_name}
-        for f in self.options():
-            mine, theirs = getattr(self, f.name), getattr(base, f.name)
-            if mine != theirs:
-                out[_key(f.name)] = mine.value if isinstance(mine, Enum) else mine
-        return out if len(out) > 1 else self.preset_name
-
-
-def _key(name: str) -> str:
-    return name.replace("_", "-")
-
-
-_ENUMS: dict[str, type[Enum]] = {"MiseryTrumps": MiseryTrumps, "KittyMode": KittyMode, "RevokeReplay": RevokeReplay}
-
-
-def _read_value(where: str, type_name: str, raw: Any) -> Any:
-    if type_name == "bool":
-        if not isinstance(raw, bool):
-            raise RecordError(where, f"must be true or false, not {raw!r}")
-        return raw
-    if type_name == "int":
-        if not isinstance(raw, int) or isinstance(raw, bool):
-            raise RecordError(where, f"must be a whole number, not {raw!r}")
-        return raw
-    enum = _ENUMS[type_name]
-    allowed = [m.value for m in enum]
-    if raw not in allowed:
-        raise RecordError(where, f"must be one of {', '.join(allowed)}, not {raw!r}")
-    return enum(raw)
+        return rules_to_record(self, PRESETS[self.preset_name])
 
 
 PRESETS: dict[str, NapRules] = {

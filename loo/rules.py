@@ -19,9 +19,11 @@ and enumerated values in lower case with ``-``:
 from __future__ import annotations
 
 import dataclasses
+import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 
 class RecordError(ValueError):
@@ -208,7 +210,7 @@ class Rules:
         for name in ("deal_price", "loo_amount", "single_loo", "loo_cap", "dealer_sits_out_above"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise RecordError(f"rules.{_key(name)}", f"must be a whole number of chips, not {value!r}")
+                raise RecordError(f"rules.{option_key(name)}", f"must be a whole number of chips, not {value!r}")
         if self.deal_price == 0:
             raise RecordError("rules.deal-price", "the dealer must pay something for the deal (L3-STK-07)")
         if self.loo_mode is LooMode.CAPPED and self.loo_cap <= 0:
@@ -238,49 +240,88 @@ class Rules:
     @classmethod
     def options(cls, game: Game | None = None) -> list[dataclasses.Field[Any]]:
         """The option fields (every field but ``game`` and ``preset_name``), optionally those that apply to ``game``."""
-        fields = [f for f in dataclasses.fields(cls) if f.name not in ("game", "preset_name")]
-        return [f for f in fields if game is None or game in f.metadata["games"]]
+        return [f for f in option_fields(cls) if game is None or game in f.metadata["games"]]
 
     @classmethod
     def from_record(cls, game: Game | str, value: Any) -> Rules:
         """Read the ``rules`` of a record: a preset name, an object with ``preset`` and overrides, or absent (None)."""
         game = _game(game)
-        default = DEFAULT_PRESET[game]
-        if value is None:
-            return cls.preset(default)
-        if isinstance(value, str):
-            return cls.preset(value, game)
-        if not isinstance(value, dict):
-            raise RecordError("rules", f"must be a preset name or an object, not {type(value).__name__}")
-        preset_name = value.get("preset", default)
-        if not isinstance(preset_name, str):
-            raise RecordError("rules.preset", f"must be a preset name, not {preset_name!r}")
-        rules = cls.preset(preset_name, game)
-        fields = {_key(f.name): f for f in cls.options()}
-        changes: dict[str, Any] = {}
-        for key, raw in value.items():
-            if key == "preset":
-                continue
-            f = fields.get(key)
-            if f is None:
-                raise RecordError(f"rules.{key}", f"unknown option; the options are {', '.join(sorted(fields))}")
+
+        def applies(f: dataclasses.Field[Any], key: str) -> None:
             if game not in f.metadata["games"]:
                 raise RecordError(f"rules.{key}", f"does not apply to {game.value}")
-            changes[f.name] = _read_value(f"rules.{key}", f.type, raw)
-        return dataclasses.replace(rules, **changes)
+
+        return read_rules(
+            cls, value, default=DEFAULT_PRESET[game], preset=lambda name: cls.preset(name, game), check=applies
+        )
 
     def to_record(self) -> str | dict[str, Any]:
         """The shortest record form: the preset's name, or the preset and the options that differ from it."""
-        base = PRESETS[self.preset_name]
-        out: dict[str, Any] = {"preset": self.preset_name}
-        for f in self.options():
-            mine, theirs = getattr(self, f.name), getattr(base, f.name)
-            if mine != theirs:
-                out[_key(f.name)] = mine.value if isinstance(mine, Enum) else mine
-        return out if len(out) > 1 else self.preset_name
+        return rules_to_record(self, PRESETS[self.preset_name])
 
 
-def _key(name: str) -> str:
+# ----- reading and writing any game's rules in records (Loo, Nap and the domino games share these) -----
+
+R = TypeVar("R")
+
+
+def option_fields(cls: type[Any]) -> list[dataclasses.Field[Any]]:
+    """The option fields of a rules dataclass: every field but ``game`` and ``preset_name``."""
+    return [f for f in dataclasses.fields(cls) if f.name not in ("game", "preset_name")]
+
+
+def read_rules(
+    cls: type[R],
+    value: Any,
+    *,
+    default: str,
+    preset: Callable[[str], R],
+    label: str = "the options",
+    check: Callable[[dataclasses.Field[Any], str], None] | None = None,
+) -> R:
+    """A record's ``rules``: absent (the default preset), a preset's name, or ``preset`` plus overrides.
+
+    Option names are written with ``-`` for ``_``; each value is read by the field's own type
+    (bool, int or an enumeration, whose values are written in lower case with ``-``). Every
+    problem is a :class:`RecordError` naming ``rules.<option>``.
+    """
+    if value is None:
+        return preset(default)
+    if isinstance(value, str):
+        return preset(value)
+    if not isinstance(value, dict):
+        raise RecordError("rules", f"must be a preset name or an object, not {type(value).__name__}")
+    name = value.get("preset", default)
+    if not isinstance(name, str):
+        raise RecordError("rules.preset", f"must be a preset name, not {name!r}")
+    rules = preset(name)
+    fields = {option_key(f.name): f for f in option_fields(cls)}
+    types = typing.get_type_hints(cls)
+    changes: dict[str, Any] = {}
+    for key, raw in value.items():
+        if key == "preset":
+            continue
+        f = fields.get(key)
+        if f is None:
+            raise RecordError(f"rules.{key}", f"unknown option; {label} are {', '.join(sorted(fields))}")
+        if check is not None:
+            check(f, key)
+        changes[f.name] = _read_value(f"rules.{key}", types[f.name], raw)
+    return dataclasses.replace(rules, **changes)  # type: ignore[type-var]
+
+
+def rules_to_record(rules: Any, base: Any) -> str | dict[str, Any]:
+    """The shortest record form of ``rules``: its preset's name, or the preset and what differs from ``base``."""
+    out: dict[str, Any] = {"preset": rules.preset_name}
+    for f in option_fields(type(rules)):
+        mine, theirs = getattr(rules, f.name), getattr(base, f.name)
+        if mine != theirs:
+            out[option_key(f.name)] = mine.value if isinstance(mine, Enum) else mine
+    return out if len(out) > 1 else str(rules.preset_name)
+
+
+def option_key(name: str) -> str:
+    """An option's name as records write it: ``first_lead_rule`` is ``first-lead-rule``."""
     return name.replace("_", "-")
 
 
@@ -294,41 +335,19 @@ def _game(game: Game | str) -> Game:
         raise RecordError("game", f"unknown game {game!r}; the Loo games are {known}") from None
 
 
-_ENUMS: dict[str, type[Enum]] = {
-    e.__name__: e
-    for e in (
-        LooMode,
-        FirstDealMode,
-        MissPosition,
-        FirstLeadRule,
-        WinnerLeadsTrump,
-        VoidRule,
-        ClubLawMiss,
-        LoneOpponentRule,
-        RevokeReplay,
-        Pam,
-        PamBeCivil,
-        FlushLooDestination,
-        FiveCardLeadRules,
-    )
-}
-
-
-def _read_value(field: str, type_name: Any, raw: Any) -> Any:
-    type_name = str(type_name)
-    if type_name == "bool":
+def _read_value(field: str, kind: Any, raw: Any) -> Any:
+    if kind is bool:
         if not isinstance(raw, bool):
             raise RecordError(field, f"must be true or false, not {raw!r}")
         return raw
-    if type_name == "int":
+    if kind is int:
         if not isinstance(raw, int) or isinstance(raw, bool):
             raise RecordError(field, f"must be a whole number, not {raw!r}")
         return raw
-    enum = _ENUMS[type_name]
-    allowed = [m.value for m in enum]
+    allowed = [m.value for m in kind]
     if raw not in allowed:
         raise RecordError(field, f"must be one of {', '.join(allowed)}, not {raw!r}")
-    return enum(raw)
+    return kind(raw)
 
 
 _PEEL = Rules()
