@@ -50,7 +50,7 @@ from loo.dominoes_rules import (
     DominoScoring,
     Variant,
 )
-from loo.game import Entry
+from loo.game import ChipLedger, Entry
 from loo.records import FORMAT, no_duplicates, read_actions, read_pieces, read_table
 from loo.rules import RecordError
 from loo.tiles import Tile, TileError
@@ -290,7 +290,7 @@ class DominoHandResult:
     players: tuple[str, ...]
 
 
-class DominoGame:
+class DominoGame(ChipLedger):
     """Hands of one domino game in sequence, the deal passing to the left (DL-DEAL-01).
 
     With chips the pool escalates and a double-entry ledger records every chip (balances and
@@ -322,23 +322,6 @@ class DominoGame:
         self.hand: DominoHand | None = None
 
     # ----- the ledger -------------------------------------------------------------------------
-
-    def _pay(self, player: str, amount: int, why: str) -> None:
-        """``player`` pays ``amount`` into the pool (negative: takes it out)."""
-        if amount:
-            self.ledger.append(Entry(len(self.results), player, amount, why))
-            self.pool += amount
-
-    def balances(self) -> dict[str, int]:
-        """Each player's chips won less chips paid, over the whole game."""
-        out = dict.fromkeys(self.players, 0)
-        for entry in self.ledger:
-            out[entry.player] -= entry.amount
-        return out
-
-    def conserved(self) -> bool:
-        """The invariant: balances and the pool add up to zero."""
-        return sum(self.balances().values()) + self.pool == 0
 
     # ----- the end --------------------------------------------------------------------------------
 

@@ -16,8 +16,9 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from loo.cards import Card, Rank, full_pack
 from loo.hand import DealKind, LooHand, Settlement
@@ -62,6 +63,39 @@ class Entry:
     why: str  # "deal", "ante", "loo", "trick", "pool", "flush", "division"
 
 
+class ChipLedger:
+    """Double-entry chips for a game of many hands (Loo, Nap and the domino games share it).
+
+    Every chip a player pays goes into the pool and every chip he takes comes out of it, so the
+    players' balances and the pool always add up to zero: no chip is created or lost.
+    """
+
+    pool: int
+    ledger: list[Entry]
+    results: list[Any]
+
+    def _ledger_players(self) -> Iterable[str]:
+        """Everyone with a balance: by default the players at the table."""
+        return list(getattr(self, "players", ()))
+
+    def _pay(self, player: str, amount: int, why: str) -> None:
+        """``player`` pays ``amount`` into the pool (negative: takes it out)."""
+        if amount:
+            self.ledger.append(Entry(len(self.results), player, amount, why))
+            self.pool += amount
+
+    def balances(self) -> dict[str, int]:
+        """Each player's chips won less chips paid, over the whole game."""
+        out = dict.fromkeys(self._ledger_players(), 0)
+        for entry in self.ledger:
+            out[entry.player] -= entry.amount
+        return out
+
+    def conserved(self) -> bool:
+        """The invariant: balances and the pool add up to zero."""
+        return sum(self.balances().values()) + self.pool == 0
+
+
 @dataclass(frozen=True)
 class HandResult:
     number: int
@@ -72,7 +106,7 @@ class HandResult:
     players: tuple[str, ...]
 
 
-class LooGame:
+class LooGame(ChipLedger):
     """Hands of one Loo game in sequence, with the dealer rotating to the left (L3-GEN-07)."""
 
     def __init__(
@@ -104,24 +138,8 @@ class LooGame:
         self.table = table  # teaching table: offences are recorded and penalised, not refused
         self._leaving: str | None = None
 
-    # ----- the ledger ------------------------------------------------------------------------
-
-    def _pay(self, player: str, amount: int, why: str) -> None:
-        """``player`` pays ``amount`` into the pool (negative: takes it out)."""
-        if amount:
-            self.ledger.append(Entry(len(self.results), player, amount, why))
-            self.pool += amount
-
-    def balances(self) -> dict[str, int]:
-        """Each player's chips won less chips paid, over the whole game."""
-        out = dict.fromkeys(self.deals_by, 0)
-        for entry in self.ledger:
-            out[entry.player] -= entry.amount
-        return out
-
-    def conserved(self) -> bool:
-        """The invariant: balances and the pool add up to zero."""
-        return sum(self.balances().values()) + self.pool == 0
+    def _ledger_players(self) -> Iterable[str]:
+        return self.deals_by  # every player who has sat at this table, those who withdrew included
 
     # ----- dealing ---------------------------------------------------------------------------
 

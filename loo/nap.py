@@ -35,7 +35,7 @@ from typing import Any
 
 from loo.actions import CALLS, VERBS, Action, IllegalActionError
 from loo.cards import Card, CardError, Rank, Suit, full_pack
-from loo.game import Entry, cut_for_deal
+from loo.game import ChipLedger, Entry, cut_for_deal
 from loo.hand import Explanation, Trick
 from loo.records import FORMAT, no_duplicates, read_actions, read_pieces, read_table
 from loo.rules import RecordError, RevokeReplay, option_key, read_rules, rules_to_record
@@ -1392,7 +1392,7 @@ class NapResult:
     players: tuple[str, ...]
 
 
-class NapGame:
+class NapGame(ChipLedger):
     """Hands of Nap in sequence: the deal passing to the left (NAP-DEAL-06), the pool carried over, and a
     double-entry ledger (every chip a player pays goes into the pool, every chip he receives comes out of
     it, so balances and the pool always add up to zero).
@@ -1437,22 +1437,6 @@ class NapGame:
         self.hand: NapHand | None = None
         self.table = table
         self._fed = False  # this dealer's feeds are paid; a redeal by the same dealer pays nothing new (AMB-56)
-
-    def _pay(self, player: str, amount: int, why: str) -> None:
-        """``player`` pays ``amount`` into the pool (negative: takes it out)."""
-        if amount:
-            self.ledger.append(Entry(len(self.results), player, amount, why))
-            self.pool += amount
-
-    def balances(self) -> dict[str, int]:
-        out = dict.fromkeys(self.players, 0)
-        for entry in self.ledger:
-            out[entry.player] -= entry.amount
-        return out
-
-    def conserved(self) -> bool:
-        """The invariant: balances and the pool add up to zero."""
-        return sum(self.balances().values()) + self.pool == 0
 
     def next_hand(self) -> NapHand:
         """Pay this deal's feeds to the pool (NAP-POOL-02/03, AMB-40) and deal."""
