@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from loo.actions import Action, IllegalActionError
+from loo.actions import Action
 from loo.dominoes_rules import DominoLoneOpponentRule, DominoRules, DominoScoring
-from loo.hand import Explanation, Phase
+from loo.hand import Explanation, Phase, TrickHand
 from loo.rules import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.tiles import NUMBERS, Tile, full_set
 
@@ -261,8 +261,11 @@ class _State:
         )
 
 
-class DominoHand:
+class DominoHand(TrickHand):
     """One deal of Domino Loo or Domino Rounce, from the declarations to the settlement."""
+
+    _s: _State
+    _history: list[tuple[Action, _State]]
 
     def __init__(
         self,
@@ -343,28 +346,12 @@ class DominoHand:
         return self._s.phase
 
     @property
-    def to_act(self) -> int | None:
-        return self._s.to_act
-
-    @property
-    def is_over(self) -> bool:
-        return self._s.phase is Phase.DONE
-
-    @property
     def settlement(self) -> DominoSettlement | None:
         return self._s.settlement
 
     @property
-    def actions(self) -> list[DominoAction]:
-        return [a for a, _ in self._history]
-
-    @property
     def tricks(self) -> tuple[DominoTrick, ...]:
         return tuple(self._s.tricks)
-
-    @property
-    def current_trick(self) -> tuple[tuple[int, Tile], ...]:
-        return tuple(self._s.current)
 
     @property
     def misses_taken(self) -> tuple[int, ...]:
@@ -770,28 +757,6 @@ class DominoHand:
         return ("DL-LEAD-01" if not s.tricks else "DL-TRK-01", f"{who} may lead {tile}")
 
     # ----- making moves -------------------------------------------------------------------------
-
-    def push(self, action: Action) -> None:
-        """Take ``action`` if the laws allow it; otherwise raise :class:`IllegalActionError` and change nothing."""
-        problem = self.why_illegal(action)
-        if problem is not None:
-            law, message = problem
-            raise IllegalActionError(law, message, seat=action.seat)
-        action = action
-        self._history.append((action, self._s.copy()))
-        self._apply(action)
-
-    def pop(self) -> DominoAction:
-        """Take back the last action (undo), returning it."""
-        if not self._history:
-            raise IndexError("no action to take back")
-        action, state = self._history.pop()
-        self._s = state
-        return action
-
-    def push_unchecked(self, action: Action) -> None:
-        """The simulation fast path: no legality check and no take-back. The action must come from legal_actions()."""
-        self._apply(action)
 
     def _apply(self, action: Action) -> None:
         s = self._s

@@ -229,8 +229,90 @@ class SeatView:
     settlement: Settlement | None
 
 
-class LooHand:
+class TrickHand:
+    """What every hand of every game shares: the protocol readers, widgets and bots rely on, and the
+    history behind take-back.
+
+    A subclass keeps its changing state in ``self._s`` (with ``phase``, ``to_act``, ``settlement``,
+    ``tricks``, ``current`` and a ``copy()``) and provides ``why_illegal(action)``, ``_apply(action)``
+    and ``legal_actions()``. :meth:`_irregular` decides what an illegal action does: here it is
+    refused; at a teaching table a game may record and penalise it instead.
+    """
+
+    _s: Any
+    _history: list[tuple[Action, Any]]
+
+    @property
+    def phase(self) -> Any:
+        return self._s.phase
+
+    @property
+    def to_act(self) -> int | None:
+        return self._s.to_act  # type: ignore[no-any-return]
+
+    @property
+    def is_over(self) -> bool:
+        return self._s.settlement is not None
+
+    @property
+    def settlement(self) -> Any:
+        return self._s.settlement
+
+    @property
+    def actions(self) -> list[Action]:
+        """Every action taken, in order."""
+        return [a for a, _ in self._history]
+
+    @property
+    def tricks(self) -> tuple[Any, ...]:
+        return tuple(self._s.tricks)
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, Any], ...]:
+        return tuple(self._s.current)
+
+    def why_illegal(self, action: Action) -> tuple[str, str] | None:
+        raise NotImplementedError
+
+    def _apply(self, action: Action) -> None:
+        raise NotImplementedError
+
+    def push(self, action: Action) -> None:
+        """Take ``action`` if the laws allow it; otherwise raise :class:`IllegalActionError` and change nothing.
+
+        At a teaching table a game may instead record and penalise the offence (:meth:`_irregular`).
+        """
+        problem = self.why_illegal(action)
+        if problem is None:
+            self._history.append((action, self._s.copy()))
+            self._apply(action)
+            return
+        law, message = problem
+        if not self._irregular(action, law, message):
+            raise IllegalActionError(law, message, seat=action.seat)
+
+    def _irregular(self, action: Action, law: str, message: str) -> bool:
+        """Handle an illegal action at a teaching table; False (the default) refuses it."""
+        return False
+
+    def pop(self) -> Action:
+        """Take back the last action (undo), returning it."""
+        if not self._history:
+            raise IndexError("no action to take back")
+        action, state = self._history.pop()
+        self._s = state
+        return action
+
+    def push_unchecked(self, action: Action) -> None:
+        """The simulation fast path: no legality check and no take-back. The action must come from legal_actions()."""
+        self._apply(action)
+
+
+class LooHand(TrickHand):
     """One deal of a Loo game, from the declarations to the settlement."""
+
+    _s: _State
+    _history: list[tuple[Action, _State]]
 
     def __init__(
         self,
@@ -328,28 +410,12 @@ class LooHand:
         return self._s.phase
 
     @property
-    def to_act(self) -> int | None:
-        return self._s.to_act
-
-    @property
-    def is_over(self) -> bool:
-        return self._s.phase is Phase.DONE
-
-    @property
     def settlement(self) -> Settlement | None:
         return self._s.settlement
 
     @property
-    def actions(self) -> list[Action]:
-        return [a for a, _ in self._history]
-
-    @property
     def tricks(self) -> tuple[Trick, ...]:
         return tuple(self._s.tricks)
-
-    @property
-    def current_trick(self) -> tuple[tuple[int, Card], ...]:
-        return tuple(self._s.current)
 
     def holding(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds now (the engine's full knowledge: not for a seat's view)."""
@@ -727,22 +793,14 @@ class LooHand:
 
     # ----- making moves -------------------------------------------------------------------
 
-    def push(self, action: Action) -> None:
-        """Take ``action`` if the laws allow it; otherwise raise :class:`IllegalActionError` and change nothing.
-
-        At a table in table mode an illegal action is not refused but recorded as an offence and
-        penalised (:meth:`_offend`), except once the hand is over.
-        """
-        problem = self.why_illegal(action)
-        if problem is not None:
-            law, message = problem
-            if not self.table or self._s.phase is Phase.DONE or not 0 <= action.seat < self.n:
-                raise IllegalActionError(law, message, seat=action.seat)
-            self._history.append((action, self._s.copy()))
-            self._offend(action.seat, law, message, action)
-            return
+    def _irregular(self, action: Action, law: str, message: str) -> bool:
+        """Table mode: an illegal action is recorded as an offence and penalised (:meth:`_offend`), not
+        refused, unless the hand is over or the seat does not exist."""
+        if not self.table or self._s.phase is Phase.DONE or not 0 <= action.seat < self.n:
+            return False
         self._history.append((action, self._s.copy()))
-        self._apply(action)
+        self._offend(action.seat, law, message, action)
+        return True
 
     # ----- table mode: irregularities (A.11, AMB-15..17) ----------------------------------------
 

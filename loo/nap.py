@@ -36,7 +36,7 @@ from typing import Any
 from loo.actions import CALLS, VERBS, Action, IllegalActionError
 from loo.cards import Card, CardError, Rank, Suit, full_pack
 from loo.game import ChipLedger, Entry, cut_for_deal
-from loo.hand import Explanation, Trick
+from loo.hand import Explanation, Trick, TrickHand
 from loo.records import FORMAT, no_duplicates, read_actions, read_pieces, read_table
 from loo.rules import RecordError, RevokeReplay, option_key, read_rules, rules_to_record
 
@@ -416,8 +416,11 @@ class NapView:
         return bool(self.tricks or self.current)
 
 
-class NapHand:
+class NapHand(TrickHand):
     """One deal of Nap, from the purchases or the calling to the settlement."""
+
+    _s: _State
+    _history: list[tuple[Action, _State]]
 
     def __init__(
         self,
@@ -488,29 +491,12 @@ class NapHand:
         return self._s.phase
 
     @property
-    def to_act(self) -> int | None:
-        return self._s.to_act
-
-    @property
-    def is_over(self) -> bool:
-        return self._s.phase is NapPhase.DONE
-
-    @property
     def settlement(self) -> NapSettlement | None:
         return self._s.settlement
 
     @property
-    def actions(self) -> list[Action]:
-        """Every action taken, in order (claims made at a teaching table included)."""
-        return [a for a, _ in self._history]
-
-    @property
     def tricks(self) -> tuple[Trick, ...]:
         return tuple(self._s.tricks)
-
-    @property
-    def current_trick(self) -> tuple[tuple[int, Card], ...]:
-        return tuple(self._s.current)
 
     @property
     def caller(self) -> int | None:
@@ -854,18 +840,9 @@ class NapHand:
 
     # ----- making moves -------------------------------------------------------------------
 
-    def push(self, action: Action) -> None:
-        """Take ``action`` if the laws allow it; otherwise raise :class:`IllegalActionError` and change nothing.
-
-        At a teaching table (``table=True``) a revoke or a card played out of turn is recorded and
-        penalised as group E says instead of refused (:meth:`_offend`).
-        """
-        problem = self.why_illegal(action)
-        if problem is None:
-            self._history.append((action, self._s.copy()))
-            self._apply(action)
-            return
-        law, message = problem
+    def _irregular(self, action: Action, law: str, message: str) -> bool:
+        """At a teaching table (``table=True``) a revoke or a card played out of turn is recorded and
+        penalised as group E says instead of refused (:meth:`_offend`)."""
         s = self._s
         if (
             self.table
@@ -877,20 +854,8 @@ class NapHand:
         ):
             self._history.append((action, s.copy()))
             self._offend(action, law, message)
-            return
-        raise IllegalActionError(law, message, seat=action.seat)
-
-    def pop(self) -> Action:
-        """Take back the last action (undo), returning it."""
-        if not self._history:
-            raise IndexError("no action to take back")
-        action, state = self._history.pop()
-        self._s = state
-        return action
-
-    def push_unchecked(self, action: Action) -> None:
-        """The simulation fast path: no legality check and no take-back. The action must come from legal_actions()."""
-        self._apply(action)
+            return True
+        return False
 
     def _apply(self, action: Action) -> None:
         s = self._s
