@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from loo.actions import IllegalActionError
 from loo.dominoes_bots import BOTS, DominoSamplingBot, DominoThumbBot, determinize
 from loo.dominoes_fast import FastDominoResult, play_random_domino_hand
 from loo.dominoes_hand import (
@@ -51,7 +50,7 @@ from loo.dominoes_rules import (
     Variant,
 )
 from loo.game import ChipLedger, Entry
-from loo.records import FORMAT, no_duplicates, read_actions, read_pieces, read_table
+from loo.records import FORMAT, no_duplicates, read_actions, read_pieces, read_table, replay_actions
 from loo.rules import RecordError
 from loo.tiles import Tile, TileError
 
@@ -208,14 +207,7 @@ class DominoRecord:
 
     def replay(self) -> DominoHand:
         """The hand after every action; raises :class:`IllegalActionError` (with ``index``) at the first illegal one."""
-        hand = self.start()
-        for i, action in enumerate(self.actions):
-            try:
-                hand.push(action)
-            except IllegalActionError as error:
-                error.index = i
-                raise
-        return hand
+        return replay_actions(self.start(), self.actions)
 
     @classmethod
     def of_hand(cls, hand: DominoHand, *, seed: int | None = None) -> DominoRecord:

@@ -685,15 +685,7 @@ class DominoHand(TrickHand):
             tries += [a for a in legal if a.verb != "declare"]
         else:
             tries = legal
-        out = []
-        for action in tries:
-            if action in legal:
-                out.append(Explanation(action, True, *self._why_legal(action)))
-            else:
-                problem = self.why_illegal(action)
-                assert problem is not None
-                out.append(Explanation(action, False, *problem))
-        return out
+        return self._explanations(tries, legal)
 
     def _why_legal(self, action: DominoAction) -> tuple[str, str]:
         s = self._s

@@ -295,6 +295,21 @@ class TrickHand:
         """Handle an illegal action at a teaching table; False (the default) refuses it."""
         return False
 
+    def _why_legal(self, action: Action) -> tuple[str, str]:
+        raise NotImplementedError
+
+    def _explanations(self, tries: Sequence[Action], legal: Sequence[Action]) -> list[Explanation]:
+        """Each action a seat might try, with the law that allows it or the one it breaks, and why."""
+        out = []
+        for action in tries:
+            if action in legal:
+                out.append(Explanation(action, True, *self._why_legal(action)))
+            else:
+                problem = self.why_illegal(action)
+                assert problem is not None, f"{action} is neither legal nor refused"
+                out.append(Explanation(action, False, *problem))
+        return out
+
     def pop(self) -> Action:
         """Take back the last action (undo), returning it."""
         if not self._history:
@@ -754,16 +769,7 @@ class LooHand(TrickHand):
             tries += [a for a in legal if a.verb != "declare"]
         else:
             tries = legal
-        out = []
-        for action in tries:
-            if action in legal:
-                law, reason = self._why_legal(action)
-                out.append(Explanation(action, True, law, reason))
-            else:
-                problem = self.why_illegal(action)
-                assert problem is not None
-                out.append(Explanation(action, False, *problem))
-        return out
+        return self._explanations(tries, legal)
 
     def _why_legal(self, action: Action) -> tuple[str, str]:
         s = self._s

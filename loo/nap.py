@@ -37,7 +37,7 @@ from loo.actions import CALLS, VERBS, Action, IllegalActionError
 from loo.cards import Card, CardError, Rank, Suit, full_pack
 from loo.game import ChipLedger, Entry, cut_for_deal
 from loo.hand import Explanation, Trick, TrickHand
-from loo.records import FORMAT, no_duplicates, read_actions, read_pieces, read_table
+from loo.records import FORMAT, no_duplicates, read_actions, read_pieces, read_table, replay_actions
 from loo.rules import RecordError, RevokeReplay, option_key, read_rules, rules_to_record
 
 GAME = "nap"
@@ -784,16 +784,7 @@ class NapHand(TrickHand):
                 tries.append(Action(seat, "garnet", ()))
         else:
             tries = legal
-        out = []
-        for action in tries:
-            if action in legal:
-                law, reason = self._why_legal(action)
-                out.append(Explanation(action, True, law, reason))
-            else:
-                problem = self.why_illegal(action)
-                assert problem is not None
-                out.append(Explanation(action, False, *problem))
-        return out
+        return self._explanations(tries, legal)
 
     def _why_legal(self, action: Action) -> tuple[str, str]:
         s = self._s
@@ -1274,14 +1265,7 @@ class NapRecord:
 
     def replay(self) -> NapHand:
         """The hand after every action; raises :class:`IllegalActionError` (with ``index``) at the first illegal one."""
-        hand = self.start()
-        for i, action in enumerate(self.actions):
-            try:
-                hand.push(action)
-            except IllegalActionError as error:
-                error.index = i
-                raise
-        return hand
+        return replay_actions(self.start(), self.actions)
 
     @classmethod
     def of_hand(cls, hand: NapHand, *, seed: int | None = None) -> NapRecord:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card, CardError
-from loo.hand import DealKind, LooHand, deal_cards
+from loo.hand import DealKind, LooHand, TrickHand, deal_cards
 from loo.rules import FirstDealMode, Game, RecordError, Rules
 
 FORMAT = "loo-record/1"
@@ -157,14 +157,7 @@ class Record:
 
     def replay(self) -> LooHand:
         """The hand after every action; raises :class:`IllegalActionError` (with ``index``) at the first illegal one."""
-        hand = self.start()
-        for i, action in enumerate(self.actions):
-            try:
-                hand.push(action)
-            except IllegalActionError as error:
-                error.index = i
-                raise
-        return hand
+        return replay_actions(self.start(), self.actions)
 
     @classmethod
     def of_hand(cls, hand: LooHand, *, seed: int | None = None) -> Record:
@@ -235,6 +228,20 @@ def no_duplicates(places: list[tuple[str, tuple[Any, ...]]]) -> None:
             if item in seen:
                 raise RecordError(where, f"{item} is dealt twice (also in {seen[item]})")
             seen[item] = where
+
+
+H = TypeVar("H", bound=TrickHand)
+
+
+def replay_actions(hand: H, actions: Sequence[Action]) -> H:
+    """Push a record's actions in order; an illegal one raises :class:`IllegalActionError` with its ``index``."""
+    for i, action in enumerate(actions):
+        try:
+            hand.push(action)
+        except IllegalActionError as error:
+            error.index = i
+            raise
+    return hand
 
 
 def record_type(game: Any) -> Any:
