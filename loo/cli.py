@@ -20,117 +20,14 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from loo.bots import BOTS, Bot, RandomBot, make_bot
-from loo.fastsim import play_random_hand
-from loo.hand import LooHand
+from loo.bots import BOTS, Bot, RandomBot
+from loo.kits import GAMES, Kit, UnknownGame, kit, loo_kit
 from loo.records import load
-from loo.rules import Game, RecordError, Rules
+from loo.rules import RecordError
 
 DEFAULT_SEATS = "Ann,Ben,Cat,Dan,Eve"
-
-
-@dataclass(frozen=True)
-class Kit:
-    """What the commands need of one game: its rules, a deal, a default pool, bots and a fast path."""
-
-    read_rules: Callable[[str, Any], Any]  # (game, preset) -> rules; raises RecordError
-    deal: Callable[[Any, random.Random, int, int, int], Any]  # (rules, rng, seats, dealer, pool) -> hand
-    pool: Callable[[Any, int], int]  # the pool a lone hand is played for: one deal's stakes
-    make_bot: Callable[[str], Any]
-    bot_names: tuple[str, ...]
-    # Random play's fast path: (rules, rng, seats, dealer, pool) -> (reason, net by seat), for the rules
-    # where fast_for(rules) holds. Each fast simulator is proven equal to its checked hand by a test.
-    fast: Callable[[Any, random.Random, int, int, int], tuple[str, tuple[int, ...]]]
-    fast_for: Callable[[Any], bool]
-
-
-def _loo_kit() -> Kit:
-    def fast(rules: Rules, rng: random.Random, seats: int, dealer: int, pool: int) -> tuple[str, tuple[int, ...]]:
-        r = play_random_hand(rules, rng, seats=seats, dealer=dealer, pool=pool)
-        return r.reason, tuple(p - loo for p, loo in zip(r.payouts, r.loos, strict=True))
-
-    return Kit(
-        read_rules=Rules.from_record,
-        deal=lambda rules, rng, seats, dealer, pool: LooHand.deal(rules, rng, seats=seats, dealer=dealer, pool=pool),
-        pool=lambda rules, seats: int(rules.deal_price),
-        make_bot=make_bot,
-        bot_names=tuple(sorted(BOTS)),
-        fast=fast,
-        fast_for=lambda rules: rules.game is Game.THREE_CARD,
-    )
-
-
-def _nap_kit() -> Kit:
-    from loo.nap import KittyMode, NapHand, NapRules
-    from loo.nap_bots import BOTS as NAP_BOTS
-    from loo.nap_bots import make_bot as make_nap_bot
-    from loo.nap_fast import play_random_nap
-
-    def pool(rules: NapRules, seats: int) -> int:  # one deal's feeds (NAP-POOL-02/03, AMB-40)
-        if rules.kitty_mode is KittyMode.DEALER:
-            return int(rules.unit)
-        if rules.kitty_mode is KittyMode.DEALER_AND_PLAYERS:
-            return int(rules.unit) * (seats + 2)
-        return 0
-
-    def fast(rules: NapRules, rng: random.Random, seats: int, dealer: int, p: int) -> tuple[str, tuple[int, ...]]:
-        r = play_random_nap(rules, rng, seats=seats, dealer=dealer, pool=p)
-        return r.reason, r.settlement
-
-    return Kit(
-        read_rules=NapRules.from_record,
-        deal=lambda rules, rng, seats, dealer, p: NapHand.deal(rules, rng, seats=seats, dealer=dealer, pool=p),
-        pool=pool,
-        make_bot=make_nap_bot,
-        bot_names=tuple(sorted(NAP_BOTS)),
-        fast=fast,
-        fast_for=lambda rules: not (rules.peep or rules.sir_garnet or rules.purchase),
-    )
-
-
-def _domino_kit() -> Kit:
-    from loo.dominoes import DominoHand, DominoRules
-    from loo.dominoes_bots import BOTS as DOMINO_BOTS
-    from loo.dominoes_fast import play_random_domino_hand
-    from loo.dominoes_rules import Variant
-
-    def make_domino_bot(name: str) -> Any:
-        if name not in DOMINO_BOTS:
-            raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(sorted(DOMINO_BOTS))}")
-        return DOMINO_BOTS[name]()
-
-    def fast(rules: DominoRules, rng: random.Random, seats: int, dealer: int, p: int) -> tuple[str, tuple[int, ...]]:
-        r = play_random_domino_hand(rules, rng, seats=seats, dealer=dealer, pool=p)
-        if r.points is not None:
-            return r.reason, r.points
-        return r.reason, tuple(pay - loo for pay, loo in zip(r.payouts, r.loos, strict=True))
-
-    return Kit(
-        read_rules=DominoRules.from_record,
-        deal=lambda rules, rng, seats, dealer, p: DominoHand.deal(rules, rng, seats=seats, dealer=dealer, pool=p),
-        pool=lambda rules, seats: int(rules.deal_price) * (seats + 1),  # an empty pool: all ante, the dealer twice
-        make_bot=make_domino_bot,
-        bot_names=tuple(sorted(DOMINO_BOTS)),
-        fast=fast,
-        fast_for=lambda rules: rules.game is Variant.LOO,
-    )
-
-
-GAMES = ("three-card-loo", "five-card-loo", "irish-loo", "nap", "domino-loo", "domino-rounce")
-
-
-def kit(game: str) -> Kit:
-    if game == "nap":
-        return _nap_kit()
-    if game in ("domino-loo", "domino-rounce"):
-        return _domino_kit()
-    if game in (g.value for g in Game):
-        return _loo_kit()
-    raise ArgumentError(f"--game: unknown game {game!r}; the games are {', '.join(GAMES)}")
 
 
 class ArgumentError(ValueError):
@@ -205,7 +102,10 @@ def _whole(text: str | None, option: str, *, least: int | None = None) -> int:
 
 
 def _rules(game: str, preset: str | None) -> tuple[Kit, Any]:
-    game_kit = kit(game)
+    try:
+        game_kit = kit(game)
+    except UnknownGame as error:
+        raise ArgumentError(f"--game: {error}") from None
     try:
         return game_kit, game_kit.read_rules(game, preset)
     except RecordError as error:
@@ -289,7 +189,7 @@ def simulate(
     >>> out["hands"], len(out["mean_net"]), sum(out["reasons"].values())
     (20, 4, 20)
     """
-    game_kit = game_kit or _loo_kit()
+    game_kit = game_kit or loo_kit()
     seats = len(bots)
     nets: list[list[int]] = [[] for _ in range(seats)]
     reasons: Counter[str] = Counter()
