@@ -185,6 +185,7 @@ def simulate(
     points game). Random play goes through the game's fast simulator where it has one.
 
     >>> from loo.bots import ThumbBot
+    >>> from loo.rules import Rules
     >>> out = simulate(Rules.preset("irish"), [ThumbBot() for _ in range(4)], hands=20, rng=random.Random(1))
     >>> out["hands"], len(out["mean_net"]), sum(out["reasons"].values())
     (20, 4, 20)
