@@ -29,7 +29,7 @@ class Kit:
     """What the commands and widgets need of one game: its rules, a deal, one deal's stakes, bots and a fast path."""
 
     read_rules: Callable[[str, Any], Any]  # (game, preset) -> rules; raises RecordError
-    deal: Callable[[Any, random.Random, int, int, int], Any]  # (rules, rng, seats, dealer, pool) -> hand
+    deal: Callable[..., Any]  # (rules, rng, seats, dealer, pool, names=None) -> hand
     pool: Callable[[Any, int], int]  # the pool a lone hand is played for: one deal's stakes
     make_bot: Callable[[str], Any]
     bot_names: tuple[str, ...]
@@ -46,7 +46,9 @@ def loo_kit() -> Kit:
 
     return Kit(
         read_rules=Rules.from_record,
-        deal=lambda rules, rng, seats, dealer, pool: LooHand.deal(rules, rng, seats=seats, dealer=dealer, pool=pool),
+        deal=lambda rules, rng, seats, dealer, pool, names=None: LooHand.deal(
+            rules, rng, seats=seats, dealer=dealer, pool=pool, names=names
+        ),
         pool=lambda rules, seats: int(rules.deal_price),
         make_bot=make_bot,
         bot_names=tuple(sorted(BOTS)),
@@ -74,7 +76,9 @@ def _nap_kit() -> Kit:
 
     return Kit(
         read_rules=NapRules.from_record,
-        deal=lambda rules, rng, seats, dealer, p: NapHand.deal(rules, rng, seats=seats, dealer=dealer, pool=p),
+        deal=lambda rules, rng, seats, dealer, p, names=None: NapHand.deal(
+            rules, rng, seats=seats, dealer=dealer, pool=p, names=names
+        ),
         pool=pool,
         make_bot=make_nap_bot,
         bot_names=tuple(sorted(NAP_BOTS)),
@@ -102,7 +106,9 @@ def _domino_kit() -> Kit:
 
     return Kit(
         read_rules=DominoRules.from_record,
-        deal=lambda rules, rng, seats, dealer, p: DominoHand.deal(rules, rng, seats=seats, dealer=dealer, pool=p),
+        deal=lambda rules, rng, seats, dealer, p, names=None: DominoHand.deal(
+            rules, rng, seats=seats, dealer=dealer, pool=p, names=names
+        ),
         pool=lambda rules, seats: int(rules.deal_price) * (seats + 1),  # an empty pool: all ante, the dealer twice
         make_bot=make_domino_bot,
         bot_names=tuple(sorted(DOMINO_BOTS)),
