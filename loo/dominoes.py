@@ -50,7 +50,16 @@ from loo.dominoes_rules import (
     Variant,
 )
 from loo.game import ChipLedger, Entry
-from loo.records import FORMAT, no_duplicates, read_actions, read_pieces, read_table, replay_actions
+from loo.records import (
+    FORMAT,
+    no_duplicates,
+    parse_json,
+    read_actions,
+    read_header,
+    read_pieces,
+    read_table,
+    replay_actions,
+)
 from loo.rules import RecordError
 from loo.tiles import Tile, TileError
 
@@ -110,19 +119,12 @@ class DominoRecord:
 
     @classmethod
     def loads(cls, text: str) -> DominoRecord:
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RecordError("record", f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
-        return cls.from_json(obj)
+        return cls.from_json(parse_json(text))
 
     @classmethod
     def from_json(cls, obj: Any) -> DominoRecord:
         """Read a record; a record that cannot be read raises :class:`RecordError` naming the field."""
-        if not isinstance(obj, dict):
-            raise RecordError("record", "must be a JSON object")
-        if obj.get("format") != FORMAT:
-            raise RecordError("format", f"must be {FORMAT!r}, not {obj.get('format')!r}")
+        obj = read_header(obj)
         game_name = obj.get("game")
         if not isinstance(game_name, str) or game_name not in {v.value for v in Variant}:
             raise RecordError("game", f"must be domino-loo or domino-rounce here, not {game_name!r}")

@@ -37,7 +37,16 @@ from loo.actions import CALLS, VERBS, Action, IllegalActionError
 from loo.cards import Card, CardError, Rank, Suit, full_pack
 from loo.game import ChipLedger, Entry, cut_for_deal
 from loo.hand import Explanation, Trick, TrickHand
-from loo.records import FORMAT, no_duplicates, read_actions, read_pieces, read_table, replay_actions
+from loo.records import (
+    FORMAT,
+    no_duplicates,
+    parse_json,
+    read_actions,
+    read_header,
+    read_pieces,
+    read_table,
+    replay_actions,
+)
 from loo.rules import RecordError, RevokeReplay, option_key, read_rules, rules_to_record
 
 GAME = "nap"
@@ -1187,18 +1196,11 @@ class NapRecord:
 
     @classmethod
     def loads(cls, text: str) -> NapRecord:
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RecordError("record", f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
-        return cls.from_json(obj)
+        return cls.from_json(parse_json(text))
 
     @classmethod
     def from_json(cls, obj: Any) -> NapRecord:
-        if not isinstance(obj, dict):
-            raise RecordError("record", "must be a JSON object")
-        if obj.get("format") != FORMAT:
-            raise RecordError("format", f"must be {FORMAT!r}, not {obj.get('format')!r}")
+        obj = read_header(obj)
         if obj.get("game") != GAME:
             raise RecordError("game", f"a Nap record has game 'nap', not {obj.get('game')!r}")
         rules = NapRules.from_record(GAME, obj.get("rules"))

@@ -48,18 +48,11 @@ class Record:
 
     @classmethod
     def loads(cls, text: str) -> Record:
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RecordError("record", f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
-        return cls.from_json(obj)
+        return cls.from_json(parse_json(text))
 
     @classmethod
     def from_json(cls, obj: Any) -> Record:
-        if not isinstance(obj, dict):
-            raise RecordError("record", "must be a JSON object")
-        if obj.get("format") != FORMAT:
-            raise RecordError("format", f"must be {FORMAT!r}, not {obj.get('format')!r}")
+        obj = read_header(obj)
         game_name = obj.get("game")
         if game_name in OTHER_GAMES:
             raise RecordError("game", f"{game_name!r} records are read by their own module: use records.load()")
@@ -181,6 +174,23 @@ class Record:
 # ----- shared by every game's records (Loo here; Nap in loo.nap; dominoes in loo.dominoes) -----
 
 
+def parse_json(text: str) -> Any:
+    """The JSON of a record, or a :class:`RecordError` saying where it stopped being JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError("record", f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+
+
+def read_header(obj: Any) -> dict[str, Any]:
+    """Check that a record is an object in format ``loo-record/1``; return it."""
+    if not isinstance(obj, dict):
+        raise RecordError("record", "must be a JSON object")
+    if obj.get("format") != FORMAT:
+        raise RecordError("format", f"must be {FORMAT!r}, not {obj.get('format')!r}")
+    return obj
+
+
 def read_table(obj: dict[str, Any]) -> tuple[tuple[str, ...], int, int]:
     """The seats, the dealer and the pool of a record, each checked; raises :class:`RecordError`."""
     seats = obj.get("seats")
@@ -262,12 +272,7 @@ def record_type(game: Any) -> Any:
 
 def load(text: str) -> Any:
     """Read a record of any game from JSON text."""
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError("record", f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
-    if not isinstance(obj, dict):
-        raise RecordError("record", "must be a JSON object")
+    obj = read_header(parse_json(text))
     return record_type(obj.get("game")).from_json(obj)
 
 
