@@ -16,6 +16,7 @@ import ipywidgets as ipw
 from loo.actions import Action
 from loo.cards import Card
 from loo.svg import card_svg, hand_svg
+from widgets.card_style import card_class, card_stylesheet
 from widgets.model import TableModel
 from widgets.safety import guarded
 
@@ -58,6 +59,7 @@ class TableView(ipw.VBox):
 
     def __init__(self, model: TableModel) -> None:
         self.model = model
+        self._style = ipw.HTML(card_stylesheet())  # card faces: the same for everyone, reveals nothing
         self._board = ipw.HTML()
         self._choices = ipw.HBox(layout=ipw.Layout(flex_flow="row wrap"))
         self._picks = ipw.HBox(layout=ipw.Layout(flex_flow="row wrap"))
@@ -68,6 +70,7 @@ class TableView(ipw.VBox):
         self._new = ipw.Button(description="New hand", tooltip="Deal a new hand")
         super().__init__(
             [
+                self._style,
                 self._board,
                 self._choices,
                 self._picks,
@@ -96,8 +99,11 @@ class TableView(ipw.VBox):
 
     def _render(self) -> None:
         view = self.model.view()
-        self._board.value = board_html(view, self.model.names, self.model.seat)
-        self._choices.children = self._choice_buttons(view)
+        choices = self._choice_buttons(view)
+        cards_as_buttons = any("loo-card-button" in b._dom_classes for b in choices)
+        # While the reader plays, the hand is the row of card buttons: draw it once, not twice.
+        self._board.value = board_html(view, self.model.names, self.model.seat, show_own=not cards_as_buttons)
+        self._choices.children = choices
         self._picks.children = self._pick_toggles(view)
         self._undo.disabled = not self.model.can_undo
         self._hint.disabled = not view.legal
@@ -122,12 +128,16 @@ class TableView(ipw.VBox):
     def _button(self, action: Action, *, legal: bool) -> ipw.Button:
         label = action_label(action)
         tooltip = piece_name(action.value) if action.verb == "play" else label
+        is_card = action.verb == "play" and isinstance(action.value, Card)
         button = ipw.Button(
-            description=label,
+            description=piece_name(action.value) if is_card else label,  # a card's button is named for the card
             tooltip=tooltip if legal else f"{tooltip}: not allowed now (click to see why)",
             button_style="primary" if legal else "",
         )
         button.add_class("loo-choice")
+        if is_card:
+            button.add_class("loo-card-button")
+            button.add_class(card_class(action.value))
         if not legal:
             button.add_class("loo-illegal")
         button.on_click(guarded(self._say)(lambda _b, a=action: self.model.act(a)))
@@ -166,7 +176,7 @@ def tile_html(tile: Any) -> str:
     return f'<span class="loo-tile" role="img" aria-label="{escape(tile.name)}">{escape(str(tile))}</span>'
 
 
-def board_html(view: Any, names: tuple[str, ...], seat: int) -> str:
+def board_html(view: Any, names: tuple[str, ...], seat: int, *, show_own: bool = True) -> str:
     """The table as ``seat`` sees it, as HTML: seats, the dealer, the trick, the turn-up and the pool."""
     rows = []
     declared = getattr(view, "declared", None)
@@ -183,7 +193,9 @@ def board_html(view: Any, names: tuple[str, ...], seat: int) -> str:
             marks.append(f"{won} trick{'s' if won != 1 else ''}")
         who = f"{name} (you)" if p == seat else name
         size = view.hand_sizes[p] if hasattr(view, "hand_sizes") else 0
-        if p == seat and view.hand is not None and all(isinstance(c, Card) for c in view.hand):
+        if p == seat and not show_own:
+            cards = ""
+        elif p == seat and view.hand is not None and all(isinstance(c, Card) for c in view.hand):
             cards = hand_svg(list(view.hand), width=56, label=f"your hand: {', '.join(c.name for c in view.hand)}")
         elif p == seat and view.hand is not None:
             cards = " ".join(tile_html(t) for t in view.hand)

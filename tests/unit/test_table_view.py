@@ -112,7 +112,7 @@ def test_controls_have_labels_and_cards_have_names() -> None:
         if isinstance(widget, ipw.Button | ipw.ToggleButton):
             assert widget.description.strip(), "every control has a visible label"
             assert widget.tooltip, "and a longer description"
-    assert 'aria-label="your hand:' in view._board.value
+    assert 'aria-label="your hand:' in view._board.value  # declaring: the hand is drawn on the board
     assert piece_label(Card.parse("10H")) == "10♥"
 
 
