@@ -11,27 +11,18 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from loo.nap import NapHand, NapRecord, NapRules
+from common import run
+
+from loo.nap import NapHand, NapRules
 from loo.nap_fast import play_random_nap
 
 SEATS = 4
-
-
-def best_of(runs: int, fn: Callable[[], None]) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:
@@ -40,50 +31,16 @@ def main() -> None:
     parser.add_argument("--preset", default="hoffmann")
     args = parser.parse_args()
     rules = NapRules.preset(args.preset)
-    n = args.hands
 
-    def fast() -> None:
+    def fast(hands: int) -> None:
         rng = random.Random(1)
-        for i in range(n):
+        for i in range(hands):
             play_random_nap(rules, rng, seats=SEATS, dealer=i % SEATS)
 
-    def engine(checked: bool) -> None:
-        rng = random.Random(1)
-        for i in range(n // 10):
-            hand = NapHand.deal(rules, rng, seats=SEATS, dealer=i % SEATS)
-            while not hand.is_over:
-                legal = hand.legal_actions()
-                action = legal[int(rng.random() * len(legal))]
-                if checked:
-                    hand.push(action)
-                else:
-                    hand.push_unchecked(action)
+    def deal(rng: random.Random, i: int) -> NapHand:
+        return NapHand.deal(rules, rng, seats=SEATS, dealer=i % SEATS)
 
-    t_fast = best_of(3, fast)
-    t_checked = best_of(3, lambda: engine(True))
-    t_unchecked = best_of(3, lambda: engine(False))
-
-    rng = random.Random(2)
-    positions: list[NapHand] = []
-    while len(positions) < 2000:
-        hand = NapHand.deal(rules, rng, seats=SEATS, dealer=SEATS - 1)
-        while not hand.is_over:
-            positions.append(NapRecord.of_hand(hand).replay())
-            legal = hand.legal_actions()
-            hand.push(legal[int(rng.random() * len(legal))])
-    samples = []
-    for hand in positions:
-        start = time.perf_counter_ns()
-        for _ in range(20):
-            hand.legal_actions()
-        samples.append((time.perf_counter_ns() - start) / 20 / 1000)
-    print(f"fast simulator     : {n / t_fast:10,.0f} hands/s  ({SEATS} players, {args.preset}, random-legal, one core)")
-    print(f"engine, checked    : {n // 10 / t_checked:10,.0f} hands/s  (NapHand.push with every law checked)")
-    print(f"engine, unchecked  : {n // 10 / t_unchecked:10,.0f} hands/s  (NapHand.push_unchecked)")
-    print(
-        f"legal_actions()    : median {statistics.median(samples):.1f} µs, "
-        f"95th percentile {sorted(samples)[int(0.95 * len(samples))]:.1f} µs over {len(samples)} positions"
-    )
+    run(fast, deal, hands=args.hands, describe=f"{SEATS} players, {args.preset}", hand_name="NapHand")
 
 
 if __name__ == "__main__":
