@@ -192,9 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no table folder at {tables}", file=sys.stderr)
         return 2
     # Voila finds templates on the Jupyter data path; ours is shipped beside this module.
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(
-        p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p
-    )
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
     try:  # say so plainly if the port is taken, rather than a traceback later
         with socket.create_server((args.ip, args.port)):
             pass

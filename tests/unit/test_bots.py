@@ -143,8 +143,21 @@ def test_a_bot_asked_out_of_turn_says_so() -> None:
 
 
 def _public(view: SeatView) -> tuple[object, ...]:
-    return (view.phase, view.to_act, view.turnup, view.declared, view.miss_taken_by, view.for_pool, view.exchanged,
-            view.hand_sizes, view.tricks, view.current, view.pool, view.dealer, view.names)
+    return (
+        view.phase,
+        view.to_act,
+        view.turnup,
+        view.declared,
+        view.miss_taken_by,
+        view.for_pool,
+        view.exchanged,
+        view.hand_sizes,
+        view.tricks,
+        view.current,
+        view.pool,
+        view.dealer,
+        view.names,
+    )
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -213,13 +226,22 @@ def test_thumb_bot_keeps_the_advice_on_the_miss(preset: str) -> None:
 
 
 def test_thumb_bot_leads_high_wins_cheaply_and_throws_low() -> None:
-    record = Record.from_json({
-        "format": "loo-record/1", "game": "three-card-loo", "rules": "peel", "seats": ["A", "B", "C", "D"],
-        "dealer": 3, "pool": 3,
-        "deal": {"hands": [["9H", "2C", "3D"], ["KH", "QH", "4H"], ["AS", "10S", "5D"], ["4C", "JD", "8C"]],
-                 "miss": ["7S", "8S", "9S"], "turnup": "2S"},
-        "actions": [{"seat": s, "declare": "stand"} for s in range(4)],
-    })
+    record = Record.from_json(
+        {
+            "format": "loo-record/1",
+            "game": "three-card-loo",
+            "rules": "peel",
+            "seats": ["A", "B", "C", "D"],
+            "dealer": 3,
+            "pool": 3,
+            "deal": {
+                "hands": [["9H", "2C", "3D"], ["KH", "QH", "4H"], ["AS", "10S", "5D"], ["4C", "JD", "8C"]],
+                "miss": ["7S", "8S", "9S"],
+                "turnup": "2S",
+            },
+            "actions": [{"seat": s, "declare": "stand"} for s in range(4)],
+        }
+    )
     hand = record.replay()
     thumb = ThumbBot()
 
@@ -264,31 +286,62 @@ def test_deal_prints_a_record_and_is_reproducible(capsys: pytest.CaptureFixture[
     status, out, err = first
     assert status == 0 and err == ""
     obj = json.loads(out)
-    assert obj == {"format": "loo-record/1", "game": "three-card-loo", "seats": ["Ann", "Ben", "Cat", "Dan", "Eve"],
-                   "dealer": 4, "pool": 3, "deal": {"seed": 5}, "actions": []}
+    assert obj == {
+        "format": "loo-record/1",
+        "game": "three-card-loo",
+        "seats": ["Ann", "Ben", "Cat", "Dan", "Eve"],
+        "dealer": 4,
+        "pool": 3,
+        "deal": {"seed": 5},
+        "actions": [],
+    }
     status, out, _ = run(capsys, "deal", "--seed", "5", "--cards")
     assert status == 0
     written = Record.loads(out)
     seeded = Record.from_json(obj)
     assert written.seed is None and (written.hands, written.miss, written.turnup) == (
-        seeded.hands, seeded.miss, seeded.turnup)
+        seeded.hands,
+        seeded.miss,
+        seeded.turnup,
+    )
 
 
 def test_deal_takes_game_preset_seats_dealer_and_pool(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "deal", "--game", "five-card-loo", "--preset", "pam", "--seats", "Ann,Ben,Cat",
-                         "--dealer", "Ben", "--pool", "10", "--seed", "9", "--cards")
+    status, out, _ = run(
+        capsys,
+        "deal",
+        "--game",
+        "five-card-loo",
+        "--preset",
+        "pam",
+        "--seats",
+        "Ann,Ben,Cat",
+        "--dealer",
+        "Ben",
+        "--pool",
+        "10",
+        "--seed",
+        "9",
+        "--cards",
+    )
     assert status == 0
     record = Record.loads(out)
     assert (record.game.value, record.rules.to_record(), record.seats, record.dealer, record.pool) == (
-        "five-card-loo", "pam", ("Ann", "Ben", "Cat"), 1, 10)
+        "five-card-loo",
+        "pam",
+        ("Ann", "Ben", "Cat"),
+        1,
+        10,
+    )
     assert all(h is not None and len(h) == 5 for h in record.hands)
     status, out, _ = run(capsys, "deal", "--game", "irish-loo", "--seed", "1", "--dealer", "0")
     assert status == 0 and json.loads(out)["dealer"] == 0
 
 
 def test_simulate_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "simulate", "--hands", "40", "--seats", "4", "--bots", "random,thumb,thumb,random",
-                           "--seed", "3")
+    status, out, err = run(
+        capsys, "simulate", "--hands", "40", "--seats", "4", "--bots", "random,thumb,thumb,random", "--seed", "3"
+    )
     assert status == 0 and err == ""
     summary = json.loads(out)
     assert summary["hands"] == 40 and summary["seats"] == 4
@@ -296,8 +349,11 @@ def test_simulate_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(summary["mean_net"]) == len(summary["stderr"]) == 4
     assert sum(summary["reasons"].values()) == 40
     assert summary["hands_per_second"] > 0
-    again = json.loads(run(capsys, "simulate", "--hands", "40", "--seats", "4", "--bots", "random,thumb,thumb,random",
-                           "--seed", "3")[1])
+    again = json.loads(
+        run(capsys, "simulate", "--hands", "40", "--seats", "4", "--bots", "random,thumb,thumb,random", "--seed", "3")[
+            1
+        ]
+    )
     assert again["mean_net"] == summary["mean_net"]
     for game in ("five-card-loo", "irish-loo"):
         status, out, _ = run(capsys, "simulate", "--game", game, "--hands", "10", "--bots", "random")
@@ -336,7 +392,12 @@ def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], 
 
 
 def test_bad_arguments_give_no_traceback_from_the_shell() -> None:
-    proc = subprocess.run([sys.executable, "-m", "loo", "deal", "--seed", "1", "--dealer", "Zed"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "loo", "deal", "--seed", "1", "--dealer", "Zed"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "--dealer 'Zed' is neither a seat number nor a name" in proc.stderr

@@ -27,9 +27,7 @@ def test_every_mandatory_law_and_option_of_group_e_is_tested_or_explained() -> N
     text = "".join(p.read_text() for p in Path(__file__).parent.glob("test_nap*.py") if p.name != Path(__file__).name)
     covered = _covered(text)
     required = [
-        law_id
-        for law_id, law in LAWS.items()
-        if law_id.startswith("NAP-") and law.status.value in ("M", "M/d", "O")
+        law_id for law_id, law in LAWS.items() if law_id.startswith("NAP-") and law.status.value in ("M", "M/d", "O")
     ]
     assert len(required) > 60
     missing = [law_id for law_id in required if law_id not in covered and law_id not in NOT_ENFORCED]

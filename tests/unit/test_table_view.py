@@ -11,8 +11,9 @@ import pytest
 
 from loo.cards import Card, full_pack
 from loo.tiles import full_set
+from widgets.board import piece_label
 from widgets.model import TableModel
-from widgets.table_view import TableView, piece_label
+from widgets.table_view import TableView
 
 GAMES = [
     ("three-card-loo", "peel"),
@@ -48,7 +49,7 @@ def forms(piece: object) -> list[str]:
     """How a piece could show up in a widget's state: its name, and its button label for cards."""
     out = [str(getattr(piece, "name", piece))]
     if isinstance(piece, Card):
-        out.append(f"aria-label=\"{piece.name}\"")
+        out.append(f'aria-label="{piece.name}"')
     return out
 
 

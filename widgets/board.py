@@ -1,0 +1,104 @@
+"""The table drawn as HTML from one seat's view: seats, the dealer, the trick, the turn-up, the pool.
+
+Every function here reads a seat's view (or a record's public facts), never the whole deal, so
+what it draws is what that seat may see. The live table, the step-through viewer and the book
+all draw the table with these functions, so a hand looks the same wherever a reader meets it.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from loo.actions import Action
+from loo.cards import Card
+from loo.svg import card_svg, hand_svg
+
+DECLARATIONS = {"stand": "Stand", "miss": "Take the miss", "throw": "Throw up"}
+CALLS = {"pass": "Pass", "misery": "Misery", "nap": "Nap", "wellington": "Wellington"}
+LIST_VERBS = {"exchange": "Exchange", "garnet": "Throw out", "purchase": "Buy"}
+SAID = {"stand": "stands", "miss": "took the miss", "throw": "threw up", "for-pool": "plays the miss for the pool"}
+
+
+def piece_label(piece: Any) -> str:
+    """Short text for a card or tile on a button: ``Q♥``, ``6-3``."""
+    if isinstance(piece, Card):
+        return piece.rank.symbol + piece.suit.symbol
+    return str(piece)
+
+
+def piece_name(piece: Any) -> str:
+    return str(getattr(piece, "name", piece))
+
+
+def action_label(action: Action) -> str:
+    if action.verb == "declare":
+        return DECLARATIONS.get(action.value, str(action.value))
+    if action.verb == "call":
+        return CALLS.get(action.value, f"Call {action.value}")
+    if action.verb == "play":
+        suit = f" (as {action.suit}s)" if action.suit is not None else ""
+        return piece_label(action.value) + suit
+    if action.verb == "for-pool":
+        return "Play the miss for the pool"
+    if action.verb == "take-turnup":
+        return f"Take the turn-up, discard {piece_label(action.value)}"
+    if action.verb == "peep":
+        return "Peep"
+    return action.verb.replace("-", " ").capitalize()
+
+
+def tile_html(tile: Any) -> str:
+    """A domino as text with its accessible name (drawn tiles come with the widgets' next step)."""
+    return f'<span class="loo-tile" role="img" aria-label="{escape(tile.name)}">{escape(str(tile))}</span>'
+
+
+def board_html(view: Any, names: tuple[str, ...], seat: int, *, show_own: bool = True) -> str:
+    """The table as ``seat`` sees it, as HTML: seats, the dealer, the trick, the turn-up and the pool."""
+    rows = []
+    declared = getattr(view, "declared", None)
+    for p, name in enumerate(names):
+        marks = []
+        if p == view.dealer:
+            marks.append("dealer")
+        if declared is not None and declared[p]:
+            marks.append(SAID.get(declared[p], declared[p]))
+        if view.to_act == p:
+            marks.append("to play" if p != seat else "your turn")
+        won = sum(1 for t in view.tricks if t.winner == p)
+        if won:
+            marks.append(f"{won} trick{'s' if won != 1 else ''}")
+        who = f"{name} (you)" if p == seat else name
+        size = view.hand_sizes[p] if hasattr(view, "hand_sizes") else 0
+        if p == seat and not show_own:
+            cards = ""
+        elif p == seat and view.hand is not None and all(isinstance(c, Card) for c in view.hand):
+            cards = hand_svg(list(view.hand), width=56, label=f"your hand: {', '.join(c.name for c in view.hand)}")
+        elif p == seat and view.hand is not None:
+            cards = " ".join(tile_html(t) for t in view.hand)
+        else:
+            cards = hand_svg([None] * size, width=32, label=f"{name}'s hand: {size} face down") if size else ""
+        rows.append(
+            f'<div class="loo-seat"><div class="loo-seat-name">{escape(who)}'
+            f"{' · ' + escape(', '.join(marks)) if marks else ''}</div>{cards}</div>"
+        )
+    trick = " ".join(
+        f'<span class="loo-play">{escape(names[p])}: '
+        + (card_svg(c, width=40) if isinstance(c, Card) else tile_html(c))
+        + "</span>"
+        for p, c in view.current
+    )
+    turnup = getattr(view, "turnup", None)
+    extras = []
+    if turnup is not None:
+        shown = card_svg(turnup, width=40) if isinstance(turnup, Card) else escape(str(turnup))
+        extras.append(f'<div class="loo-turnup">Turn-up: {shown}</div>')
+    if hasattr(view, "pool"):
+        extras.append(f'<div class="loo-pool">Pool: {view.pool} chips</div>')
+    return (
+        '<div class="loo-board" style="font-family:system-ui,sans-serif;font-size:14px">'
+        '<div style="display:flex;flex-wrap:wrap;gap:10px 18px">' + "".join(rows) + "</div>"
+        f'<div class="loo-trick" aria-label="the trick in progress">{trick or "No card on the table yet."}</div>'
+        + "".join(extras)
+        + "</div>"
+    )
