@@ -16,6 +16,7 @@ from typing import Any
 
 from loo.bots import BOTS, make_bot
 from loo.fastsim import play_random_hand
+from loo.game import LooGame
 from loo.hand import LooHand
 from loo.rules import Game, Rules
 
@@ -37,6 +38,9 @@ class Kit:
     # where fast_for(rules) holds. Each fast simulator is proven equal to its checked hand by a test.
     fast: Callable[[Any, random.Random, int, int, int], tuple[str, tuple[int, ...]]]
     fast_for: Callable[[Any], bool]
+    # A game of many hands with its chip ledger: (rules, players, rng, first_dealer) -> a ChipLedger
+    # whose next_hand() deals from its ``rng`` and whose settle() books the finished hand.
+    new_game: Callable[[Any, Any, random.Random, int], Any]
 
 
 def loo_kit() -> Kit:
@@ -54,11 +58,12 @@ def loo_kit() -> Kit:
         bot_names=tuple(sorted(BOTS)),
         fast=fast,
         fast_for=lambda rules: rules.game is Game.THREE_CARD,
+        new_game=lambda rules, players, rng, first: LooGame(rules, players, rng, first_dealer=first),
     )
 
 
 def _nap_kit() -> Kit:
-    from loo.nap import KittyMode, NapHand, NapRules
+    from loo.nap import KittyMode, NapGame, NapHand, NapRules
     from loo.nap_bots import BOTS as NAP_BOTS
     from loo.nap_bots import make_bot as make_nap_bot
     from loo.nap_fast import play_random_nap
@@ -84,11 +89,12 @@ def _nap_kit() -> Kit:
         bot_names=tuple(sorted(NAP_BOTS)),
         fast=fast,
         fast_for=lambda rules: not (rules.peep or rules.sir_garnet or rules.purchase),
+        new_game=lambda rules, players, rng, first: NapGame(rules, players, rng, first_dealer=first),
     )
 
 
 def _domino_kit() -> Kit:
-    from loo.dominoes import DominoHand, DominoRules
+    from loo.dominoes import DominoGame, DominoHand, DominoRules
     from loo.dominoes_bots import BOTS as DOMINO_BOTS
     from loo.dominoes_fast import play_random_domino_hand
     from loo.dominoes_rules import Variant
@@ -114,6 +120,7 @@ def _domino_kit() -> Kit:
         bot_names=tuple(sorted(DOMINO_BOTS)),
         fast=fast,
         fast_for=lambda rules: rules.game is Variant.LOO,
+        new_game=lambda rules, players, rng, first: DominoGame(rules, players, rng, first_dealer=first),
     )
 
 

@@ -23,6 +23,14 @@ GAMES = [
 ]
 
 
+def dealt(seed: int, game: str = "three-card-loo", **kw: object) -> TableModel:
+    """A table whose hand is in play: Peel's first deal into an empty pool is a single, settled as dealt."""
+    table = TableModel(game, seed=seed, rng=random.Random(seed), **kw)  # type: ignore[arg-type]
+    if table.hand.is_over:
+        assert table.new_hand(seed)
+    return table
+
+
 @pytest.mark.parametrize(("game", "preset"), GAMES)
 def test_whole_hands_of_every_game_through_the_model(game: str, preset: str) -> None:
     for seed in range(6):
@@ -43,13 +51,13 @@ def test_whole_hands_of_every_game_through_the_model(game: str, preset: str) -> 
 
 
 def test_same_deal_code_same_deal() -> None:
-    a = TableModel("three-card-loo", seed=77, rng=random.Random(1))
-    b = TableModel("three-card-loo", seed=77, rng=random.Random(2))
+    a = TableModel("three-card-loo", preset="britannica", seed=77, rng=random.Random(1))
+    b = TableModel("three-card-loo", preset="britannica", seed=77, rng=random.Random(2))
     assert a.view().hand == b.view().hand and a.view().turnup == b.view().turnup
 
 
 def test_an_illegal_action_is_refused_with_its_law_and_source_and_changes_nothing() -> None:
-    table = TableModel("three-card-loo", seed=1, rng=random.Random(1))
+    table = dealt(1)
     table.act(Action.declare(0, "stand"))
     while table.legal() and table.legal()[0].verb == "declare":
         table.act(table.legal()[0])
@@ -75,7 +83,7 @@ def test_an_action_for_another_seat_is_refused_plainly() -> None:
 
 
 def test_undo_takes_back_the_readers_move_and_the_bots_replies() -> None:
-    table = TableModel("three-card-loo", seed=8, rng=random.Random(8))
+    table = dealt(8)
     start = table.view()
     assert not table.can_undo and not table.undo()
     table.act(table.legal()[0])
@@ -85,13 +93,13 @@ def test_undo_takes_back_the_readers_move_and_the_bots_replies() -> None:
 
 
 def test_why_explains_with_the_law_and_its_source() -> None:
-    table = TableModel("three-card-loo", seed=8)
+    table = dealt(8)
     text = table.why(Action.declare(0, "stand"))
     assert text.startswith("Allowed:") and "L3-DECL-02" in text
 
 
 def test_a_hint_is_a_legal_action_with_its_expected_value() -> None:
-    table = TableModel("three-card-loo", seed=9, rng=random.Random(9))
+    table = dealt(9)
     hint = table.hint()
     assert hint is not None and hint[0] in table.legal() and isinstance(hint[1], float)
 

@@ -93,7 +93,7 @@ def test_whole_hands_by_clicking_with_nothing_hidden_in_any_widget(game: str, pr
 
 
 def test_an_illegal_card_is_marked_and_clicking_it_says_why() -> None:
-    table = TableModel("three-card-loo", seed=1, rng=random.Random(1))
+    table = TableModel("three-card-loo", preset="britannica", seed=1, rng=random.Random(1))
     view = TableView(table)
     from loo.actions import Action
 
@@ -107,7 +107,7 @@ def test_an_illegal_card_is_marked_and_clicking_it_says_why() -> None:
 
 
 def test_controls_have_labels_and_cards_have_names() -> None:
-    table = TableModel("three-card-loo", seed=2, rng=random.Random(2))
+    table = TableModel("three-card-loo", preset="britannica", seed=2, rng=random.Random(2))
     view = TableView(table)
     for widget in walk(view):
         if isinstance(widget, ipw.Button | ipw.ToggleButton):
@@ -118,7 +118,7 @@ def test_controls_have_labels_and_cards_have_names() -> None:
 
 
 def test_undo_and_hint_buttons() -> None:
-    table = TableModel("three-card-loo", seed=5, rng=random.Random(5))
+    table = TableModel("three-card-loo", preset="britannica", seed=5, rng=random.Random(5))
     view = TableView(table)
     assert view._undo.disabled
     first = table.view()
