@@ -7,6 +7,7 @@ all draw the table with these functions, so a hand looks the same wherever a rea
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from typing import Any
 
@@ -53,8 +54,26 @@ def tile_html(tile: Any) -> str:
     return f'<span class="loo-tile" role="img" aria-label="{escape(tile.name)}">{escape(str(tile))}</span>'
 
 
-def board_html(view: Any, names: tuple[str, ...], seat: int, *, show_own: bool = True) -> str:
-    """The table as ``seat`` sees it, as HTML: seats, the dealer, the trick, the turn-up and the pool."""
+def pieces_html(pieces: Sequence[Any], *, width: float, label: str) -> str:
+    """A row of cards (drawn) or domino tiles, with one accessible name for the row."""
+    if all(isinstance(c, Card) for c in pieces):
+        return hand_svg(list(pieces), width=width, label=label)
+    return f'<span role="group" aria-label="{escape(label)}">' + " ".join(tile_html(t) for t in pieces) + "</span>"
+
+
+def board_html(
+    view: Any,
+    names: Sequence[str],
+    seat: int,
+    *,
+    show_own: bool = True,
+    open_hands: Sequence[Sequence[Any] | None] | None = None,
+) -> str:
+    """The table as ``seat`` sees it, as HTML: seats, the dealer, the trick, the turn-up and the pool.
+
+    ``open_hands`` (the teaching switch, or a finished record) gives every seat's pieces to draw
+    face up; without it the other seats' hands are drawn face down, as many as they hold.
+    """
     rows = []
     declared = getattr(view, "declared", None)
     for p, name in enumerate(names):
@@ -70,12 +89,14 @@ def board_html(view: Any, names: tuple[str, ...], seat: int, *, show_own: bool =
             marks.append(f"{won} trick{'s' if won != 1 else ''}")
         who = f"{name} (you)" if p == seat else name
         size = view.hand_sizes[p] if hasattr(view, "hand_sizes") else 0
+        shown = open_hands[p] if open_hands is not None and p != seat else None
         if p == seat and not show_own:
             cards = ""
-        elif p == seat and view.hand is not None and all(isinstance(c, Card) for c in view.hand):
-            cards = hand_svg(list(view.hand), width=56, label=f"your hand: {', '.join(c.name for c in view.hand)}")
         elif p == seat and view.hand is not None:
-            cards = " ".join(tile_html(t) for t in view.hand)
+            cards = pieces_html(view.hand, width=56, label=f"your hand: {', '.join(piece_name(c) for c in view.hand)}")
+        elif shown:
+            named = ", ".join(piece_name(c) for c in shown)
+            cards = pieces_html(shown, width=40, label=f"{name}'s hand, face up for teaching: {named}")
         else:
             cards = hand_svg([None] * size, width=32, label=f"{name}'s hand: {size} face down") if size else ""
         rows.append(
