@@ -12,7 +12,8 @@ from html import escape
 from typing import Any
 
 from loo.actions import Action
-from loo.cards import Card
+from loo.cards import Card, Rank, Suit
+from loo.rules import Game, Pam
 from loo.svg import card_svg, hand_svg
 
 DECLARATIONS = {"stand": "Stand", "miss": "Take the miss", "throw": "Throw up"}
@@ -28,8 +29,22 @@ def piece_label(piece: Any) -> str:
     return str(piece)
 
 
-def piece_name(piece: Any) -> str:
-    return str(getattr(piece, "name", piece))
+def pam_card(view: Any) -> Card | None:
+    """Pam, where the game has her: the knave of clubs, or with running Pam the trump knave (L5-RANK-01/02).
+
+    Both follow from public facts (the rules and the turn-up), so any seat may be told which card she is.
+    """
+    rules = getattr(view, "rules", None)
+    turnup = getattr(view, "turnup", None)
+    if getattr(rules, "game", None) is not Game.FIVE_CARD or turnup is None:
+        return None
+    return Card(Rank.KNAVE, turnup.suit if rules.pam is Pam.TRUMP_KNAVE else Suit.CLUBS)  # type: ignore[union-attr]
+
+
+def piece_name(piece: Any, pam: Card | None = None) -> str:
+    """A card's or tile's accessible name: "queen of hearts", "knave of clubs, Pam", "six-three"."""
+    name = str(getattr(piece, "name", piece))
+    return f"{name}, Pam" if pam is not None and piece == pam else name
 
 
 def action_label(action: Action) -> str:
@@ -45,7 +60,12 @@ def action_label(action: Action) -> str:
     if action.verb == "take-turnup":
         return f"Take the turn-up, discard {piece_label(action.value)}"
     if action.verb == "peep":
-        return "Peep"
+        return "Peep at the top card"
+    if action.verb == "garnet" and not action.value:
+        return "Take up Sir Garnet's extra hand"
+    if action.verb in LIST_VERBS:
+        pieces = ", ".join(piece_label(p) for p in action.value)
+        return f"{LIST_VERBS[action.verb]} {pieces}" if pieces else f"{LIST_VERBS[action.verb]} nothing"
     return action.verb.replace("-", " ").capitalize()
 
 
@@ -75,6 +95,7 @@ def board_html(
     face up; without it the other seats' hands are drawn face down, as many as they hold.
     """
     rows = []
+    pam = pam_card(view)
     declared = getattr(view, "declared", None)
     for p, name in enumerate(names):
         marks = []
@@ -93,9 +114,11 @@ def board_html(
         if p == seat and not show_own:
             cards = ""
         elif p == seat and view.hand is not None:
-            cards = pieces_html(view.hand, width=56, label=f"your hand: {', '.join(piece_name(c) for c in view.hand)}")
+            cards = pieces_html(
+                view.hand, width=56, label=f"your hand: {', '.join(piece_name(c, pam) for c in view.hand)}"
+            )
         elif shown:
-            named = ", ".join(piece_name(c) for c in shown)
+            named = ", ".join(piece_name(c, pam) for c in shown)
             cards = pieces_html(shown, width=40, label=f"{name}'s hand, face up for teaching: {named}")
         else:
             cards = hand_svg([None] * size, width=32, label=f"{name}'s hand: {size} face down") if size else ""

@@ -1,24 +1,48 @@
 """The view of a live table: what the reader's seat may see, and a control for every choice.
 
 It reads only :meth:`TableModel.view` (the reader's seat's view), so no card or tile another
-seat holds is ever put into a widget's state. Every click goes to the model, which asks the
-engine; an illegal choice is not hidden but marked, and choosing it shows the law it breaks.
-Events are wired in :meth:`TableView._wire` and nowhere else; the constructor never displays.
+seat holds is ever put into a widget's state; the one exception is the teaching switch, which a
+reader turns on to see every hand face up, and which is off until they do. Every click goes to
+the model, which asks the engine; an illegal choice is not hidden but marked, and choosing it
+shows the law it breaks. Events are wired in :meth:`TableView._wire` and nowhere else; the
+constructor never displays.
 """
 
 from __future__ import annotations
 
 from html import escape
 from typing import Any
+from urllib.parse import quote
 
 import ipywidgets as ipw
 
 from loo.actions import Action
 from loo.cards import Card
-from widgets.board import LIST_VERBS, action_label, board_html, piece_label, piece_name
+from widgets.board import LIST_VERBS, action_label, board_html, pam_card, piece_label, piece_name
 from widgets.card_style import card_class, card_stylesheet
 from widgets.model import TableModel
 from widgets.safety import guarded
+
+KEYS_HELP = (
+    "Keys: Tab or the arrow keys move between choices, Enter or Space takes one; "
+    "1 to 9 play your first to ninth card; U takes back, H asks for a hint, N deals the next hand."
+)
+
+
+def _row(children: list[ipw.Widget] | tuple[ipw.Widget, ...] = (), cls: str = "") -> ipw.HBox:
+    box = ipw.HBox(list(children), layout=ipw.Layout(flex_flow="row wrap", align_items="center"))
+    if cls:
+        box.add_class(cls)
+    return box
+
+
+def _picked(action: Action) -> bool:
+    """Whether ``action`` is chosen by picking pieces and confirming (an exchange, a purchase, a throw-out)."""
+    return action.verb in LIST_VERBS and not (action.verb == "garnet" and not action.value)
+
+
+def _show(widget: ipw.Widget, shown: bool) -> None:
+    widget.layout.display = None if shown else "none"
 
 
 class TableView(ipw.VBox):
@@ -28,24 +52,63 @@ class TableView(ipw.VBox):
         self.model = model
         self._style = ipw.HTML(card_stylesheet())  # card faces: the same for everyone, reveals nothing
         self._board = ipw.HTML()
-        self._choices = ipw.HBox(layout=ipw.Layout(flex_flow="row wrap"))
-        self._picks = ipw.HBox(layout=ipw.Layout(flex_flow="row wrap"))
+        self._choices = _row(cls="loo-choices")
+        self._unavailable = ipw.HTML()
+        self._picks = _row(cls="loo-picks")
         self._confirm = ipw.Button(description="Exchange", tooltip="Exchange the cards selected above")
         self._status = ipw.HTML()
-        self._undo = ipw.Button(description="Take back", tooltip="Take back your last move", icon="")
-        self._hint = ipw.Button(description="Hint", tooltip="Ask the strong computer player for its choice")
-        self._new = ipw.Button(description="New hand", tooltip="Deal a new hand")
+        self._undo = ipw.Button(description="Take back", tooltip="Take back your last move (key U)")
+        self._hint = ipw.Button(description="Hint", tooltip="Ask the strong computer player for its choice (key H)")
+        self._next = ipw.Button(description="Next hand", tooltip="Deal the next hand of this game (key N)")
+        self._new_game = ipw.Button(description="New game", tooltip="Start a new game: the ledger starts again")
+        self._teaching = ipw.ToggleButton(
+            value=False, description="Show all hands", tooltip="Teaching: show every hand face up", icon="eye"
+        )
+        self._sure = ipw.Button(description="Yes, new game", button_style="danger", tooltip="Start a new game now")
+        self._keep = ipw.Button(description="Keep playing", tooltip="Go back to this game")
+        self._confirm_new = _row(
+            [ipw.HTML("Start a new game? This game's ledger starts again from nothing. "), self._sure, self._keep]
+        )
+        for button, cls in ((self._undo, "loo-undo"), (self._hint, "loo-hint"), (self._next, "loo-next")):
+            button.add_class(cls)
+        # Export and import of records, folded away until wanted.
+        self._export_hand = ipw.Button(description="Export this hand", tooltip="The finished hand as a record")
+        self._export_game = ipw.Button(description="Export the game", tooltip="Every finished hand as records")
+        self._exported = ipw.HTML()
+        self._import_text = ipw.Textarea(
+            placeholder='Paste a loo-record/1 here: {"format": "loo-record/1", ...}',
+            description="Record",
+            layout=ipw.Layout(width="100%", height="7em"),
+        )
+        self._import = ipw.Button(description="Load record", tooltip="Sit down at the hand the record describes")
+        self._upload = ipw.FileUpload(accept=".json", multiple=False, description="Load a file")
+        self._upload.tooltip = "Load a record from a .json file"
+        records = ipw.VBox(
+            [
+                _row([self._export_hand, self._export_game]),
+                self._exported,
+                self._import_text,
+                _row([self._import, self._upload]),
+            ]
+        )
+        self._records = ipw.Accordion([records], titles=("Records: export and import",), selected_index=None)
+        self._keys = ipw.HTML(f'<p class="loo-keys" style="font-size:12px;color:#555">{escape(KEYS_HELP)}</p>')
         super().__init__(
             [
                 self._style,
                 self._board,
                 self._choices,
+                self._unavailable,
                 self._picks,
                 self._status,
-                ipw.HBox([self._undo, self._hint, self._new]),
+                _row([self._undo, self._hint, self._next, self._new_game, self._teaching], "loo-controls"),
+                self._confirm_new,
+                self._records,
+                self._keys,
             ]
         )
         self.add_class("loo-table-view")
+        _show(self._confirm_new, False)
         self._wire()
         self._render()
 
@@ -53,11 +116,20 @@ class TableView(ipw.VBox):
 
     def _wire(self) -> None:
         say = self._say
-        self.model.observe(guarded(say)(lambda _change: self._render()), names=["version"])
-        self._undo.on_click(guarded(say)(lambda _b: self.model.undo()))
+        model = self.model
+        model.observe(guarded(say)(lambda _change: self._render()), names=["version"])
+        self._undo.on_click(guarded(say)(lambda _b: model.undo()))
         self._hint.on_click(guarded(say)(lambda _b: self._show_hint()))
-        self._new.on_click(guarded(say)(lambda _b: self.model.new_hand()))
+        self._next.on_click(guarded(say)(lambda _b: model.new_hand()))
+        self._new_game.on_click(guarded(say)(lambda _b: _show(self._confirm_new, True)))
+        self._keep.on_click(guarded(say)(lambda _b: _show(self._confirm_new, False)))
+        self._sure.on_click(guarded(say)(lambda _b: self._start_new_game()))
         self._confirm.on_click(guarded(say)(lambda _b: self._submit_picks()))
+        self._teaching.observe(guarded(say)(lambda change: setattr(model, "teaching", change["new"])), names=["value"])
+        self._export_hand.on_click(guarded(say)(lambda _b: self._show_export(whole_game=False)))
+        self._export_game.on_click(guarded(say)(lambda _b: self._show_export(whole_game=True)))
+        self._import.on_click(guarded(say)(lambda _b: model.import_record(self._import_text.value)))
+        self._upload.observe(guarded(say)(lambda change: self._load_upload(change["new"])), names=["value"])
 
     def _say(self, message: str) -> None:
         self._status.value = f'<div role="status" aria-live="polite">{escape(message)}</div>'
@@ -65,19 +137,56 @@ class TableView(ipw.VBox):
     # ----- rendering -------------------------------------------------------------------------
 
     def _render(self) -> None:
-        view = self.model.view()
+        model = self.model
+        view = model.view()
         choices = self._choice_buttons(view)
         cards_as_buttons = any("loo-card-button" in b._dom_classes for b in choices)
         # While the reader plays, the hand is the row of card buttons: draw it once, not twice.
-        self._board.value = board_html(view, self.model.names, self.model.seat, show_own=not cards_as_buttons)
+        self._board.value = (
+            board_html(view, model.names, model.seat, show_own=not cards_as_buttons, open_hands=model.open_hands())
+            + self._result_html()
+        )
         self._choices.children = choices
+        self._unavailable.value = self._unavailable_html()
         self._picks.children = self._pick_toggles(view)
-        self._undo.disabled = not self.model.can_undo
+        over = model.hand.is_over
+        self._undo.disabled = not model.can_undo
         self._hint.disabled = not view.legal
-        self._say(self.model.message)
+        self._next.disabled = not over
+        self._next.button_style = "primary" if over else ""
+        self._export_hand.disabled = not over
+        self._export_game.disabled = not model.records
+        self._teaching.value = model.teaching
+        self._say(model.message)
+
+    def _result_html(self) -> str:
+        """Once the hand is over: what it paid, in a line (the ledger view has the whole game)."""
+        hand = self.model.hand
+        if not hand.is_over or not self.model.table_game.results:
+            return ""
+        line = self.model.hand_lines()[-1]
+        paid = ", ".join(f"{name} {amount:+d}" for name, amount in line.net.items() if amount)
+        seed = self.model.seed
+        code = f" Deal code {seed}." if seed is not None else ""
+        return (
+            f'<p class="loo-result" role="status">Hand {line.number} is over: {escape(paid or "no chips moved")}. '
+            f"The pool carries {line.pool_after} chips.{code}</p>"
+        )
+
+    def _unavailable_html(self) -> str:
+        lines = [
+            f"<li><b>{escape(action_label(action))}</b>: not now. {escape(reason)}</li>"
+            for action, reason in self.model.unavailable()
+        ]
+        if not lines:
+            return ""
+        return (
+            '<ul class="loo-unavailable" aria-label="choices not open to you now" '
+            'style="font-size:13px;color:#555;margin:2px 0 6px 1.2em;padding:0">' + "".join(lines) + "</ul>"
+        )
 
     def _choice_buttons(self, view: Any) -> tuple[ipw.Widget, ...]:
-        legal = [a for a in view.legal if a.verb not in LIST_VERBS]
+        legal = [a for a in view.legal if not _picked(a)]
         buttons: list[ipw.Widget] = []
         playing = any(a.verb == "play" for a in legal)
         if playing and view.hand is not None:
@@ -94,10 +203,11 @@ class TableView(ipw.VBox):
 
     def _button(self, action: Action, *, legal: bool) -> ipw.Button:
         label = action_label(action)
-        tooltip = piece_name(action.value) if action.verb == "play" else label
+        name = piece_name(action.value, pam_card(self.model.view())) if action.verb == "play" else label
+        tooltip = name
         is_card = action.verb == "play" and isinstance(action.value, Card)
         button = ipw.Button(
-            description=piece_name(action.value) if is_card else label,  # a card's button is named for the card
+            description=name if is_card else label,  # a card's button is named for the card
             tooltip=tooltip if legal else f"{tooltip}: not allowed now (click to see why)",
             button_style="primary" if legal else "",
         )
@@ -107,19 +217,29 @@ class TableView(ipw.VBox):
             button.add_class(card_class(action.value))
         if not legal:
             button.add_class("loo-illegal")
-        button.on_click(guarded(self._say)(lambda _b, a=action: self.model.act(a)))
+        button.on_click(guarded(self._say)(lambda _b, a=action: self._choose(a, legal)))
         return button
 
+    def _choose(self, action: Action, legal: bool) -> None:
+        if legal:
+            self.model.act(action)
+        else:  # a marked card: say why, with the law and its source, and change nothing
+            self._say(self.model.why(action))
+
     def _pick_toggles(self, view: Any) -> tuple[ipw.Widget, ...]:
-        verbs = {a.verb for a in view.legal if a.verb in LIST_VERBS}
+        verbs = {a.verb for a in view.legal if _picked(a)}
         if not verbs or view.hand is None:
             return ()
         verb = sorted(verbs)[0]
         self._pick_verb = verb
-        toggles = [ipw.ToggleButton(description=piece_label(p), tooltip=piece_name(p), value=False) for p in view.hand]
+        toggles = [
+            ipw.ToggleButton(description=piece_label(p), tooltip=piece_name(p, pam_card(view)), value=False)
+            for p in view.hand
+        ]
         self._pick_pieces = list(view.hand)
         self._pick_widgets = toggles
         self._confirm.description = LIST_VERBS[verb]
+        self._confirm.tooltip = f"{LIST_VERBS[verb]} the pieces selected (none selected: keep them all)"
         return (*toggles, self._confirm)
 
     def _submit_picks(self) -> None:
@@ -134,3 +254,34 @@ class TableView(ipw.VBox):
         action, value = hint
         worth = "" if value != value else f"; it expects to net {value:+.1f} chips"  # NaN: no estimate
         self._say(f"The strong player would choose: {action_label(action)}{worth}.")
+
+    def _start_new_game(self) -> None:
+        _show(self._confirm_new, False)
+        self.model.new_game()
+        self._say("A new game: the ledger starts again.")
+
+    # ----- records ---------------------------------------------------------------------------
+
+    def _show_export(self, *, whole_game: bool) -> None:
+        text = self.model.export(whole_game=whole_game)
+        if text is None:
+            self._say("A hand can be exported once it is over: its record shows every card.")
+            return
+        name = "lanterloo-game.json" if whole_game else "lanterloo-hand.json"
+        self._exported.value = (
+            f'<p><a download="{name}" href="data:application/json;charset=utf-8,{quote(text)}">'
+            f"Download {escape(name)}</a></p>"
+            f'<pre style="max-height:12em;overflow:auto;font-size:11px;white-space:pre-wrap">{escape(text)}</pre>'
+        )
+
+    def _load_upload(self, files: Any) -> None:
+        if not files:
+            return
+        upload = files[0]
+        try:
+            text = bytes(upload["content"]).decode("utf-8")
+        except UnicodeDecodeError:
+            self._say(f"{upload.get('name', 'That file')} is not a text file of a record.")
+            return
+        self._import_text.value = text
+        self.model.import_record(text)

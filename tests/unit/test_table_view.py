@@ -1,27 +1,42 @@
-"""The table view driven by clicks, as a reader would, for every game; and after every click no
-widget's synced state holds a card or tile the reader's seat may not see."""
+"""The live table's view, driven by clicks and value changes as a reader would, with every
+widget's synced state walked after each step for a card or tile the reader's seat may not see.
+
+Each game and preset is played for several hands through the view; the variants that bring
+their own controls (Nap's Misery, Peep, Sir Garnet, Purchase and Wellington; the five-card
+flush; Pam be civil) are each reached and checked for what they show.
+"""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
+from datetime import UTC, datetime
+from urllib.parse import unquote
 
 import ipywidgets as ipw
 import pytest
 
 from loo.cards import Card, full_pack
+from loo.records import check
 from loo.tiles import full_set
-from widgets.board import piece_label
+from widgets.board import pam_card, piece_label, piece_name
 from widgets.model import TableModel
 from widgets.table_view import TableView
 
 GAMES = [
     ("three-card-loo", "peel"),
+    ("three-card-loo", "enquire-within"),
     ("three-card-loo", "britannica"),
     ("five-card-loo", "pam"),
     ("irish-loo", "irish"),
     ("nap", "hoffmann"),
+    ("nap", {"preset": "hoffmann", "wellington": True, "misery": True}),
+    ("nap", {"preset": "hoffmann", "sir-garnet": True}),
+    ("nap", {"preset": "hoffmann", "peep": True}),
+    ("nap", {"preset": "hoffmann", "purchase": True}),
     ("domino-loo", "celko"),
+    ("domino-rounce", "rounce"),
 ]
 
 
@@ -32,7 +47,8 @@ def walk(widget: ipw.Widget) -> Iterator[ipw.Widget]:
 
 
 def state_text(view: TableView) -> str:
-    return repr([w.get_state() for w in walk(view)])
+    """Every synced state under the view but the stylesheet, which draws all 52 faces for everyone alike."""
+    return repr([w.get_state() for w in walk(view) if w is not view._style])
 
 
 def visible_to_reader(table: TableModel) -> set[object]:
@@ -53,17 +69,27 @@ def forms(piece: object) -> list[str]:
     return out
 
 
-def assert_nothing_hidden(view: TableView, table: TableModel) -> None:
+def hidden_in_state(view: TableView, table: TableModel) -> list[object]:
     text = state_text(view)
     pieces = full_pack() if table.game not in ("domino-loo", "domino-rounce") else full_set()
     hidden = set(pieces) - visible_to_reader(table)
-    leaked = [p for p in hidden if any(f in text for f in forms(p))]
+    return [p for p in hidden if any(f in text for f in forms(p))]
+
+
+def assert_nothing_hidden(view: TableView, table: TableModel) -> None:
+    if table.hand.is_over:
+        return  # a finished hand's cards are public: its record and result may show them
+    leaked = hidden_in_state(view, table)
     assert leaked == [], f"hidden pieces reached a widget: {leaked}"
+
+
+def live_buttons(view: TableView) -> list[ipw.Button]:
+    return [b for b in view._choices.children if isinstance(b, ipw.Button) and b.button_style == "primary"]
 
 
 def click_through(view: TableView, rng: random.Random) -> None:
     """Click a random live choice (or, where cards must be picked, pick some and confirm)."""
-    live = [b for b in view._choices.children if isinstance(b, ipw.Button) and b.button_style == "primary"]
+    live = live_buttons(view)
     if view._picks.children and (not live or rng.random() < 0.5):
         for toggle in view._picks.children[:-1]:
             toggle.value = rng.random() < 0.3
@@ -76,55 +102,322 @@ def click_through(view: TableView, rng: random.Random) -> None:
     rng.choice(live).click()
 
 
-@pytest.mark.parametrize(("game", "preset"), GAMES)
-def test_whole_hands_by_clicking_with_nothing_hidden_in_any_widget(game: str, preset: str) -> None:
-    for seed in range(3):
-        table = TableModel(game, preset=preset, seed=seed, rng=random.Random(seed))
-        view = TableView(table)
-        rng = random.Random(seed)
+def assert_shows_the_readers_turn(view: TableView) -> None:
+    """What the reader sees when it is their turn: their seat marked, named cards, live choices."""
+    table = view.model
+    assert "your turn" in view._board.value
+    assert live_buttons(view) or view._picks.children
+    held = table.view().hand or ()
+    card_buttons = [b for b in view._choices.children if "loo-card-button" in b._dom_classes]
+    if card_buttons:  # playing: a button per card held, named for the card, legal ones live
+        assert [b.description for b in card_buttons] == [piece_name(c, pam_card(table.view())) for c in held]
+        legal = {a.value for a in table.legal() if a.verb == "play"}
+        for button, card in zip(card_buttons, held, strict=True):
+            assert (button.button_style == "primary") == (card in legal)
+            assert ("loo-illegal" in button._dom_classes) == (card not in legal)
+    else:  # declaring or calling: the hand is drawn on the board with its accessible name
+        for piece in held:
+            assert getattr(piece, "name", str(piece)) in view._board.value
+
+
+def play_hands(view: TableView, rng: random.Random, hands: int) -> list[set[str]]:
+    """Play ``hands`` hands by clicking; return the labels of the controls offered in each."""
+    table = view.model
+    offered: list[set[str]] = []
+    for number in range(1, hands + 1):
+        seen: set[str] = set()
         steps = 0
         while not table.hand.is_over:
             assert_nothing_hidden(view, table)
-            assert "your turn" in view._board.value
+            assert_shows_the_readers_turn(view)
+            assert view._next.disabled, "no next hand while this one is in play"
+            seen |= {b.description for b in live_buttons(view)}
+            seen |= {view._confirm.description} if view._picks.children else set()
             click_through(view, rng)
             steps += 1
             assert steps < 80
-        assert_nothing_hidden(view, table)
+        offered.append(seen)
+        assert f"Hand {number} is over" in view._board.value
+        assert not view._next.disabled and not view._export_hand.disabled
+        assert len(table.hand_lines()) == number
+        assert sum(table.balances().values()) + table.pool == 0, "every chip accounted for"
+        view._next.click()
+        if "game is over" in table.message:
+            break
+    return offered
 
 
-def test_an_illegal_card_is_marked_and_clicking_it_says_why() -> None:
-    table = TableModel("three-card-loo", preset="britannica", seed=1, rng=random.Random(1))
-    view = TableView(table)
-    from loo.actions import Action
-
-    table.act(Action.declare(0, "stand"))
-    marked = [b for b in view._choices.children if "loo-illegal" in b._dom_classes]
-    assert marked, "seed 1 gives the reader cards the laws forbid"
-    before = table.view()
-    marked[0].click()
-    assert "(L3-" in view._status.value and "Peel" in view._status.value
-    assert table.view() == before
+def table_for(game: str, rules: object, seed: int, **kw: object) -> TableView:
+    return TableView(TableModel(game, rules=rules, seed=seed, rng=random.Random(seed), **kw))  # type: ignore[arg-type]
 
 
-def test_controls_have_labels_and_cards_have_names() -> None:
-    table = TableModel("three-card-loo", preset="britannica", seed=2, rng=random.Random(2))
-    view = TableView(table)
-    for widget in walk(view):
-        if isinstance(widget, ipw.Button | ipw.ToggleButton):
-            assert widget.description.strip(), "every control has a visible label"
-            assert widget.tooltip, "and a longer description"
-    assert 'aria-label="your hand:' in view._board.value  # declaring: the hand is drawn on the board
-    assert piece_label(Card.parse("10H")) == "10♥"
+@pytest.mark.parametrize(("game", "rules"), GAMES, ids=lambda x: x if isinstance(x, str) else "+".join(x)[8:])
+def test_whole_hands_by_clicking_with_nothing_hidden_in_any_widget(game: str, rules: object) -> None:
+    for seed in range(2):
+        view = table_for(game, rules, seed)
+        play_hands(view, random.Random(seed), hands=3)
 
 
-def test_undo_and_hint_buttons() -> None:
-    table = TableModel("three-card-loo", preset="britannica", seed=5, rng=random.Random(5))
-    view = TableView(table)
+# ----- the variants' own controls ---------------------------------------------------------------
+
+
+def nap_view(option: str, seed: int = 3) -> TableView:
+    return table_for("nap", {"preset": "hoffmann", option: True}, seed)
+
+
+def test_nap_misery_is_offered_as_a_call() -> None:
+    view = nap_view("misery")
+    assert "Misery" in {b.description for b in live_buttons(view)}
+    assert "Misery" not in {b.description for b in live_buttons(nap_view("wellington"))}
+
+
+def test_nap_wellington_is_not_offered_before_a_nap_and_the_reason_is_given() -> None:
+    view = nap_view("wellington")
+    assert "Wellington" not in {b.description for b in live_buttons(view)}
+    assert "<b>Wellington</b>: not now." in view._unavailable.value and "NAP-WEL-02" in view._unavailable.value
+
+
+def test_nap_peep_and_sir_garnet_are_buttons_and_the_garnet_throw_out_is_picked() -> None:
+    peep = nap_view("peep")
+    assert "Peep at the top card" in {b.description for b in live_buttons(peep)}
+    garnet = nap_view("sir-garnet")
+    take = next(b for b in live_buttons(garnet) if b.description == "Take up Sir Garnet's extra hand")
+    take.click()
+    # Ten cards now: the reader picks five to throw out and confirms.
+    assert garnet._confirm.description == "Throw out"
+    toggles = garnet._picks.children[:-1]
+    assert len(toggles) == 10
+    for toggle in toggles[:5]:
+        toggle.value = True
+    garnet._confirm.click()
+    assert len(garnet.model.view().hand) == 5
+    assert_nothing_hidden(garnet, garnet.model)
+
+
+def test_nap_purchase_is_picked_and_confirmed() -> None:
+    view = nap_view("purchase")
+    assert view._confirm.description == "Buy" and len(view._picks.children) == 6
+    given_up = view.model.view().hand[0]
+    view._picks.children[0].value = True
+    view._confirm.click()
+    assert view.model.message == "", "the purchase was taken"
+    hand = view.model.view().hand
+    assert hand is not None and len(hand) == 5 and given_up not in hand
+
+
+def test_a_three_card_declaration_that_is_not_open_says_why() -> None:
+    view = table_for("three-card-loo", "britannica", 1)
+    table = view.model
+    assert table.hand.to_act == 0
+    lines = view._unavailable.value
+    assert table.unavailable(), "Bold Stand: throwing up is not open to the eldest hand"
+    for _action, reason in table.unavailable():
+        assert reason in lines.replace("&#x27;", "'")
+    assert all(e.law in lines for e in table.hand.explain() if not e.legal and e.action.verb == "declare")
+
+
+# ----- five-card Loo: a flush, and Pam be civil -----------------------------------------------
+
+PAM3 = [["AH", "4S", "5S", "6D", "7D"], ["JC", "3S", "9C", "8D", "2C"], ["KH", "10S", "QS", "9D", "3C"]]
+STOCK = ["AS", "KS", "2S", "5D", "4D", "3D", "2D", "6C", "5C", "4C"]
+
+
+def five_card_record(hands: list[list[str]], actions: list[dict[str, object]], pool: int = 15) -> str:
+    held = {c for h in hands for c in h} | {"2H"}
+    stock = STOCK if not held & set(STOCK) else [str(c) for c in full_pack() if str(c) not in held][:10]
+    return json.dumps(
+        {
+            "format": "loo-record/1",
+            "game": "five-card-loo",
+            "rules": "pam",
+            "seats": ["Ann", "Ben", "Cat"],
+            "dealer": 2,
+            "pool": pool,
+            "deal": {"hands": hands, "turnup": "2H", "stock": stock},
+            "actions": actions,
+        }
+    )
+
+
+def import_by_pasting(view: TableView, text: str) -> None:
+    view._import_text.value = text
+    view._import.click()
+
+
+def test_five_card_flush_by_clicking_sweeps_the_pool() -> None:
+    view = table_for("five-card-loo", "pam", 1)
+    flush = [["JC", "2S", "5S", "6S", "7S"], ["AH", "KH", "QH", "10H", "9H"], ["3D", "4D", "8C", "9C", "KC"]]
+    import_by_pasting(view, five_card_record(flush, []))
+    assert view.model.message == "Record loaded." and view.model.names == ("Ann", "Ben", "Cat")
+    assert_nothing_hidden(view, view.model)
+    rng = random.Random(2)
+    while not view.model.hand.is_over:
+        labels = {b.description for b in live_buttons(view)}
+        if "Stand" in labels:  # Ann holds a Pam flush: she stands and keeps every card
+            next(b for b in live_buttons(view) if b.description == "Stand").click()
+        elif view._picks.children:
+            view._confirm.click()  # exchange nothing
+        else:
+            click_through(view, rng)
+    settlement = view.model.hand.settlement
+    assert settlement.reason == "flush" and settlement.flush == (0, "pam")
+    assert "Hand 1 is over" in view._board.value and "Ann +15" in view._board.value
+
+
+def test_pam_be_civil_by_clicking_marks_pam_and_says_why() -> None:
+    stood = [{"seat": s, "declare": "stand"} for s in range(3)] + [{"seat": s, "exchange": []} for s in range(3)]
+    view = table_for("five-card-loo", "pam", 1, seat=1)
+    import_by_pasting(view, five_card_record(PAM3, [*stood, {"seat": 0, "play": "AH"}]))
+    assert view.model.message == "Record loaded."
+    assert_shows_the_readers_turn(view)
+    assert_nothing_hidden(view, view.model)
+    pam = next(b for b in view._choices.children if b.description == "knave of clubs, Pam")
+    assert "loo-illegal" in pam._dom_classes
+    before = view.model.view()
+    pam.click()
+    assert "L5-RANK-05" in view._status.value and view.model.view() == before
+
+
+# ----- the teaching switch ----------------------------------------------------------------------
+
+
+def test_the_teaching_switch_shows_every_hand_only_while_it_is_on() -> None:
+    view = table_for("three-card-loo", "britannica", 4)
+    table = view.model
+    assert not view._teaching.value and not table.teaching and table.open_hands() is None
+    assert hidden_in_state(view, table) == []
+    view._teaching.value = True
+    others = {c for p in range(1, 5) for c in table.hand.holding(p) or ()}
+    assert all(c.name in view._board.value for c in others)
+    assert "face up for teaching" in view._board.value
+    view._teaching.value = False
+    assert hidden_in_state(view, table) == []
+
+
+# ----- records: export and import ----------------------------------------------------------------
+
+
+def finish(view: TableView, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    while not view.model.hand.is_over:
+        click_through(view, rng)
+
+
+def test_export_after_the_hand_gives_a_record_the_checker_accepts() -> None:
+    view = table_for("three-card-loo", "britannica", 6)
+    view._export_hand.click()
+    assert view._exported.value == "" or "Download" not in view._exported.value
+    finish(view)
+    view._export_hand.click()
+    html = view._exported.value
+    link = html.split('href="data:application/json;charset=utf-8,', 1)[1].split('"', 1)[0]
+    status, result = check(unquote(link))
+    assert status == 0 and result["ok"] and result["complete"]
+    view._export_game.click()
+    game = json.loads(unquote(view._exported.value.split("charset=utf-8,", 1)[1].split('"', 1)[0]))
+    assert isinstance(game, list) and len(game) == 1 and check(json.dumps(game[0]))[0] == 0
+
+
+def test_an_exported_hand_imports_to_the_same_hand() -> None:
+    view = table_for("nap", "hoffmann", 2)
+    finish(view)
+    text = view.model.export()
+    assert text is not None
+    other = table_for("nap", "hoffmann", 9)
+    import_by_pasting(other, text)
+    assert other.model.hand.is_over and other.model.hand.settlement == view.model.hand.settlement
+
+
+def test_a_bad_record_is_refused_by_name_and_the_table_is_unchanged() -> None:
+    view = table_for("three-card-loo", "britannica", 6)
+    before = view.model.view()
+    import_by_pasting(view, '{"format": "loo-record/1", "game": "whist"}')
+    assert "cannot be read" in view._status.value and "game" in view._status.value
+    import_by_pasting(view, "not json at all")
+    assert "cannot be read" in view._status.value
+    stood = [{"seat": 0, "play": "2C"}]
+    import_by_pasting(view, five_card_record(PAM3, stood))
+    assert "action 0 breaks L3-DECL-13" in view._status.value  # play begins only after the declarations
+    assert view.model.view() == before
+
+
+def upload(name: str, content: bytes) -> dict[str, object]:
+    """What ipywidgets' FileUpload holds for one file the browser sent."""
+    return {"name": name, "type": "", "size": len(content), "content": content, "last_modified": datetime.now(UTC)}
+
+
+def test_a_record_file_can_be_uploaded() -> None:
+    source = table_for("domino-loo", "celko", 5)
+    finish(source)
+    text = source.model.export()
+    assert text is not None
+    view = table_for("domino-loo", "celko", 8)
+    view._upload.value = (
+        {
+            "name": "hand.json",
+            "type": "application/json",
+            "size": 1,
+            "content": text.encode(),
+            "last_modified": datetime.now(UTC),
+        },
+    )
+    assert view.model.message == "Record loaded." and view.model.hand.settlement == source.model.hand.settlement
+    view._upload.value = (
+        {"name": "x.bin", "type": "", "size": 2, "content": b"\xff\xfe", "last_modified": datetime.now(UTC)},
+    )
+    assert "not a text file" in view._status.value
+
+
+# ----- take-back, hints, hands and games -----------------------------------------------------------
+
+
+def test_take_back_after_the_last_card_unpays_the_hand() -> None:
+    view = table_for("three-card-loo", "britannica", 5)
+    table = view.model
     assert view._undo.disabled
     first = table.view()
-    next(b for b in view._choices.children if b.button_style == "primary").click()
+    next(b for b in live_buttons(view)).click()
     assert not view._undo.disabled or table.hand.is_over
     view._undo.click()
     assert table.view() == first
+    finish(view, 3)
+    pool, balances, lines = table.pool, table.balances(), len(table.hand_lines())
+    assert lines == 1 and table.can_undo
+    view._undo.click()
+    assert not table.hand.is_over and table.hand_lines() == [] and len(table.records) == 0
+    assert table.pool != pool or table.balances() != balances or pool == 0
+    assert sum(table.balances().values()) + table.pool == 0
+
+
+def test_hint_names_a_legal_choice() -> None:
+    view = table_for("three-card-loo", "britannica", 5)
     view._hint.click()
-    assert "strong player would choose" in view._status.value
+    assert "The strong player would choose:" in view._status.value
+
+
+def test_new_game_asks_first_and_starts_the_ledger_again() -> None:
+    view = table_for("three-card-loo", "britannica", 5)
+    finish(view)
+    view._next.click()
+    assert view._confirm_new.layout.display == "none"
+    view._new_game.click()
+    assert view._confirm_new.layout.display is None
+    view._keep.click()
+    assert view._confirm_new.layout.display == "none" and len(view.model.hand_lines()) == 1
+    view._new_game.click()
+    view._sure.click()
+    assert view.model.hand_lines() == [] and "new game" in view._status.value
+
+
+def test_controls_have_labels_and_cards_have_names() -> None:
+    for game, rules in GAMES:
+        view = table_for(game, rules, 2)
+        for widget in walk(view):
+            if isinstance(widget, ipw.Button | ipw.ToggleButton | ipw.FileUpload):
+                assert widget.description.strip(), "every control has a visible label"
+                assert widget.tooltip, "and a longer description"
+            if isinstance(widget, ipw.Textarea):
+                assert widget.description and widget.placeholder
+        held = view.model.view().hand or ()
+        assert all(getattr(p, "name", "") for p in held), "every card and tile has a name"
+    assert piece_label(Card.parse("10H")) == "10♥"
