@@ -3,6 +3,7 @@ hints, and nothing hidden reaching the reader."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -107,3 +108,77 @@ def test_a_hint_is_a_legal_action_with_its_expected_value() -> None:
 def test_a_bad_seat_is_refused() -> None:
     with pytest.raises(ValueError, match="not at this table"):
         TableModel("nap", seat=7)
+
+
+def play_out(table: TableModel, rng: random.Random) -> None:
+    while not table.hand.is_over:
+        assert table.act(rng.choice(table.legal()))
+
+
+def test_a_game_of_many_hands_carries_the_pool_and_keeps_every_chip() -> None:
+    table = TableModel("three-card-loo", seed=3, rng=random.Random(3))
+    rng = random.Random(4)
+    for number in range(1, 9):
+        play_out(table, rng)
+        lines = table.hand_lines()
+        assert len(lines) == number and len(table.records) == number
+        assert sum(table.balances().values()) + table.pool == 0
+        assert lines[-1].pool_after == table.pool and lines[-1].balances == table.balances()
+        assert not table.act(table.legal()[0] if table.legal() else Action.declare(0, "stand"))
+        assert table.new_hand()
+    lines = table.hand_lines()
+    for before, after in itertools.pairwise(lines):
+        assert after.pool_before >= before.pool_after, "what a hand leaves in the pool carries to the next"
+    assert lines[0].reason == "single", "Peel: the first deal into an empty pool is a single"
+
+
+def test_the_next_hand_waits_for_this_one() -> None:
+    table = dealt(8)
+    assert not table.new_hand() and "Finish this hand" in table.message
+
+
+def test_one_hands_seed_does_not_predict_the_next() -> None:
+    # The same first deal code at two tables: the second hands differ, since each table's later
+    # seeds come from its own generator, never from a seed it has shown.
+    a, b = TableModel("nap", seed=5), TableModel("nap", seed=5)
+    assert a.view().hand == b.view().hand
+    for table in (a, b):
+        play_out(table, random.Random(1))
+        assert table.seed == 5
+        table.new_hand()
+    assert a.view().hand != b.view().hand
+
+
+def test_a_points_game_ends_and_says_who_won() -> None:
+    table = TableModel("domino-rounce", preset="rounce", seed=1, rng=random.Random(1))
+    rng = random.Random(3)
+    for _ in range(40):
+        play_out(table, rng)
+        if not table.new_hand():
+            break
+    assert "The game is over" in table.message and table.table_game.winner in table.message
+    table.new_game()
+    assert table.hand_lines() == [] and not table.hand.is_over
+
+
+def test_the_teaching_switch_is_off_until_turned_on() -> None:
+    table = dealt(2)
+    assert table.open_hands() is None
+    table.teaching = True
+    hands = table.open_hands()
+    assert hands is not None and hands[3] == tuple(table.hand.holding(3))
+
+
+def test_unavailable_choices_come_with_their_law() -> None:
+    table = TableModel("nap", rules={"preset": "hoffmann", "wellington": True}, seed=3, rng=random.Random(3))
+    reasons = dict((a.value, r) for a, r in table.unavailable())
+    assert "NAP-WEL-02" in reasons["wellington"] and "NAP-MIS-01" in reasons["misery"]
+    assert all(a not in table.legal() for a, _ in table.unavailable())
+
+
+def test_import_refuses_a_record_with_the_field_or_law_named() -> None:
+    table = dealt(2)
+    before = table.view()
+    assert not table.import_record('{"format": "loo-record/1", "game": "three-card-loo", "seats": 3}')
+    assert "cannot be read" in table.message and "seats" in table.message
+    assert table.view() == before
