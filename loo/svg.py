@@ -1,13 +1,16 @@
-"""Cards drawn as SVG with the standard library alone.
+"""Cards and dominoes drawn as SVG with the standard library alone.
 
 Every function returns a string of markup that a notebook, a static page or
-a widget can show as it is.  Each card carries its accessible name (a
+a widget can show as it is.  Each card or tile carries its accessible name (a
 ``<title>`` and an ``aria-label``), so a screen reader says "queen of
-hearts" rather than nothing.  The markup uses no ``id`` attributes, so any
-number of cards can share a page.
+hearts" or "six-three" rather than nothing.  The markup uses no ``id``
+attributes, so any number of cards can share a page, and the same value
+always gives the same markup.
 
 >>> svg = card_svg(Card.parse("QH"))
 >>> svg.startswith("<svg") and 'aria-label="queen of hearts"' in svg
+True
+>>> 'aria-label="six-three"' in tile_svg(Tile.parse("6-3"))
 True
 """
 
@@ -18,6 +21,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from loo.cards import Card, Rank, Suit
+from loo.tiles import Tile
 
 if TYPE_CHECKING:
     from loo.deal import Deal
@@ -25,7 +29,12 @@ if TYPE_CHECKING:
 # One card is drawn in a 100 x 140 box, the proportions of a real playing card.
 CARD_W, CARD_H = 100, 140
 RED, BLACK = "#b3122e", "#1a1a1a"
+# The four-colour deck's extra inks; like red and black, each keeps a contrast of at least
+# 6:1 with the face (WCAG AA asks 4.5:1), so the corner index stays legible.
+BLUE, GREEN = "#1d4fb8", "#1a6b35"
 FACE_FILL = "#fffdf7"
+TWO_COLOURS = {Suit.CLUBS: BLACK, Suit.DIAMONDS: RED, Suit.HEARTS: RED, Suit.SPADES: BLACK}
+FOUR_COLOURS = {Suit.CLUBS: GREEN, Suit.DIAMONDS: BLUE, Suit.HEARTS: RED, Suit.SPADES: BLACK}
 BACK_FILL, BACK_LINE = "#24456b", "#c9a646"
 
 # Suit outlines in a unit box (0..1), drawn as paths so no font is needed.
@@ -62,8 +71,13 @@ _PIPS[9] = [(float(x), y) for x in (30, 70) for y in (30, 56.7, 83.3, 110)] + [(
 _PIPS[10] = [(float(x), y) for x in (30, 70) for y in (30, 56.7, 83.3, 110)] + [(50, 43), (50, 97)]
 
 
-def suit_colour(suit: Suit) -> str:
-    return RED if suit.is_red else BLACK
+def suit_colour(suit: Suit, *, four_colour: bool = False) -> str:
+    """The ink of a suit: red and black, or with ``four_colour`` blue diamonds and green clubs.
+
+    >>> suit_colour(Suit.DIAMONDS), suit_colour(Suit.DIAMONDS, four_colour=True)
+    ('#b3122e', '#1d4fb8')
+    """
+    return (FOUR_COLOURS if four_colour else TWO_COLOURS)[suit]
 
 
 def _pip(suit: Suit, cx: float, cy: float, size: float, *, flip: bool = False) -> str:
@@ -85,27 +99,24 @@ def _corner(card: Card) -> str:
     )
 
 
-def _face(card: Card) -> str:
+def _face(card: Card, colour: str) -> str:
     """The middle of the card: pips for number cards, a framed figure for court cards."""
     if card.rank == Rank.ACE:
         return _pip(card.suit, 50, 70, 44)
     if card.rank.is_court:
-        frame = (
-            f'<rect x="22" y="24" width="56" height="92" rx="4" fill="none" '
-            f'stroke="{suit_colour(card.suit)}" stroke-width="1.5"/>'
-        )
+        frame = f'<rect x="22" y="24" width="56" height="92" rx="4" fill="none" stroke="{colour}" stroke-width="1.5"/>'
         letter = (
             f'<text x="50" y="84" text-anchor="middle" font-size="40" '
-            f'font-family="Georgia, \'DejaVu Serif\', serif">{card.rank.symbol}</text>'
+            f"font-family=\"Georgia, 'DejaVu Serif', serif\">{card.rank.symbol}</text>"
         )
         return frame + letter + _pip(card.suit, 50, 40, 16) + _pip(card.suit, 50, 100, 16, flip=True)
     return "".join(_pip(card.suit, x, y, 17, flip=y > 70) for x, y in _PIPS[int(card.rank)])
 
 
-def _card_group(card: Card, x: float = 0, y: float = 0) -> str:
+def _card_group(card: Card, x: float = 0, y: float = 0, *, four_colour: bool = False) -> str:
     """The card's drawing as an SVG group with its accessible name."""
     name = escape(card.name)
-    colour = suit_colour(card.suit)
+    colour = suit_colour(card.suit, four_colour=four_colour)
     corner = _corner(card)
     return (
         f'<g transform="translate({x:g} {y:g})" role="img" aria-label="{name}">'
@@ -114,7 +125,7 @@ def _card_group(card: Card, x: float = 0, y: float = 0) -> str:
         f'fill="{FACE_FILL}" stroke="#555" stroke-width="1"/>'
         f'<g fill="{colour}">{corner}'
         f'<g transform="rotate(180 50 70)">{corner}</g>'
-        f"{_face(card)}</g></g>"
+        f"{_face(card, colour)}</g></g>"
     )
 
 
@@ -135,17 +146,17 @@ def _back_group(x: float = 0, y: float = 0, label: str = "a card face down") -> 
     )
 
 
-def _svg(body: str, width: float, height: float, scale: float, label: str, role: str) -> str:
+def _svg(body: str, width: float, height: float, scale: float, label: str, role: str, kind: str = "loo-cards") -> str:
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="loo-cards" role="{role}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{kind}" role="{role}" '
         f'aria-label="{escape(label)}" width="{width * scale:g}" height="{height * scale:g}" '
         f'viewBox="0 0 {width:g} {height:g}">{body}</svg>'
     )
 
 
-def card_svg(card: Card, *, width: float = 72) -> str:
-    """One card, ``width`` pixels wide."""
-    return _svg(_card_group(card), CARD_W, CARD_H, width / CARD_W, card.name, "img")
+def card_svg(card: Card, *, width: float = 72, four_colour: bool = False) -> str:
+    """One card, ``width`` pixels wide; ``four_colour`` inks diamonds blue and clubs green."""
+    return _svg(_card_group(card, four_colour=four_colour), CARD_W, CARD_H, width / CARD_W, card.name, "img")
 
 
 def back_svg(*, width: float = 72, label: str = "a card face down") -> str:
@@ -159,6 +170,7 @@ def hand_svg(
     width: float = 72,
     overlap: float = 0.0,
     label: str | None = None,
+    four_colour: bool = False,
 ) -> str:
     """A row of cards, ``width`` pixels per card; ``None`` draws a card face down.
 
@@ -168,7 +180,8 @@ def hand_svg(
     gap = 8.0
     step = CARD_W * (1 - overlap) + (gap if overlap == 0 else 0)
     groups = [
-        _card_group(c, i * step) if c is not None else _back_group(i * step) for i, c in enumerate(cards)
+        _card_group(c, i * step, four_colour=four_colour) if c is not None else _back_group(i * step)
+        for i, c in enumerate(cards)
     ]
     total_w = CARD_W + step * (len(cards) - 1) if cards else CARD_W
     if label is None:
@@ -177,7 +190,9 @@ def hand_svg(
     return _svg("".join(groups), total_w, CARD_H, width / CARD_W, label, "group")
 
 
-def deal_html(deal: Deal, *, names: Sequence[str] | None = None, show_miss: bool = False) -> str:
+def deal_html(
+    deal: Deal, *, names: Sequence[str] | None = None, show_miss: bool = False, four_colour: bool = False
+) -> str:
     """A deal laid out seat by seat: each hand face up, the miss face down, the turn-up face up."""
     seats = len(deal.hands)
     names = list(names) if names is not None else [f"Seat {i + 1}" for i in range(seats)]
@@ -189,20 +204,144 @@ def deal_html(deal: Deal, *, names: Sequence[str] | None = None, show_miss: bool
         if seat == deal.eldest:
             marks.append("eldest hand")
         tag = f" ({', '.join(marks)})" if marks else ""
+        label = f"{names[seat]}: " + ", ".join(hand.names())
         rows.append(
             f'<div class="loo-seat"><div class="loo-seat-name">{escape(names[seat])}{escape(tag)}</div>'
-            f"{hand_svg(hand.cards, width=56, label=f'{names[seat]}: ' + ', '.join(hand.names()))}</div>"
+            f"{hand_svg(hand.cards, width=56, label=label, four_colour=four_colour)}</div>"
         )
     miss_cards: list[Card | None] = list(deal.miss.cards) if show_miss else [None] * len(deal.miss)
+    miss_label = None if show_miss else "the miss: three cards face down"
     rows.append(
         f'<div class="loo-seat"><div class="loo-seat-name">The miss</div>'
-        f"{hand_svg(miss_cards, width=56, label='the miss: three cards face down' if not show_miss else None)}</div>"
+        f"{hand_svg(miss_cards, width=56, label=miss_label, four_colour=four_colour)}</div>"
     )
     rows.append(
         f'<div class="loo-seat"><div class="loo-seat-name">Turn-up (trumps: {deal.turnup.suit.plural})</div>'
-        f"{card_svg(deal.turnup, width=56)}</div>"
+        f"{card_svg(deal.turnup, width=56, four_colour=four_colour)}</div>"
     )
     return (
         '<div class="loo-deal" style="display:flex;flex-wrap:wrap;gap:12px 20px;'
         'font-family:system-ui,sans-serif;font-size:14px">' + "".join(rows) + "</div>"
     )
+
+
+# Dominoes.  A tile is drawn lying down, 200 x 100, high end on the left (standing up it is
+# 100 x 200, high end on top): two square halves split by a groove, black pips on ivory.
+TILE_LONG, TILE_SHORT = 200, 100
+TILE_FILL, TILE_EDGE, PIP_INK = "#f7f1df", "#5f5646", "#1a1a1a"
+_PIP_R = 8.5
+_TILE_GAP = 12.0  # between tiles in a row, in tile units
+
+# Pip places in a half standing up, on a 3 x 3 grid of (column, row) steps from the centre:
+# the layouts of a die, with the six as two columns of three along the tile.
+_TILE_PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    0: (),
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
+}
+_PIP_STEP = 24.0
+
+
+def _tile_frame(fill: str, edge: str, vertical: bool) -> str:
+    w, h = (TILE_SHORT, TILE_LONG) if vertical else (TILE_LONG, TILE_SHORT)
+    return (
+        f'<rect x="1.5" y="1.5" width="{w - 3}" height="{h - 3}" rx="12" '
+        f'fill="{fill}" stroke="{edge}" stroke-width="3"/>'
+    )
+
+
+def _tile_half(number: int, ox: float, oy: float, vertical: bool) -> str:
+    """The pips of one end, in the 100 x 100 square whose corner is (ox, oy)."""
+    circles = []
+    for col, row in _TILE_PIPS[number]:
+        # Lying down, the half turns a quarter: the six's columns become rows along the tile.
+        dx, dy = (col, row) if vertical else (row, col)
+        cx, cy = ox + 50 + dx * _PIP_STEP, oy + 50 + dy * _PIP_STEP
+        circles.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{_PIP_R:g}"/>')
+    return "".join(circles)
+
+
+def _tile_group(tile: Tile, x: float = 0, *, vertical: bool = False, label: str | None = None) -> str:
+    """A tile's drawing as an SVG group with its accessible name."""
+    name = escape(tile.name if label is None else label)
+    second = (0, 100) if vertical else (100, 0)
+    groove = (
+        '<line x1="14" y1="100" x2="86" y2="100"' if vertical else '<line x1="100" y1="14" x2="100" y2="86"'
+    ) + f' stroke="{TILE_EDGE}" stroke-width="3" stroke-linecap="round"/>'
+    return (
+        f'<g transform="translate({x:g} 0)" role="img" aria-label="{name}"><title>{name}</title>'
+        f"{_tile_frame(TILE_FILL, TILE_EDGE, vertical)}{groove}"
+        f'<g fill="{PIP_INK}">{_tile_half(tile.high, 0, 0, vertical)}'
+        f"{_tile_half(tile.low, *second, vertical)}</g></g>"
+    )
+
+
+def _tile_back_group(x: float = 0, *, vertical: bool = False, label: str = "a tile face down") -> str:
+    """The back of a tile, plain but for an inner line, so it is not mistaken for the double blank."""
+    w, h = (TILE_SHORT, TILE_LONG) if vertical else (TILE_LONG, TILE_SHORT)
+    return (
+        f'<g transform="translate({x:g} 0)" role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>'
+        f"{_tile_frame(BACK_FILL, TILE_EDGE, vertical)}"
+        f'<rect x="10" y="10" width="{w - 20}" height="{h - 20}" rx="6" fill="none" '
+        f'stroke="{BACK_LINE}" stroke-width="2"/></g>'
+    )
+
+
+def _tile_box(vertical: bool, width: float | None) -> tuple[float, float, float]:
+    """The drawn tile's width and height in tile units, and the scale that makes it ``width`` pixels wide."""
+    w, h = (TILE_SHORT, TILE_LONG) if vertical else (TILE_LONG, TILE_SHORT)
+    if width is None:
+        width = 48 if vertical else 96
+    return w, h, width / w
+
+
+def tile_svg(tile: Tile, *, width: float | None = None, vertical: bool = False, label: str | None = None) -> str:
+    """One domino, ``width`` pixels wide (96 lying down, 48 standing up, unless given).
+
+    It lies with its high end on the left, or stands with it on top. ``label`` replaces the
+    accessible name, which is otherwise the tile's own (``"six-three"``, ``"double blank"``).
+
+    >>> svg = tile_svg(Tile.parse("6-6"))
+    >>> svg.count("<circle"), 'width="96" height="48"' in svg
+    (12, True)
+    """
+    w, h, scale = _tile_box(vertical, width)
+    group = _tile_group(tile, vertical=vertical, label=label)
+    return _svg(group, w, h, scale, tile.name if label is None else label, "img", "loo-tiles")
+
+
+def tile_back_svg(*, width: float | None = None, vertical: bool = False, label: str = "a tile face down") -> str:
+    """The back of one domino, for a tile the viewer may not see."""
+    w, h, scale = _tile_box(vertical, width)
+    return _svg(_tile_back_group(vertical=vertical, label=label), w, h, scale, label, "img", "loo-tiles")
+
+
+def tiles_svg(
+    tiles: Sequence[Tile | None],
+    *,
+    width: float | None = None,
+    vertical: bool = False,
+    label: str | None = None,
+) -> str:
+    """A row of dominoes, ``width`` pixels per tile; ``None`` draws a tile face down.
+
+    >>> svg = tiles_svg([Tile.parse("6-3"), None])
+    >>> 'aria-label="2 tiles: six-three, a tile face down"' in svg
+    True
+    """
+    w, h, scale = _tile_box(vertical, width)
+    step = w + _TILE_GAP
+    groups = [
+        _tile_group(t, i * step, vertical=vertical) if t is not None else _tile_back_group(i * step, vertical=vertical)
+        for i, t in enumerate(tiles)
+    ]
+    if label is None:
+        names = [t.name if t is not None else "a tile face down" for t in tiles]
+        count = "1 tile" if len(tiles) == 1 else f"{len(tiles)} tiles"
+        label = f"{count}: " + ", ".join(names) if tiles else "no tiles"
+    total_w = w + step * (len(tiles) - 1) if tiles else w
+    return _svg("".join(groups), total_w, h, scale, label, "group", "loo-tiles")

@@ -78,6 +78,11 @@ class Tile:
     def __repr__(self) -> str:
         return f"Tile.parse({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        from loo.svg import tile_svg
+
+        return tile_svg(self)
+
 
 def full_set() -> tuple[Tile, ...]:
     """The 28 tiles of a double-six set, in a fixed order."""
