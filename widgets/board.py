@@ -14,7 +14,8 @@ from typing import Any
 from loo.actions import Action
 from loo.cards import Card, Rank, Suit
 from loo.rules import Game, Pam
-from loo.svg import card_svg, hand_svg
+from loo.svg import card_svg, hand_svg, tile_svg, tiles_svg
+from loo.tiles import Tile
 
 DECLARATIONS = {"stand": "Stand", "miss": "Take the miss", "throw": "Throw up"}
 CALLS = {"pass": "Pass", "misery": "Misery", "nap": "Nap", "wellington": "Wellington"}
@@ -69,16 +70,16 @@ def action_label(action: Action) -> str:
     return action.verb.replace("-", " ").capitalize()
 
 
-def tile_html(tile: Any) -> str:
-    """A domino as text with its accessible name (drawn tiles come with the widgets' next step)."""
-    return f'<span class="loo-tile" role="img" aria-label="{escape(tile.name)}">{escape(str(tile))}</span>'
+def tile_html(tile: Any, *, width: float = 64) -> str:
+    """A domino drawn as a tile, named for screen readers ("six-three")."""
+    return tile_svg(tile, width=width)
 
 
-def pieces_html(pieces: Sequence[Any], *, width: float, label: str) -> str:
-    """A row of cards (drawn) or domino tiles, with one accessible name for the row."""
+def pieces_html(pieces: Sequence[Any], *, width: float, label: str, four_colour: bool = False) -> str:
+    """A row of cards or domino tiles, drawn, with one accessible name for the row."""
     if all(isinstance(c, Card) for c in pieces):
-        return hand_svg(list(pieces), width=width, label=label)
-    return f'<span role="group" aria-label="{escape(label)}">' + " ".join(tile_html(t) for t in pieces) + "</span>"
+        return hand_svg(list(pieces), width=width, label=label, four_colour=four_colour)
+    return tiles_svg(list(pieces), width=width * 1.4, label=label)
 
 
 def board_html(
@@ -88,12 +89,26 @@ def board_html(
     *,
     show_own: bool = True,
     open_hands: Sequence[Sequence[Any] | None] | None = None,
+    four_colour: bool = False,
 ) -> str:
     """The table as ``seat`` sees it, as HTML: seats, the dealer, the trick, the turn-up and the pool.
 
     ``open_hands`` (the teaching switch, or a finished record) gives every seat's pieces to draw
     face up; without it the other seats' hands are drawn face down, as many as they hold.
+    ``four_colour`` draws the cards of the four-colour deck.
     """
+    tiles = isinstance(getattr(view, "turnup", None), Tile) or any(isinstance(c, Tile) for _, c in view.current)
+
+    def face_down(size: int, label: str) -> str:
+        return (
+            tiles_svg([None] * size, width=40, label=label) if tiles else hand_svg([None] * size, width=32, label=label)
+        )
+
+    def one(piece: Any, width: float = 40) -> str:
+        if isinstance(piece, Card):
+            return card_svg(piece, width=width, four_colour=four_colour)
+        return tile_html(piece, width=width * 1.4)
+
     rows = []
     pam = pam_card(view)
     declared = getattr(view, "declared", None)
@@ -114,29 +129,23 @@ def board_html(
         if p == seat and not show_own:
             cards = ""
         elif p == seat and view.hand is not None:
-            cards = pieces_html(
-                view.hand, width=56, label=f"your hand: {', '.join(piece_name(c, pam) for c in view.hand)}"
-            )
+            named = ", ".join(piece_name(c, pam) for c in view.hand)
+            cards = pieces_html(view.hand, width=56, label=f"your hand: {named}", four_colour=four_colour)
         elif shown:
             named = ", ".join(piece_name(c, pam) for c in shown)
-            cards = pieces_html(shown, width=40, label=f"{name}'s hand, face up for teaching: {named}")
+            label = f"{name}'s hand, face up for teaching: {named}"
+            cards = pieces_html(shown, width=40, label=label, four_colour=four_colour)
         else:
-            cards = hand_svg([None] * size, width=32, label=f"{name}'s hand: {size} face down") if size else ""
+            cards = face_down(size, f"{name}'s hand: {size} face down") if size else ""
         rows.append(
             f'<div class="loo-seat"><div class="loo-seat-name">{escape(who)}'
             f"{' · ' + escape(', '.join(marks)) if marks else ''}</div>{cards}</div>"
         )
-    trick = " ".join(
-        f'<span class="loo-play">{escape(names[p])}: '
-        + (card_svg(c, width=40) if isinstance(c, Card) else tile_html(c))
-        + "</span>"
-        for p, c in view.current
-    )
+    trick = " ".join(f'<span class="loo-play">{escape(names[p])}: ' + one(c) + "</span>" for p, c in view.current)
     turnup = getattr(view, "turnup", None)
     extras = []
     if turnup is not None:
-        shown = card_svg(turnup, width=40) if isinstance(turnup, Card) else escape(str(turnup))
-        extras.append(f'<div class="loo-turnup">Turn-up: {shown}</div>')
+        extras.append(f'<div class="loo-turnup">Turn-up: {one(turnup)}</div>')
     if hasattr(view, "pool"):
         extras.append(f'<div class="loo-pool">Pool: {view.pool} chips</div>')
     return (

@@ -91,6 +91,9 @@ def _rules() -> str:
         f"{_selectors(_CARDS + _TILES, ':focus-visible')}{{outline:3px solid #e0a000;outline-offset:2px}}"
         # Text only: no picture; the button keeps the widget library's own size, colours and border.
         f"{text_only}{{background-image:none!important}}"
+        # An illegal piece in text: struck through rather than faded, so its name stays readable.
+        + ",".join(f".{TEXT_ONLY_CLASS} {c}.loo-illegal" for c in _CARDS + _TILES)
+        + "{opacity:1!important;filter:none!important;text-decoration:line-through}"
         # Windows high contrast drops background images: show the name, in a bordered button.
         # Every piece, picture or text, gets a border there: the widget library's buttons have none.
         "@media (forced-colors:active){"

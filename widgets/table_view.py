@@ -18,8 +18,9 @@ import ipywidgets as ipw
 
 from loo.actions import Action
 from loo.cards import Card
+from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import LIST_VERBS, action_label, board_html, pam_card, piece_label, piece_name
-from widgets.card_style import card_class, card_stylesheet
+from widgets.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, tile_class
 from widgets.model import TableModel
 from widgets.safety import guarded
 
@@ -64,6 +65,10 @@ class TableView(ipw.VBox):
         self._teaching = ipw.ToggleButton(
             value=False, description="Show all hands", tooltip="Teaching: show every hand face up", icon="eye"
         )
+        self._four_colour = ipw.Checkbox(value=False, description="Four-colour deck", indent=False)
+        self._four_colour.tooltip = "Blue diamonds and green clubs, so no two suits share a colour"
+        self._text_only = ipw.Checkbox(value=False, description="Cards as text", indent=False)
+        self._text_only.tooltip = "Show cards and tiles as plain named buttons instead of pictures"
         self._sure = ipw.Button(description="Yes, new game", button_style="danger", tooltip="Start a new game now")
         self._keep = ipw.Button(description="Keep playing", tooltip="Go back to this game")
         self._confirm_new = _row(
@@ -102,6 +107,7 @@ class TableView(ipw.VBox):
                 self._picks,
                 self._status,
                 _row([self._undo, self._hint, self._next, self._new_game, self._teaching], "loo-controls"),
+                _row([self._four_colour, self._text_only], "loo-display"),
                 self._confirm_new,
                 self._records,
                 self._keys,
@@ -130,6 +136,8 @@ class TableView(ipw.VBox):
         self._export_game.on_click(guarded(say)(lambda _b: self._show_export(whole_game=True)))
         self._import.on_click(guarded(say)(lambda _b: model.import_record(self._import_text.value)))
         self._upload.observe(guarded(say)(lambda change: self._load_upload(change["new"])), names=["value"])
+        self._four_colour.observe(guarded(say)(lambda _change: self._render()), names=["value"])
+        self._text_only.observe(guarded(say)(lambda change: self._set_text_only(change["new"])), names=["value"])
 
     def _say(self, message: str) -> None:
         self._status.value = f'<div role="status" aria-live="polite">{escape(message)}</div>'
@@ -140,10 +148,19 @@ class TableView(ipw.VBox):
         model = self.model
         view = model.view()
         choices = self._choice_buttons(view)
-        cards_as_buttons = any("loo-card-button" in b._dom_classes for b in choices)
+        cards_as_buttons = any("loo-piece" in b._dom_classes for b in choices)
         # While the reader plays, the hand is the row of card buttons: draw it once, not twice.
+        four = self._four_colour.value
+        self._style.value = card_stylesheet(four_colour=four)
         self._board.value = (
-            board_html(view, model.names, model.seat, show_own=not cards_as_buttons, open_hands=model.open_hands())
+            board_html(
+                view,
+                model.names,
+                model.seat,
+                show_own=not cards_as_buttons,
+                open_hands=model.open_hands(),
+                four_colour=four,
+            )
             + self._result_html()
         )
         self._choices.children = choices
@@ -204,21 +221,35 @@ class TableView(ipw.VBox):
     def _button(self, action: Action, *, legal: bool) -> ipw.Button:
         label = action_label(action)
         name = piece_name(action.value, pam_card(self.model.view())) if action.verb == "play" else label
+        if action.suit is not None:  # a domino lead that names its suit: one button per suit, in words
+            name = f"{name}, led as {NUMBER_PLURALS[action.suit]}"
         tooltip = name
-        is_card = action.verb == "play" and isinstance(action.value, Card)
+        is_piece = action.verb == "play" and isinstance(action.value, Card | Tile) and action.suit is None
         button = ipw.Button(
-            description=name if is_card else label,  # a card's button is named for the card
+            description=name,  # a card's or tile's button is named for it
             tooltip=tooltip if legal else f"{tooltip}: not allowed now (click to see why)",
             button_style="primary" if legal else "",
         )
         button.add_class("loo-choice")
-        if is_card:
+        if isinstance(action.value, Card) and is_piece:
             button.add_class("loo-card-button")
             button.add_class(card_class(action.value))
+        elif is_piece:
+            button.add_class("loo-tile-button")
+            button.add_class(tile_class(action.value))
+        if is_piece:
+            button.add_class("loo-piece")
         if not legal:
             button.add_class("loo-illegal")
         button.on_click(guarded(self._say)(lambda _b, a=action: self._choose(a, legal)))
         return button
+
+    def _set_text_only(self, on: bool) -> None:
+        if on:
+            self.add_class(TEXT_ONLY_CLASS)
+        else:
+            self.remove_class(TEXT_ONLY_CLASS)
+        self._render()
 
     def _choose(self, action: Action, legal: bool) -> None:
         if legal:

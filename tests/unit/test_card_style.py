@@ -112,12 +112,16 @@ def test_names_are_hidden_only_behind_pictures_never_in_text_only_mode(four_colo
         assert media is None
         assert all(s.endswith(PICTURE) for s in selectors), selectors
     # Text-only mode removes every picture, faces and backs alike, and wins over them.
-    [(media, selectors, declarations)] = [r for r in rules if r[1][0].startswith(f".{TEXT_ONLY_CLASS} ")]
+    text_rules = [r for r in rules if r[1][0].startswith(f".{TEXT_ONLY_CLASS} ")]
+    [(media, selectors, declarations)] = [r for r in text_rules if "background-image" in r[2]]
     assert media is None
     assert set(selectors) == {
         f".{TEXT_ONLY_CLASS} .{c}" for c in ("loo-card-button", "loo-card-back", "loo-tile-button", "loo-tile-back")
     }
     assert declarations == "background-image:none!important"
+    # An illegal piece in text is struck through, not faded: its name must stay readable.
+    [(_, struck, how)] = [r for r in text_rules if "line-through" in r[2]]
+    assert all(s.endswith(".loo-illegal") for s in struck) and "opacity:1" in how
     # Sizes and padding that make a button a picture are picture-only, so text buttons keep their own.
     for media, selectors, declarations in rules:
         if media is None and ("width:" in declarations or "padding:" in declarations):

@@ -108,16 +108,21 @@ def assert_shows_the_readers_turn(view: TableView) -> None:
     assert "your turn" in view._board.value
     assert live_buttons(view) or view._picks.children
     held = table.view().hand or ()
+    pam = pam_card(table.view())
     card_buttons = [b for b in view._choices.children if "loo-card-button" in b._dom_classes]
-    if card_buttons:  # playing: a button per card held, named for the card, legal ones live
-        assert [b.description for b in card_buttons] == [piece_name(c, pam_card(table.view())) for c in held]
+    if card_buttons:  # playing cards: a button per card held, named for the card, legal ones live
+        assert [b.description for b in card_buttons] == [piece_name(c, pam) for c in held]
         legal = {a.value for a in table.legal() if a.verb == "play"}
         for button, card in zip(card_buttons, held, strict=True):
             assert (button.button_style == "primary") == (card in legal)
             assert ("loo-illegal" in button._dom_classes) == (card not in legal)
+    elif any(a.verb == "play" for a in table.legal()):  # playing tiles: each named on a button
+        descriptions = " | ".join(b.description for b in view._choices.children)
+        assert all(t.name in descriptions for t in held)
+        assert all("loo-tile-button" in b._dom_classes for b in view._choices.children if "loo-piece" in b._dom_classes)
     else:  # declaring or calling: the hand is drawn on the board with its accessible name
         for piece in held:
-            assert getattr(piece, "name", str(piece)) in view._board.value
+            assert piece_name(piece, pam) in view._board.value
 
 
 def play_hands(view: TableView, rng: random.Random, hands: int) -> list[set[str]]:
@@ -421,3 +426,32 @@ def test_controls_have_labels_and_cards_have_names() -> None:
         held = view.model.view().hand or ()
         assert all(getattr(p, "name", "") for p in held), "every card and tile has a name"
     assert piece_label(Card.parse("10H")) == "10♥"
+
+
+def test_the_four_colour_deck_and_text_only_mode_are_a_click_away() -> None:
+    from loo.svg import BLUE, GREEN
+
+    view = table_for("three-card-loo", "britannica", 4)
+    two = view._style.value
+    view._four_colour.value = True
+    sheet = view._style.value.replace("%23", "#")  # colours inside the faces' data URIs
+    assert view._style.value != two and BLUE in sheet and GREEN in sheet and BLUE not in two.replace("%23", "#")
+    view._text_only.value = True
+    assert "loo-text-only" in view._dom_classes
+    view._text_only.value = False
+    assert "loo-text-only" not in view._dom_classes
+
+
+def test_domino_tiles_are_drawn_and_named_and_leads_name_their_suit() -> None:
+    view = table_for("domino-loo", "celko", 0)
+    rng = random.Random(0)
+    while not any(a.verb == "play" for a in view.model.legal()):
+        click_through(view, rng)
+    held = view.model.view().hand
+    assert held
+    for button in view._choices.children:
+        if "loo-piece" in button._dom_classes:
+            assert "loo-tile-button" in button._dom_classes and any(t.name == button.description for t in held)
+        else:
+            assert ", led as " in button.description
+    assert 'class="loo-tiles"' in view._board.value and "a tile face down" in view._board.value
