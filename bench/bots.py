@@ -99,8 +99,10 @@ def main() -> None:
     for preset in filter(None, args.timing_presets.split(",")):
         times = sorted(time_decisions(preset, args.decisions, args.samples))
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-        print(f"  {preset:15} n={len(times)}  median {statistics.median(times) * 1e3:6.1f} ms   "
-              f"95th {p95 * 1e3:6.1f} ms   worst {times[-1] * 1e3:6.1f} ms")
+        print(
+            f"  {preset:15} n={len(times)}  median {statistics.median(times) * 1e3:6.1f} ms   "
+            f"95th {p95 * 1e3:6.1f} ms   worst {times[-1] * 1e3:6.1f} ms"
+        )
 
     print("\nStrength: one SamplingBot among ThumbBots, against ThumbBots only on the same deals")
     presets = [p for p in args.presets.split(",") if p]
