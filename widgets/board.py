@@ -90,11 +90,13 @@ def board_html(
     show_own: bool = True,
     open_hands: Sequence[Sequence[Any] | None] | None = None,
     four_colour: bool = False,
+    open_label: str = ", face up for teaching",
 ) -> str:
     """The table as ``seat`` sees it, as HTML: seats, the dealer, the trick, the turn-up and the pool.
 
     ``open_hands`` (the teaching switch, or a finished record) gives every seat's pieces to draw
     face up; without it the other seats' hands are drawn face down, as many as they hold.
+    ``open_label`` follows the seat's name in the accessible name of a hand shown so.
     ``four_colour`` draws the cards of the four-colour deck.
     """
     tiles = isinstance(getattr(view, "turnup", None), Tile) or any(isinstance(c, Tile) for _, c in view.current)
@@ -133,7 +135,7 @@ def board_html(
             cards = pieces_html(view.hand, width=56, label=f"your hand: {named}", four_colour=four_colour)
         elif shown:
             named = ", ".join(piece_name(c, pam) for c in shown)
-            label = f"{name}'s hand, face up for teaching: {named}"
+            label = f"{name}'s hand{open_label}: {named}"
             cards = pieces_html(shown, width=40, label=label, four_colour=four_colour)
         else:
             cards = face_down(size, f"{name}'s hand: {size} face down") if size else ""

@@ -37,7 +37,6 @@ loo.rules.RecordError: dealer: seat 9 does not exist; seats are 0 to 2
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -75,7 +74,6 @@ CALL_WORDS = {
 # Inline SVG in an HTML page is in the SVG namespace without saying so; dropping the attribute
 # leaves the fragment with no URL in it at all.
 SVG_NS = ' xmlns="http://www.w3.org/2000/svg"'
-SEAT_ROW = '<div class="loo-seat"><div class="loo-seat-name">'
 
 
 @dataclass(frozen=True)
@@ -190,14 +188,6 @@ def _opening(hand: Any, names: Sequence[str]) -> str:
 # ----- drawing --------------------------------------------------------------------------------
 
 
-def _pieces_html(pieces: Sequence[Any], label: str, width: float = 40) -> str:
-    if not pieces:
-        return ""
-    if all(isinstance(p, Card) for p in pieces):
-        return hand_svg(list(pieces), width=width, label=label)
-    return '<span role="group" aria-label="' + escape(label) + '">' + " ".join(tile_html(p) for p in pieces) + "</span>"
-
-
 def _piece_html(piece: Any) -> str:
     return card_svg(piece, width=40) if isinstance(piece, Card) else tile_html(piece)
 
@@ -205,30 +195,12 @@ def _piece_html(piece: Any) -> str:
 def _face_up_board(hand: Any, names: tuple[str, ...]) -> str:
     """Every seat's hand face up on the public table (the book's view of a finished record).
 
-    board_html draws a table from one seat's view; here it draws the public part (no seat's own
-    hand, no face-down backs) and each seat's hand is put into its row.
+    The table is drawn from a view as nobody in particular (seat -1: no "you", no face-down backs),
+    with every seat's pieces given to draw face up.
     """
-    n = len(names)
     view = hand.view(hand.to_act if hand.to_act is not None else hand.dealer)
-    public = dataclasses.replace(view, hand_sizes=(0,) * n)
-    board = board_html(public, names, -1, show_own=False)
-    hands = []
-    for p, name in enumerate(names):
-        pieces = hand.holding(p)  # the engine's full knowledge: every hand is public here
-        listed = ", ".join(x.name for x in pieces)
-        hands.append(_pieces_html(pieces, f"{name}'s hand: {listed}"))
-    parts = board.split(SEAT_ROW)
-    if len(parts) != n + 1:  # a board laid out otherwise: the hands go in a block of their own
-        rows = "".join(
-            f'<div class="loo-seat"><div class="loo-seat-name">{escape(name)}</div>{h}</div>'
-            for name, h in zip(names, hands, strict=True)
-        )
-        return board + f'<div class="loo-steps-hands">{rows}</div>'
-    for p in range(n):
-        part = parts[p + 1]
-        end = part.index("</div>") + len("</div>")
-        parts[p + 1] = part[:end] + hands[p] + part[end:]
-    return SEAT_ROW.join(parts)
+    shown = [hand.holding(p) for p in range(len(names))]  # the engine's full knowledge: all public here
+    return board_html(view, names, -1, show_own=False, open_hands=shown, open_label="")
 
 
 def _miss_html(hand: Any) -> str:
