@@ -227,6 +227,7 @@ class SeatView:
     current: tuple[tuple[int, Card], ...]
     legal: tuple[Action, ...]
     settlement: Settlement | None
+    miss_left: int = 0  # cards in the miss, face down in the middle, while nobody has taken it
 
 
 class TrickHand:
@@ -413,10 +414,21 @@ class LooHand(TrickHand):
         table: bool = False,
     ) -> LooHand:
         """Shuffle with ``rng`` and deal in the order the rules give (L3-DEAL-08..10, CF-16, L5-GEN-01)."""
-        hands, miss, turnup, stock = deal_cards(rules, rng, seats=seats, dealer=dealer, deal_kind=deal_kind,
-                                                sitting_out=sitting_out)
-        return cls(rules, hands=hands, turnup=turnup, dealer=dealer, pool=pool, miss=miss, stock=stock,
-                   deal_kind=deal_kind, names=names, table=table)
+        hands, miss, turnup, stock = deal_cards(
+            rules, rng, seats=seats, dealer=dealer, deal_kind=deal_kind, sitting_out=sitting_out
+        )
+        return cls(
+            rules,
+            hands=hands,
+            turnup=turnup,
+            dealer=dealer,
+            pool=pool,
+            miss=miss,
+            stock=stock,
+            deal_kind=deal_kind,
+            names=names,
+            table=table,
+        )
 
     # ----- public state -------------------------------------------------------------------
 
@@ -477,6 +489,7 @@ class LooHand(TrickHand):
             current=tuple(s.current),
             legal=tuple(self.legal_actions()) if s.to_act == seat else (),
             settlement=s.settlement,
+            miss_left=len(self.miss) if self.miss_in_play and s.miss_taken_by is None and not s.for_pool else 0,
         )
 
     # ----- legal actions ------------------------------------------------------------------
@@ -778,8 +791,11 @@ class LooHand(TrickHand):
             law = {"stand": "L3-DECL-02", "miss": "L3-DECL-03", "throw": "L3-DECL-06"}[action.value]
             if self.all_must_play and action.value == "stand":
                 return ("L3-CLUB-01" if self.club_law else "L3-BOLD-01", f"{who} must play this hand")
-            text = {"stand": "keep these cards and play", "miss": "take the miss, unseen, in place of these cards",
-                    "throw": "throw up, neither paying nor receiving this hand"}[action.value]
+            text = {
+                "stand": "keep these cards and play",
+                "miss": "take the miss, unseen, in place of these cards",
+                "throw": "throw up, neither paying nor receiving this hand",
+            }[action.value]
             return (law, f"{who} may {text}")
         if action.verb == "for-pool":
             return ("L3-DLR-03", "the dealer may play the miss for the pool; its winnings stay in the pool")
@@ -1062,9 +1078,7 @@ class LooHand(TrickHand):
                 payouts[trick.winner] += value  # else it stays in the pool (L3-DIV-04, L3-PEN-04)
         players = self._players()
         looed = tuple(
-            p
-            for p in players
-            if (won[p] == 0 or p in offenders) and not (s.for_pool and p == self.last)
+            p for p in players if (won[p] == 0 or p in offenders) and not (s.for_pool and p == self.last)
         )  # an offender is looed even if he took tricks (L3-LOO-03), but only once (AMB-16)
         amount = 0 if self.deal_kind is DealKind.FINAL else self.loo_amount()
         loos = [amount if p in looed else 0 for p in range(self.n)]
@@ -1191,9 +1205,7 @@ def deal_cards(
     order = [(dealer + i) % seats for i in range(1, seats + 1) if (dealer + i) % seats not in sitting_out]
     peel_single = deal_kind is DealKind.SINGLE and rules.first_deal_mode is FirstDealMode.PEEL_SINGLE
     size = 1 if peel_single else rules.game.hand_size
-    with_miss = (
-        rules.game.has_miss and deal_kind is DealKind.NORMAL
-    )
+    with_miss = rules.game.has_miss and deal_kind is DealKind.NORMAL
     needed = len(order) * size + (3 if with_miss else 0) + 1
     if needed > 52:
         raise ValueError(f"{len(order)} players need {needed} cards: more than the pack holds (AMB-02)")

@@ -148,6 +148,9 @@ def board_html(
     extras = []
     if turnup is not None:
         extras.append(f'<div class="loo-turnup">Turn-up: {one(turnup)}</div>')
+    miss = getattr(view, "miss_left", 0)
+    if miss and view.settlement is None:
+        extras.append(f'<div class="loo-miss">The miss: {face_down(miss, f"the miss: {miss} cards face down")}</div>')
     if hasattr(view, "pool"):
         extras.append(f'<div class="loo-pool">Pool: {view.pool} chips</div>')
     return (

@@ -125,8 +125,9 @@ class TableModel(traitlets.HasTraits):
         ]
 
     def open_hands(self) -> tuple[tuple[Any, ...] | None, ...] | None:
-        """Every seat's pieces, only while the teaching switch is on (else None: nothing leaves the model)."""
-        if not self.teaching:
+        """Every seat's pieces while the teaching switch is on, or once the hand is over (its record is
+        public then); otherwise None, and nothing leaves the model."""
+        if not (self.teaching or self.hand.is_over):
             return None
         return tuple(
             tuple(self.hand.holding(p)) if self.hand.holding(p) is not None else None for p in range(len(self.names))

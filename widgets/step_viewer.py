@@ -37,6 +37,7 @@ loo.rules.RecordError: dealer: seat 9 does not exist; seats are 0 to 2
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -199,6 +200,8 @@ def _face_up_board(hand: Any, names: tuple[str, ...]) -> str:
     with every seat's pieces given to draw face up.
     """
     view = hand.view(hand.to_act if hand.to_act is not None else hand.dealer)
+    if getattr(view, "miss_left", 0):
+        view = dataclasses.replace(view, miss_left=0)  # the miss is drawn face up by _miss_html instead
     shown = [hand.holding(p) for p in range(len(names))]  # the engine's full knowledge: all public here
     return board_html(view, names, -1, show_own=False, open_hands=shown, open_label="")
 
