@@ -20,6 +20,10 @@ from loo.tiles import Tile
 DECLARATIONS = {"stand": "Stand", "miss": "Take the miss", "throw": "Throw up"}
 CALLS = {"pass": "Pass", "misery": "Misery", "nap": "Nap", "wellington": "Wellington"}
 LIST_VERBS = {"exchange": "Exchange", "garnet": "Throw out", "purchase": "Buy"}
+CALLED = {"pass": "passed", "misery": "calls Misery", "nap": "calls Nap", "wellington": "calls Wellington"}
+NAP_CONTRACTS = {"1": "for one trick", "2": "for two tricks", "3": "for three tricks", "4": "for four tricks",
+                 "nap": "Nap, all five tricks", "wellington": "Wellington, all five at double stakes",
+                 "misery": "Misery, to take no trick"}  # fmt: skip
 SAID = {"stand": "stands", "miss": "took the miss", "throw": "threw up", "for-pool": "plays the miss for the pool"}
 
 
@@ -120,6 +124,9 @@ def board_html(
             marks.append("dealer")
         if declared is not None and declared[p]:
             marks.append(SAID.get(declared[p], declared[p]))
+        calls = getattr(view, "calls", None)
+        if calls is not None and calls[p]:
+            marks.append(CALLED.get(calls[p], f"calls {calls[p]}"))
         if view.to_act == p:
             marks.append("to play" if p != seat else "your turn")
         won = sum(1 for t in view.tricks if t.winner == p)
@@ -144,19 +151,34 @@ def board_html(
             f"{' · ' + escape(', '.join(marks)) if marks else ''}</div>{cards}</div>"
         )
     trick = " ".join(f'<span class="loo-play">{escape(names[p])}: ' + one(c) + "</span>" for p, c in view.current)
+    if trick:
+        trick = "On the table: " + trick
+    else:
+        trick = "No tile on the table yet." if tiles else "No card on the table yet."
     turnup = getattr(view, "turnup", None)
     extras = []
+    caller, call = getattr(view, "caller", None), getattr(view, "call", None)
+    if caller is not None and call:
+        trump = getattr(view, "trump", None)
+        trumps = f"; trumps are {trump.name}" if trump is not None and getattr(view, "trumps_fixed", False) else ""
+        contract = NAP_CONTRACTS.get(call, f"{call} tricks")
+        extras.append(
+            f'<div class="loo-contract">{escape(names[caller])} plays {escape(contract)}{escape(trumps)}.</div>'
+        )
+    peep = getattr(view, "peep_card", None)
+    if peep is not None:
+        extras.append(f'<div class="loo-peep">You peeped at: {one(peep)}</div>')
     if turnup is not None:
         extras.append(f'<div class="loo-turnup">Turn-up: {one(turnup)}</div>')
-    miss = getattr(view, "miss_left", 0)
+    miss = getattr(view, "miss_left", 0) or getattr(view, "misses_left", 0)
     if miss and view.settlement is None:
-        extras.append(f'<div class="loo-miss">The miss: {face_down(miss, f"the miss: {miss} cards face down")}</div>')
-    if hasattr(view, "pool"):
+        what = f"{miss} miss{'es' if miss != 1 else ''} face down" if tiles else f"{miss} cards face down"
+        extras.append(f'<div class="loo-miss">The miss: {escape(what)}</div>' if tiles else
+                      f'<div class="loo-miss">The miss: {face_down(miss, f"the miss: {what}")}</div>')  # fmt: skip
+    if hasattr(view, "pool") and (view.pool or not hasattr(view, "calls")):  # Nap without a kitty has no pool
         extras.append(f'<div class="loo-pool">Pool: {view.pool} chips</div>')
     return (
         '<div class="loo-board" style="font-family:system-ui,sans-serif;font-size:14px">'
         '<div style="display:flex;flex-wrap:wrap;gap:10px 18px">' + "".join(rows) + "</div>"
-        f'<div class="loo-trick" aria-label="the trick in progress">{trick or "No card on the table yet."}</div>'
-        + "".join(extras)
-        + "</div>"
+        f'<div class="loo-trick" aria-label="the trick in progress">{trick}</div>' + "".join(extras) + "</div>"
     )
