@@ -42,6 +42,9 @@ MINUS = "\u2212"  # a true minus sign: read as "minus", and as wide as a plus
 NO_HAND = "No hand finished yet."
 
 _STYLE = """<style>
+.loo-ledger-scroll{overflow-x:auto;max-width:100%}
+.loo-ledger th,.loo-ledger td{white-space:nowrap}
+.loo-ledger caption{white-space:normal}
 .loo-ledger{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:0.9em}
 .loo-ledger caption{text-align:left;font-weight:bold;padding:0.2em 0}
 .loo-ledger th,.loo-ledger td{padding:0.15em 0.5em;border-bottom:1px solid #ccc}
@@ -260,7 +263,9 @@ class LedgerView(ipw.VBox):
         if not hand.is_over:
             seat_names = getattr(hand, "names", None) or model.names
             in_play = (len(lines) + 1, str(seat_names[hand.dealer]), int(getattr(hand, "pool", model.pool)))
-        self._table.value = _STYLE + ledger_table(lines, model.balances(), model.pool, names, in_play)
+        table = ledger_table(lines, model.balances(), model.pool, names, in_play)
+        # A wide table scrolls sideways in its own box on a phone instead of squeezing its rows tall.
+        self._table.value = _STYLE + f'<div class="loo-ledger-scroll">{table}</div>'
         self._render_chart(lines)
         self._say(self._points_note())
 

@@ -5,7 +5,7 @@ out in tabs and wires the review button. The constructor never displays.
 
 >>> table = live_table("nap", seed=3, rng=random.Random(3))
 >>> [table.tabs.get_title(i) for i in range(len(table.tabs.children))]
-['Table', 'Review the hand', 'Ledger', 'Rules']
+['Table', 'Review', 'Ledger', 'Rules']
 """
 
 from __future__ import annotations
@@ -38,11 +38,12 @@ class LiveTable(ipw.VBox):
             description="Step through this hand",
             tooltip="Every step of the finished hand, with every hand face up",
             disabled=True,
+            layout=ipw.Layout(width="auto"),
         )
         self._review = ipw.VBox()
         review = ipw.VBox([self._review_note, self._review_button, self._review])
         self.tabs = ipw.Tab(
-            [self.table, review, self.ledger, self.picker], titles=("Table", "Review the hand", "Ledger", "Rules")
+            [self.table, review, self.ledger, self.picker], titles=("Table", "Review", "Ledger", "Rules")
         )
         super().__init__([self.tabs])
         self.add_class("loo-live-table")

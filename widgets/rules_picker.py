@@ -100,6 +100,7 @@ class RulesPicker(ipw.VBox):
             description="Rules of",
             tooltip="The rules as one source gives them; choosing one starts a new game at once",
             style=_WIDE,
+            layout=ipw.Layout(width="min(100%, 34em)"),
         )
         self._preset_note = ipw.HTML()
         self._options = ipw.VBox()
