@@ -1,4 +1,4 @@
-"""The served site in a real browser: the book page, its widget, and a live table's Deal button.
+"""The served site in a real browser: the book page and its widget, and every live table played by keyboard and clicks.
 
 Every request the pages make is recorded; any that leaves 127.0.0.1 fails the test.
 """
@@ -70,23 +70,77 @@ def test_book_page_shows_the_svg_hand_and_a_working_widget(page: Page, site: str
     assert errors == [], f"errors in the page: {errors}"
 
 
-def test_live_table_deals_a_different_hand_on_click(page: Page, site: str, requests: list[str]) -> None:
-    page.goto(site + "/tables/three-card-loo")
-    deal_button = page.get_by_role("button", name="Deal")
-    expect(deal_button).to_be_visible(timeout=30_000)
-    heading = page.locator(".loo-heading")
-    expect(heading).to_contain_text("Deal number")
-    my_hand = page.locator("svg[aria-label^='your hand:']")
-    expect(my_hand).to_have_count(1)
-    before_heading, before_hand = heading.inner_text(), my_hand.get_attribute("aria-label")
-    # Only the reader's own hand and the turn-up are face up.
-    face_up = page.locator(".loo-table g[role='img']:not([aria-label*='face down'])")
-    expect(face_up).to_have_count(4)
+def watch(page: Page) -> tuple[list[str], list[str]]:
+    """Page errors and failed responses, filled in as the page runs."""
+    errors: list[str] = []
+    failed: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    return errors, failed
 
-    deal_button.click()
-    expect(heading).not_to_have_text(before_heading)
-    assert before_hand is not None
-    # Heading and hand arrive in one update: by the time the number changed, the cards have too.
-    assert my_hand.get_attribute("aria-label") != before_hand
-    expect(face_up).to_have_count(4)
-    shot(page, "live-table")
+
+@pytest.mark.parametrize("table", ["five-card-loo", "irish-loo", "nap", "domino-loo"])
+def test_every_live_table_opens_with_the_readers_hand_only(
+    page: Page, site: str, requests: list[str], table: str
+) -> None:
+    errors, failed = watch(page)
+    page.goto(site + f"/tables/{table}")
+    view = page.locator(".loo-table-view")
+    expect(view).to_be_visible(timeout=30_000)
+    expect(view).to_contain_text("Ann (you)")
+    # The other seats' hands are backs: every face-down drawing is named so, and no seat but the
+    # reader's shows a hand face up while the hand is in play.
+    expect(page.locator("[aria-label$='face down']").first).to_be_visible()
+    assert page.locator("[aria-label*='face up for teaching']").count() == 0
+    for tab in ("Review", "Ledger", "Rules"):
+        page.get_by_role("tab", name=tab).click()
+    expect(page.get_by_role("combobox", name="Game")).to_be_visible()
+    shot(page, f"table-{table}")
+    assert failed == [] and errors == [], (failed, errors)
+
+
+def test_three_card_loo_played_from_the_keyboard(page: Page, site: str, requests: list[str]) -> None:
+    errors, failed = watch(page)
+    page.goto(site + "/tables/three-card-loo")
+    view = page.locator(".loo-table-view")
+    expect(view).to_be_visible(timeout=30_000)
+    status = page.locator(".loo-table-view [role=status]").first
+    if page.locator(".loo-next").is_enabled():  # Peel's first deal into an empty pool is a single, settled at once
+        expect(view).to_contain_text("Hand 1 is over")
+        page.keyboard.press("n")
+        expect(page.locator(".loo-next")).to_be_disabled()
+    expect(view).to_contain_text("your turn")
+    # The arrow keys walk the choices; Enter takes the one in focus.
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.closest('.loo-choices') !== null")
+    assert focused, "the arrow key puts the focus on a choice"
+    page.get_by_role("button", name="Stand").focus()
+    page.keyboard.press("Enter")
+    pieces = page.locator(".loo-choices .loo-piece")
+    # Digits play cards: an illegal one says why (with its law), a legal one leaves the hand.
+    played = False
+    for _ in range(12):
+        if page.locator(".loo-next").is_enabled():
+            break
+        if pieces.count() == 0:
+            page.wait_for_timeout(200)
+            continue
+        before = pieces.count()
+        for digit in "123":
+            page.keyboard.press(digit)
+            page.wait_for_timeout(300)
+            if pieces.count() < before or page.locator(".loo-next").is_enabled():
+                played = True
+                break
+            expect(status).to_contain_text(re.compile(r"Not allowed: .*\(L3-"))
+    assert played, "a card was played from the keyboard"
+    # After a move redraws the choices the focus comes back to them (or the hand is over).
+    inside = page.evaluate("document.activeElement.closest('.loo-table-view') !== null")
+    assert inside or page.locator(".loo-next").is_enabled()
+    if not page.locator(".loo-next").is_enabled():
+        page.keyboard.press("u")  # take back
+        expect(status).to_contain_text("Taken back")
+    page.keyboard.press("h")
+    shot(page, "live-table-keyboard")
+    assert failed == [] and errors == [], (failed, errors)
