@@ -144,3 +144,25 @@ def test_three_card_loo_played_from_the_keyboard(page: Page, site: str, requests
     page.keyboard.press("h")
     shot(page, "live-table-keyboard")
     assert failed == [] and errors == [], (failed, errors)
+
+
+def test_the_books_step_viewer_switches_with_no_kernel(page: Page, site: str, requests: list[str]) -> None:
+    errors, failed = watch(page)
+    page.goto(site + "/book/first-hand.html")
+    viewer = page.locator("[data-loo-steps]")
+    expect(viewer).to_have_count(1)
+    shown = viewer.locator("[data-loo-frame]:not([hidden]) .loo-steps-head")
+    expect(shown).to_contain_text("Step 0 of 11")
+    viewer.get_by_role("button", name="Forward").click()
+    expect(shown).to_contain_text("Step 1 of 11")
+    viewer.focus()
+    page.keyboard.press("End")
+    expect(shown).to_contain_text("Step 11 of 11")
+    expect(viewer.locator("[data-loo-frame]:not([hidden])")).to_contain_text("looed")
+    page.keyboard.press("ArrowLeft")
+    expect(shown).to_contain_text("Step 10 of 11")
+    page.keyboard.press("Home")
+    expect(shown).to_contain_text("Step 0 of 11")
+    # Nothing here talks to a kernel: the page opened no websocket.
+    assert not [url for url in requests if url.startswith("ws")]
+    assert failed == [] and errors == [], (failed, errors)
