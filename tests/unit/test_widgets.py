@@ -12,9 +12,11 @@ import pytest
 from ipywidgets.widgets.widget import _instances as widget_registry_dict
 from ipywidgets.widgets.widget_link import Link
 
-from loo import deal_three_card, full_pack
-from widgets.deal_view import DealModel, DealView, deal_browser
+from loo import deal_three_card
+from widgets.deal_view import deal_browser
+from widgets.model import TableModel
 from widgets.safety import READER_MESSAGE
+from widgets.table_view import TableView
 
 
 def widget_registry() -> dict[str, ipw.Widget]:
@@ -37,50 +39,22 @@ def synced_text(widget: ipw.Widget) -> str:
     return repr(parts)
 
 
-def visible_names(view: DealView) -> tuple[set[str], set[str]]:
-    deal = view.model.deal
-    mine = {c.name for c in deal.hands[view.seat]} | {deal.turnup.name}
-    hidden = {c.name for c in full_pack()} - mine
-    return mine, hidden
-
-
-def test_deal_button_deals_a_new_hand_and_shows_it() -> None:
-    view = DealView(DealModel(seed=100), seat=0)
-    before = view.model.deal
-    assert "Deal number 100" in view._table.value
-    view._deal_button.click()
-    assert view.model.seed == 101
-    assert view.model.deal != before
-    assert "Deal number 101" in view._table.value
-    for card in view.model.deal.hands[0]:
-        assert card.name in view._table.value
-
-
-@pytest.mark.parametrize("seat", [0, 2, 4])
-def test_no_widget_state_holds_a_card_the_seat_may_not_see(seat: int) -> None:
-    view = DealView(DealModel(seed=7), seat=seat)
-    for _ in range(5):
-        state = synced_text(view)
-        mine, hidden = visible_names(view)
-        assert all(name in state for name in mine)
-        leaked = [name for name in hidden if name in state]
-        assert leaked == [], f"seat {seat} could read {leaked}"
-        view._deal_button.click()
-
-
 def test_a_failing_callback_shows_a_message_and_keeps_the_table(caplog: pytest.LogCaptureFixture) -> None:
-    view = DealView(DealModel(seed=3), seat=0)
-    table_before = view._table.value
+    view = TableView(TableModel("three-card-loo", preset="britannica", seed=3, rng=random.Random(3)))
+    board_before = view._board.value
 
-    def broken() -> None:
+    def broken(*_args: Any) -> bool:
         raise RuntimeError("boom")
 
-    view.model.deal_again = broken  # type: ignore[method-assign]
+    view.model.act = broken  # type: ignore[method-assign]
     with caplog.at_level(logging.ERROR, logger="lanterloo.widgets"):
-        view._deal_button.click()  # must not raise
+        next(b for b in view._choices.children if b.button_style == "primary").click()  # must not raise
     assert READER_MESSAGE in view._status.value
     assert "boom" not in synced_text(view)
-    assert view._table.value == table_before
+    assert view._board.value == board_before
+    del view.model.act  # the table is still usable: the real method is back, and a click plays
+    next(b for b in view._choices.children if b.button_style == "primary").click()
+    assert view.model.can_undo
     assert any("boom" in r.getMessage() or (r.exc_info and "boom" in str(r.exc_info[1])) for r in caplog.records)
 
 
