@@ -122,6 +122,8 @@ def board_html(
         marks = []
         if p == view.dealer:
             marks.append("dealer")
+        if p == (view.dealer + 1) % len(names):
+            marks.append("eldest hand")
         if declared is not None and declared[p]:
             marks.append(SAID.get(declared[p], declared[p]))
         calls = getattr(view, "calls", None)

@@ -457,3 +457,12 @@ def test_domino_tiles_are_drawn_and_named_and_leads_name_their_suit() -> None:
         else:
             assert ", led as " in button.description
     assert 'class="loo-tiles"' in view._board.value and "a tile face down" in view._board.value
+
+
+def test_the_board_marks_the_dealer_and_the_eldest_hand() -> None:
+    view = table_for("three-card-loo", "britannica", 4)
+    board = view._board.value
+    dealer = view.model.hand.dealer
+    names = view.model.names
+    assert f"{names[dealer]} · dealer" in board
+    assert f"{names[(dealer + 1) % len(names)]} (you) · eldest hand" in board  # the reader, on the dealer's left
