@@ -26,7 +26,7 @@ from widgets.safety import guarded
 
 KEYS_HELP = (
     "Keys: Tab or the arrow keys move between choices, Enter or Space takes one; "
-    "1 to 9 play your first to ninth card; U takes back, H asks for a hint, N deals the next hand."
+    "1 to 9 play your first to ninth card; U takes back, H asks for a hint, W explains, N deals the next hand."
 )
 
 
@@ -60,6 +60,9 @@ class TableView(ipw.VBox):
         self._status = ipw.HTML()
         self._undo = ipw.Button(description="Take back", tooltip="Take back your last move (key U)")
         self._hint = ipw.Button(description="Hint", tooltip="Ask the strong computer player for its choice (key H)")
+        self._why = ipw.Button(description="Why?", tooltip="The law behind each of your choices now (key W)")
+        self._why.add_class("loo-why")
+        self._explained = ipw.HTML()
         self._next = ipw.Button(description="Next hand", tooltip="Deal the next hand of this game (key N)")
         self._new_game = ipw.Button(description="New game", tooltip="Start a new game: the ledger starts again")
         self._teaching = ipw.ToggleButton(
@@ -106,7 +109,8 @@ class TableView(ipw.VBox):
                 self._unavailable,
                 self._picks,
                 self._status,
-                _row([self._undo, self._hint, self._next, self._new_game, self._teaching], "loo-controls"),
+                _row([self._undo, self._hint, self._why, self._next, self._new_game, self._teaching], "loo-controls"),
+                self._explained,
                 _row([self._four_colour, self._text_only], "loo-display"),
                 self._confirm_new,
                 self._records,
@@ -126,6 +130,7 @@ class TableView(ipw.VBox):
         model.observe(guarded(say)(lambda _change: self._render()), names=["version"])
         self._undo.on_click(guarded(say)(lambda _b: model.undo()))
         self._hint.on_click(guarded(say)(lambda _b: self._show_hint()))
+        self._why.on_click(guarded(say)(lambda _b: self._explain()))
         self._next.on_click(guarded(say)(lambda _b: model.new_hand()))
         self._new_game.on_click(guarded(say)(lambda _b: _show(self._confirm_new, True)))
         self._keep.on_click(guarded(say)(lambda _b: _show(self._confirm_new, False)))
@@ -169,6 +174,8 @@ class TableView(ipw.VBox):
         over = model.hand.is_over
         self._undo.disabled = not model.can_undo
         self._hint.disabled = not view.legal
+        self._why.disabled = not view.legal
+        self._explained.value = ""  # a fresh position: the last explanation no longer applies
         self._next.disabled = not over
         self._next.button_style = "primary" if over else ""
         self._export_hand.disabled = not over
@@ -285,6 +292,25 @@ class TableView(ipw.VBox):
         action, value = hint
         worth = "" if value != value else f"; it expects to net {value:+.1f} chips"  # NaN: no estimate
         self._say(f"The strong player would choose: {action_label(action)}{worth}.")
+
+    def _explain(self) -> None:
+        """Every choice the reader might make now, allowed or not, with its law and sources."""
+        pam = pam_card(self.model.view())
+        items = []
+        for e in self.model.hand.explain():
+            if e.action.seat != self.model.seat:
+                continue
+            what = piece_name(e.action.value, pam) if e.action.verb == "play" else action_label(e.action)
+            verdict = "allowed" if e.legal else "not allowed"
+            reason = e.reason.strip()
+            items.append(f"<li><b>{escape(what)}</b>: {verdict}. {escape(reason[:1].upper() + reason[1:])} "
+                         f"({escape(e.cite())})</li>")  # fmt: skip
+        self._explained.value = (
+            '<ul class="loo-explained" aria-label="why each choice is or is not allowed" '
+            'style="font-size:13px;margin:4px 0 6px 1.2em;padding:0">' + "".join(items) + "</ul>"
+            if items
+            else ""
+        )
 
     def _start_new_game(self) -> None:
         _show(self._confirm_new, False)

@@ -466,3 +466,16 @@ def test_the_board_marks_the_dealer_and_the_eldest_hand() -> None:
     names = view.model.names
     assert f"{names[dealer]} · dealer" in board
     assert f"{names[(dealer + 1) % len(names)]} (you) · eldest hand" in board  # the reader, on the dealer's left
+
+
+def test_why_lists_every_choice_with_its_law_and_source() -> None:
+    view = table_for("three-card-loo", "britannica", 1)
+    view._why.click()
+    text = view._explained.value
+    for e in view.model.hand.explain():
+        assert e.law in text
+    # A Bold Stand (the pool holds only the dealer's stake): standing is allowed, throwing up is not.
+    assert "Stand</b>: allowed" in text and "Throw up</b>: not allowed" in text
+    assert "(L3-BOLD-01 (Encyclopedia" in text and "(L3-DECL-03 (Peel" in text
+    next(b for b in live_buttons(view) if b.description == "Stand").click()
+    assert view._explained.value == "" or view.model.hand.to_act != 0
