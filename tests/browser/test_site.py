@@ -166,3 +166,24 @@ def test_the_books_step_viewer_switches_with_no_kernel(page: Page, site: str, re
     # Nothing here talks to a kernel: the page opened no websocket.
     assert not [url for url in requests if url.startswith("ws")]
     assert failed == [] and errors == [], (failed, errors)
+
+
+def test_every_book_page_opens_with_no_broken_link_or_image(page: Page, site: str, requests: list[str]) -> None:
+    errors, failed = watch(page)
+    book = Path(__file__).resolve().parents[2] / "_build" / "html"
+    pages = sorted(p.relative_to(book).as_posix() for p in (book / "book").glob("*.html"))
+    assert "book/first-hand.html" in pages and "book/glossary.html" in pages
+    page.goto(f"{site}/index.html")  # the site's root sends the reader to the book's first page
+    page.wait_for_url(re.compile(r"/book/index\.html$"))
+    for path in pages:
+        page.goto(f"{site}/{path}")
+        expect(page.locator("article h1").first).to_be_visible()
+        broken = page.evaluate(
+            "[...document.images].filter(i => i.complete && i.naturalWidth === 0 && i.src).map(i => i.src)"
+        )
+        assert broken == [], f"{path}: broken images {broken}"
+        for href in page.evaluate("[...document.querySelectorAll('main a[href]')].map(a => a.href)"):
+            if href.startswith(site) and "#" not in href.removeprefix(site):
+                status = page.request.get(href).status
+                assert status == 200, f"{path}: link to {href} answers {status}"
+    assert failed == [] and errors == [], (failed, errors)
