@@ -79,6 +79,13 @@ def tile_html(tile: Any, *, width: float = 64) -> str:
     return tile_svg(tile, width=width)
 
 
+def piece_html(piece: Any, width: float = 40, *, four_colour: bool = False) -> str:
+    """One card, or one domino tile drawn a little wider to sit beside cards of ``width``."""
+    if isinstance(piece, Card):
+        return card_svg(piece, width=width, four_colour=four_colour)
+    return tile_html(piece, width=width * 1.4)
+
+
 def pieces_html(pieces: Sequence[Any], *, width: float, label: str, four_colour: bool = False) -> str:
     """A row of cards or domino tiles, drawn, with one accessible name for the row."""
     if all(isinstance(c, Card) for c in pieces):
@@ -109,11 +116,6 @@ def board_html(
         return (
             tiles_svg([None] * size, width=40, label=label) if tiles else hand_svg([None] * size, width=32, label=label)
         )
-
-    def one(piece: Any, width: float = 40) -> str:
-        if isinstance(piece, Card):
-            return card_svg(piece, width=width, four_colour=four_colour)
-        return tile_html(piece, width=width * 1.4)
 
     rows = []
     pam = pam_card(view)
@@ -152,7 +154,10 @@ def board_html(
             f'<div class="loo-seat"><div class="loo-seat-name">{escape(who)}'
             f"{' · ' + escape(', '.join(marks)) if marks else ''}</div>{cards}</div>"
         )
-    trick = " ".join(f'<span class="loo-play">{escape(names[p])}: ' + one(c) + "</span>" for p, c in view.current)
+    trick = " ".join(
+        f'<span class="loo-play">{escape(names[p])}: ' + piece_html(c, four_colour=four_colour) + "</span>"
+        for p, c in view.current
+    )
     if trick:
         trick = "On the table: " + trick
     else:
@@ -169,9 +174,9 @@ def board_html(
         )
     peep = getattr(view, "peep_card", None)
     if peep is not None:
-        extras.append(f'<div class="loo-peep">You peeped at: {one(peep)}</div>')
+        extras.append(f'<div class="loo-peep">You peeped at: {piece_html(peep, four_colour=four_colour)}</div>')
     if turnup is not None:
-        extras.append(f'<div class="loo-turnup">Turn-up: {one(turnup)}</div>')
+        extras.append(f'<div class="loo-turnup">Turn-up: {piece_html(turnup, four_colour=four_colour)}</div>')
     miss = getattr(view, "miss_left", 0) or getattr(view, "misses_left", 0)
     if miss and view.settlement is None:
         what = f"{miss} miss{'es' if miss != 1 else ''} face down" if tiles else f"{miss} cards face down"

@@ -46,9 +46,9 @@ from typing import Any
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
 from loo.records import load, read_header, record_type
-from loo.svg import card_svg, hand_svg
+from loo.svg import hand_svg
 from loo.tiles import NUMBER_PLURALS, Tile
-from widgets.board import action_label, board_html, tile_html
+from widgets.board import action_label, board_html, piece_html
 
 __all__ = ["AUTOPLAY_MS", "Step", "StepViewer", "describe"]
 
@@ -189,10 +189,6 @@ def _opening(hand: Any, names: Sequence[str]) -> str:
 # ----- drawing --------------------------------------------------------------------------------
 
 
-def _piece_html(piece: Any) -> str:
-    return card_svg(piece, width=40) if isinstance(piece, Card) else tile_html(piece)
-
-
 def _face_up_board(hand: Any, names: tuple[str, ...]) -> str:
     """Every seat's hand face up on the public table (the book's view of a finished record).
 
@@ -217,7 +213,7 @@ def _miss_html(hand: Any) -> str:
 
 def _trick_html(trick: Any, names: Sequence[str]) -> str:
     plays = " ".join(
-        f'<span class="loo-play">{escape(names[p])}: {_piece_html(piece)}</span>' for p, piece in trick.plays
+        f'<span class="loo-play">{escape(names[p])}: {piece_html(piece)}</span>' for p, piece in trick.plays
     )
     return f'<div class="loo-steps-trick">{escape(names[trick.winner])} wins the trick: {plays}</div>'
 

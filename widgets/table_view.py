@@ -211,6 +211,7 @@ class TableView(ipw.VBox):
 
     def _choice_buttons(self, view: Any) -> tuple[ipw.Widget, ...]:
         legal = [a for a in view.legal if not _picked(a)]
+        pam = pam_card(view)
         buttons: list[ipw.Widget] = []
         playing = any(a.verb == "play" for a in legal)
         if playing and view.hand is not None:
@@ -219,15 +220,15 @@ class TableView(ipw.VBox):
             for piece in view.hand:
                 options = [a for a in legal if a.verb == "play" and a.value == piece]
                 for action in options or [Action(self.model.seat, "play", piece)]:
-                    buttons.append(self._button(action, legal=bool(options)))
+                    buttons.append(self._button(action, legal=bool(options), pam=pam))
             legal = [a for a in legal if a.verb != "play"]
         for action in legal:
-            buttons.append(self._button(action, legal=True))
+            buttons.append(self._button(action, legal=True, pam=pam))
         return tuple(buttons)
 
-    def _button(self, action: Action, *, legal: bool) -> ipw.Button:
+    def _button(self, action: Action, *, legal: bool, pam: Card | None) -> ipw.Button:
         label = action_label(action)
-        name = piece_name(action.value, pam_card(self.model.view())) if action.verb == "play" else label
+        name = piece_name(action.value, pam) if action.verb == "play" else label
         if action.suit is not None:  # a domino lead that names its suit: one button per suit, in words
             name = f"{name}, led as {NUMBER_PLURALS[action.suit]}"
         tooltip = name
