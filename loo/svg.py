@@ -5,7 +5,8 @@ a widget can show as it is.  Each card or tile carries its accessible name (a
 ``<title>`` and an ``aria-label``), so a screen reader says "queen of
 hearts" or "six-three" rather than nothing.  The markup uses no ``id``
 attributes, so any number of cards can share a page, and the same value
-always gives the same markup.
+always gives the same markup (:func:`share_drawings` alone adds ids, from a
+prefix its caller makes unique).
 
 >>> svg = card_svg(Card.parse("QH"))
 >>> svg.startswith("<svg") and 'aria-label="queen of hearts"' in svg
@@ -345,3 +346,77 @@ def tiles_svg(
         label = f"{count}: " + ", ".join(names) if tiles else "no tiles"
     total_w = w + step * (len(tiles) - 1) if tiles else w
     return _svg("".join(groups), total_w, h, scale, label, "group", "loo-tiles")
+
+
+# ----- one drawing per piece, for pages that show the same cards many times -------------------
+
+_MIN_SHARED = 120  # a drawing shorter than this costs less inline than as a reference
+
+
+def _group_body_end(markup: str, start: int) -> int:
+    """Where the group whose contents begin at ``start`` closes: the index of its ``</g>``."""
+    depth, i = 0, start
+    while True:
+        close = markup.find("</g>", i)
+        opened = markup.find("<g", i)
+        if close < 0:
+            raise ValueError("a drawing's group is not closed")
+        if 0 <= opened < close:
+            if markup[opened + 2] in " >":  # a group opens inside (not, say, a <glyph>)
+                depth += 1
+            i = opened + 2
+        elif depth:
+            depth -= 1
+            i = close + 4
+        else:
+            return close
+
+
+def share_drawings(markup: str, prefix: str) -> str:
+    """``markup`` with each piece's drawing written once and referred to wherever it recurs.
+
+    Every card, tile or back drawn by this module is a group holding its ``<title>`` and then its
+    drawing.  A drawing met more than once moves into one hidden ``<defs>`` at the front, under an
+    id made from ``prefix`` and its place in the list, and each group keeps its own name and
+    position but draws through ``<use>``.  A step-through of a hand repeats the same dozen cards in
+    every frame, so this makes it several times smaller while drawing exactly the same picture.
+    ``prefix`` must be unique on the page (the drawings' ids start with it).
+
+    >>> page = card_svg(Card.parse("QH")) + card_svg(Card.parse("QH"))
+    >>> shared = share_drawings(page, "v1")
+    >>> shared.count('<use href="#v1-0"/>'), shared.count("<title>queen of hearts</title>")
+    (2, 2)
+    >>> len(shared) < len(page)
+    True
+    >>> share_drawings("<p>no drawings</p>", "v1")
+    '<p>no drawings</p>'
+    """
+    spans: list[tuple[int, int, str]] = []
+    counts: dict[str, int] = {}
+    i = 0
+    while (t := markup.find("<title>", i)) >= 0:
+        body_start = markup.find("</title>", t) + len("</title>")
+        end = _group_body_end(markup, body_start)
+        body = markup[body_start:end]
+        spans.append((body_start, end, body))
+        counts[body] = counts.get(body, 0) + 1
+        i = end
+    ids: dict[str, str] = {}
+    for body, n in counts.items():
+        if n > 1 and len(body) >= _MIN_SHARED:
+            ids[body] = f"{prefix}-{len(ids)}"
+    if not ids:
+        return markup
+    out, last = [], 0
+    for start, end, body in spans:
+        if body in ids:
+            out.append(markup[last:start])
+            out.append(f'<use href="#{ids[body]}"/>')
+            last = end
+    out.append(markup[last:])
+    defs = "".join(f'<g id="{ref}">{body}</g>' for body, ref in ids.items())
+    hidden = (
+        '<svg aria-hidden="true" focusable="false" width="0" height="0" '
+        f'style="position:absolute;width:0;height:0;overflow:hidden"><defs>{defs}</defs></svg>'
+    )
+    return hidden + "".join(out)

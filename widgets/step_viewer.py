@@ -38,6 +38,7 @@ loo.rules.RecordError: dealer: seat 9 does not exist; seats are 0 to 2
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -46,7 +47,7 @@ from typing import Any
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
 from loo.records import load, read_header, record_type
-from loo.svg import hand_svg
+from loo.svg import hand_svg, share_drawings
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import action_label, board_html, piece_html
 
@@ -423,6 +424,13 @@ def _controls(steps: int) -> str:
     return '<div class="loo-steps-bar" data-loo-bar hidden>' + "".join(buttons) + "</div>"
 
 
+def _shared(frames: Sequence[str]) -> str:
+    """The frames with each card's drawing written once; ids come from the frames themselves, so
+    the page is the same on every build and two different viewers on a page never share an id."""
+    html = "".join(frames)
+    return share_drawings(html, "loo-d" + hashlib.sha1(html.encode()).hexdigest()[:8])
+
+
 # ----- the viewer -----------------------------------------------------------------------------
 
 
@@ -524,7 +532,7 @@ class StepViewer:
             + '<p class="loo-steps-nojs" data-loo-nojs>The step controls need JavaScript.</p>'
             + _controls(last)
             + '<div class="loo-steps-vh" aria-live="polite" data-loo-live></div>'
-            + "".join(frames)
+            + _shared(frames)
             + "</div>"
             + SCRIPT
         )

@@ -132,13 +132,30 @@ def test_the_page_needs_nothing_from_outside_and_carries_its_script(path: Path) 
     assert html.count("<script>") == 1 and html.rstrip().endswith("</script>")
     assert re.search(r'<div class="loo-steps" data-loo-steps tabindex="0" role="group" aria-label="[^"]+"', html)
     assert 'aria-live="polite"' in html
-    assert " id=" not in html  # nothing that could clash with another viewer on the page
+    # the only ids are the shared drawings', made from the viewer's own content: no clash on a page
+    ids = re.findall(r' id="([^"]+)"', html)
+    assert ids and len(ids) == len(set(ids))
+    prefixes = {i.rsplit("-", 1)[0] for i in ids}
+    assert len(prefixes) == 1 and prefixes.pop().startswith("loo-d")
+    for ref in set(re.findall(r'<use href="#([^"]+)"/>', html)):
+        assert ref in ids
     for label in ("First step", "Back one step", "Play", "Forward one step", "Last step"):
         assert f'aria-label="{label}"' in html
     assert re.search(r'data-loo-go="first" aria-label="First step" disabled', html)
     assert re.search(r'data-loo-go="back" aria-label="Back one step" disabled', html)
     assert not re.search(r'data-loo-go="forward" aria-label="Forward one step" disabled', html)
     assert "<noscript>" in html
+
+
+def test_two_viewers_on_a_page_share_no_drawing_id_and_a_drawing_is_written_once() -> None:
+    cards = [p for p in RECORDS if p.name.startswith(("L3", "L5", "NAP"))]
+    first, second = (StepViewer(text_of(p)).to_html() for p in cards[:2])
+    ids = [set(re.findall(r' id="([^"]+)"', h)) for h in (first, second)]
+    assert ids[0] and ids[1] and not ids[0] & ids[1]
+    # a card shown in many frames is drawn once: named pieces far outnumber the drawn faces
+    faces = first.count('<rect x=".5" y=".5" width="99" height="139" rx="7" fill="#fffdf7"')
+    assert first.count("<title>") > 3 * faces > 0
+    assert StepViewer(text_of(cards[0])).to_html() == first  # the same record gives the same page
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
