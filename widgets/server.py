@@ -131,6 +131,20 @@ class TableLinkHandler(tornado.web.RequestHandler):
         self.redirect(f"/voila/render/{name}.ipynb{query}")
 
 
+class TableIndexHandler(tornado.web.RequestHandler):
+    """``/tables/``: which live tables this server offers, as JSON. A book page asks this (same
+    origin) to decide whether to offer its game's table or to say how to start the server."""
+
+    def initialize(self, tables: Path) -> None:
+        self.tables = tables
+
+    def get(self) -> None:
+        names = sorted(p.stem for p in self.tables.glob("*.ipynb") if TABLE_NAME.match(p.stem))
+        self.set_header("Content-Type", "application/json")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(json.dumps({"lanterloo": True, "tables": names}))
+
+
 class LanterlooServer(Voila):  # type: ignore[misc]
     """Voila with the book at the root and only the table notebooks behind it."""
 
@@ -145,6 +159,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             if handler is VoilaKernelWebsocketHandler:
                 spec = (pattern, TableKernelWebsocketHandler, *spec[2:])
             handlers.append(spec)
+        handlers.append((r"/tables/?", TableIndexHandler, {"tables": Path(self.root_dir)}))
         handlers.append((r"/tables/([a-z0-9-]+)/?", TableLinkHandler, {"tables": Path(self.root_dir)}))
         # Last, so that every Voila route above wins: the book answers everything else.
         handlers.append((r"/(.*)", BookHandler, {"path": str(self.book_dir), "default_filename": "index.html"}))

@@ -1,0 +1,238 @@
+"""Law IDs in the book: a ``{law}`` role that links an ID to its entry, and a generated index of laws.
+
+- ``{law}`L3-PLAY-04``` renders the ID as a link to its row in the index of laws, with the law's
+  one-line statement as the link's title. An ID the engine's catalogue (``loo.laws``) does not
+  know is a build warning, so ``-W`` fails the build on a mistyped law.
+- ``:::{law-index}`` (used once, on the index page) becomes a table per section of LAWS.md: every
+  law's ID, statement, status and sources, the pages of the book that cite it with the role, and
+  the page that offers the live table for its game.
+
+Which pages offer which live table is read from the pages themselves: the box made by
+``widgets.book.live_table_offer`` carries ``data-loo-table="<game>"`` and ``id="live-<game>"``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docutils import nodes
+from docutils.parsers.rst import Directive
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+
+from loo.laws import LAWS, Status, source_name
+
+log = logging.getLogger(__name__)
+
+INDEX_DOC = "book/laws"
+OFFER = re.compile(r'data-loo-table="([a-z0-9-]+)"')
+
+# Which live table can show a law, by the ID's first part (laws of conflicts, ambiguities, the
+# glossary and history are not tied to one table).
+TABLE_OF_PREFIX = {
+    "L3": "three-card-loo",
+    "L5": "five-card-loo",
+    "IRL": "irish-loo",
+    "UL": "three-card-loo",
+    "NAP": "nap",
+    "DL": "domino-loo",
+    "DR": "domino-loo",
+}
+STATUS_WORDS = {
+    Status.MANDATORY: "law",
+    Status.MANDATORY_DEFAULT: "law (default)",
+    Status.OPTIONAL: "option",
+    Status.RECOMMENDATION: "recommendation",
+    Status.ADVICE: "advice",
+    Status.DEFINITION: "definition",
+    Status.HISTORY: "history",
+    Status.CONFLICT: "conflict",
+    Status.AMBIGUITY: "ambiguity",
+}
+
+
+class law_reference(nodes.Inline, nodes.TextElement):  # noqa: N801 - docutils node classes are lower case
+    """A law ID in the text, made a link once the index page's address is known."""
+
+
+class law_index(nodes.General, nodes.Element):  # noqa: N801
+    """Where the index of laws goes."""
+
+
+def anchor(law_id: str) -> str:
+    return "law-" + law_id.lower()
+
+
+def law_role(
+    name: str, rawtext: str, text: str, lineno: int, inliner: Any, options: Any = None, content: Any = None
+) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    law_id = text.strip()
+    if law_id not in LAWS:
+        message = inliner.reporter.warning(f"unknown law ID {law_id!r} (not in loo.laws)", line=lineno)
+        return [nodes.literal(rawtext, law_id)], [message]
+    env = inliner.document.settings.env
+    uses: dict[str, set[str]] = env.lanterloo_law_uses if hasattr(env, "lanterloo_law_uses") else {}
+    uses.setdefault(law_id, set()).add(env.docname)
+    env.lanterloo_law_uses = uses
+    node = law_reference(rawtext, law_id, law_id=law_id)
+    return [node], []
+
+
+class LawIndexDirective(Directive):
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        return [law_index("")]
+
+
+def note_offers(app: Sphinx, doctree: nodes.document) -> None:
+    """Remember which live tables this page offers (from the offer boxes in its cell outputs)."""
+    env = app.env
+    offers: dict[str, set[str]] = getattr(env, "lanterloo_offers", {})
+    for raw in doctree.findall(nodes.raw):
+        for game in OFFER.findall(raw.astext()):
+            offers.setdefault(game, set()).add(env.docname)
+    env.lanterloo_offers = offers
+
+
+def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    for attr in ("lanterloo_law_uses", "lanterloo_offers"):
+        for docs in getattr(env, attr, {}).values():
+            docs.discard(docname)
+
+
+def merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
+    for attr in ("lanterloo_law_uses", "lanterloo_offers"):
+        mine: dict[str, set[str]] = getattr(env, attr, {})
+        for key, docs in getattr(other, attr, {}).items():
+            mine.setdefault(key, set()).update(docs)
+        setattr(env, attr, mine)
+
+
+def _doc_link(app: Sphinx, fromdoc: str, todoc: str, fragment: str = "") -> nodes.reference:
+    title = app.env.titles[todoc].astext() if todoc in app.env.titles else todoc
+    uri = app.builder.get_relative_uri(fromdoc, todoc) + (f"#{fragment}" if fragment else "")
+    return nodes.reference("", title, internal=True, refuri=uri)
+
+
+def _doc_order(app: Sphinx) -> dict[str, int]:
+    """Each page's place in the book's reading order (the table of contents, depth first)."""
+    order: list[str] = []
+
+    def walk(doc: str) -> None:
+        if doc in order:
+            return
+        order.append(doc)
+        for child in app.env.toctree_includes.get(doc, []):
+            walk(child)
+
+    walk(app.config.root_doc)
+    return {doc: i for i, doc in enumerate(order)}
+
+
+def _cell(*children: nodes.Node) -> nodes.entry:
+    entry = nodes.entry()
+    para = nodes.paragraph()
+    for child in children:
+        para += child
+    entry += para
+    return entry
+
+
+def _links(app: Sphinx, fromdoc: str, docs: list[str], fragment: str = "") -> list[nodes.Node]:
+    out: list[nodes.Node] = []
+    for i, doc in enumerate(docs):
+        if i:
+            out.append(nodes.Text("; "))
+        out.append(_doc_link(app, fromdoc, doc, fragment))
+    return out
+
+
+def _index_tables(app: Sphinx, fromdoc: str) -> list[nodes.Node]:
+    uses: dict[str, set[str]] = getattr(app.env, "lanterloo_law_uses", {})
+    offers: dict[str, set[str]] = getattr(app.env, "lanterloo_offers", {})
+    order = _doc_order(app)
+    ranked = lambda docs: sorted(docs, key=lambda d: (order.get(d, 10**6), d))  # noqa: E731
+    groups: dict[str, list[Any]] = {}
+    for entry in LAWS.values():
+        groups.setdefault(entry.group, []).append(entry)
+    out: list[nodes.Node] = []
+    for group, entries in groups.items():
+        section = nodes.section(ids=["laws-" + nodes.make_id(group)])
+        section += nodes.rubric("", group)
+        table = nodes.table(classes=["loo-law-index"])
+        tgroup = nodes.tgroup(cols=5)
+        for width in (14, 44, 14, 16, 12):
+            tgroup += nodes.colspec(colwidth=width)
+        head = nodes.thead()
+        row = nodes.row()
+        for title in ("ID", "What it says", "Sources", "Explained in", "Try it"):
+            row += _cell(nodes.Text(title))
+        head += row
+        tgroup += head
+        body = nodes.tbody()
+        for entry in entries:
+            row = nodes.row(ids=[anchor(entry.id)])
+            row += _cell(nodes.strong("", entry.id))
+            status = STATUS_WORDS.get(entry.status, entry.status.value)
+            row += _cell(nodes.Text(entry.statement + " "), nodes.emphasis("", f"({status})"))
+            sources = "; ".join(f"{source_name(s.split()[0])} {' '.join(s.split()[1:])}".strip() for s in entry.sources)
+            row += _cell(nodes.Text(sources or "\u2014"))
+            explained = ranked(uses.get(entry.id, set()))
+            row += _cell(*(_links(app, fromdoc, explained) or [nodes.Text("\u2014")]))
+            game = TABLE_OF_PREFIX.get(entry.id.split("-")[0])
+            tables = ranked(offers.get(game, set())) if game else []
+            row += _cell(*(_links(app, fromdoc, tables[:1], f"live-{game}") or [nodes.Text("\u2014")]))
+            body += row
+        tgroup += body
+        table += tgroup
+        section += table
+        out.append(section)
+    return out
+
+
+def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
+    index_known = INDEX_DOC in app.env.all_docs
+    for node in list(doctree.findall(law_reference)):
+        law_id = node["law_id"]
+        text = nodes.literal("", law_id)
+        if index_known and app.builder.format == "html":
+            uri = app.builder.get_relative_uri(fromdoc, INDEX_DOC) + "#" + anchor(law_id)
+            ref = nodes.reference("", "", internal=True, refuri=uri, reftitle=LAWS[law_id].statement)
+            ref["classes"].append("loo-law")
+            ref += text
+            node.replace_self(ref)
+        else:
+            node.replace_self(text)
+    for node in list(doctree.findall(law_index)):
+        node.replace_self(_index_tables(app, fromdoc))
+
+
+def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
+    """The index lists every page's citations: write it again whenever any page changes."""
+    return [INDEX_DOC] if (added | changed | removed) and INDEX_DOC in env.found_docs else []
+
+
+def check_counts(app: Sphinx, env: BuildEnvironment) -> None:
+    """Warn about a page that offers a live table for a game the server does not serve."""
+    from widgets.book import TABLES
+
+    for game, docs in getattr(env, "lanterloo_offers", {}).items():
+        if game not in TABLES:
+            log.warning("pages %s offer a live table for %r, which is not one of %s", sorted(docs), game, TABLES)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_node(law_reference)
+    app.add_node(law_index)
+    app.add_role("law", law_role)
+    app.add_directive("law-index", LawIndexDirective)
+    app.connect("doctree-read", note_offers)
+    app.connect("env-purge-doc", purge)
+    app.connect("env-merge-info", merge)
+    app.connect("env-check-consistency", check_counts)
+    app.connect("env-get-outdated", outdated)
+    app.connect("doctree-resolved", resolve)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}

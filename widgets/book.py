@@ -1,0 +1,222 @@
+"""What the book's pages use: seeded example hands, and the offer of a live table.
+
+Every example in the book is made here from fixed seeds, so a page shows the same hand on every
+build and a reader can deal it again with the same numbers:
+
+- :func:`play_hand` deals a hand from a seed and lets seeded computer players finish it, after
+  any actions the page prescribes (to show a law at work: a declaration, a card, a call);
+- :func:`example_hand` wraps that hand in the step-through viewer, which works in the static book;
+- :func:`live_table_offer` puts a box on the page that, when the page is served by
+  ``make serve``, links to the live table for the game and can open it inside the page; anywhere
+  else (a static copy, a file on disk) it says plainly how to start the server.
+
+>>> hand = play_hand("three-card-loo", "britannica", seed=3)
+>>> hand.is_over
+True
+>>> steps_of(play_hand("three-card-loo", "britannica", seed=3)) == steps_of(hand)
+True
+>>> steps_of(hand)[0]
+{'seat': 0, 'declare': 'stand'}
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from loo.actions import Action, IllegalActionError
+from loo.cards import Card
+from loo.kits import kit
+from loo.options import GAME_NAMES
+from loo.records import record_type
+from loo.rules import RecordError
+from loo.tiles import Tile
+from widgets.step_viewer import StepViewer
+
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Guy", "Hal")
+"""The players' names in the book's examples, seat 0 first (seat 0 is the eldest hand when the
+last seat deals)."""
+
+TABLES = ("three-card-loo", "five-card-loo", "irish-loo", "nap", "domino-loo")
+"""Games with a live table of their own (book/tables/<game>.ipynb); Domino Rounce is a rule set of
+the Domino Loo table."""
+
+
+class ExampleError(ValueError):
+    """A prescribed action the laws refuse, or a hand that stops before it is over; names which."""
+
+
+def _rules(game: str, preset: str | None, options: Mapping[str, Any] | None) -> Any:
+    the_kit = kit(game)
+    if not options:
+        return the_kit.read_rules(game, preset)
+    value: dict[str, Any] = {"preset": preset} if preset else {}
+    value.update({k.replace("_", "-"): v for k, v in options.items()})
+    return the_kit.read_rules(game, value)
+
+
+def play_hand(
+    game: str,
+    preset: str | None = None,
+    *,
+    seed: int,
+    seats: int = 5,
+    dealer: int | None = None,
+    pool: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    actions: Sequence[Mapping[str, Any]] = (),
+    bot: str = "thumb",
+    bot_seed: int = 0,
+    names: Sequence[str] | None = None,
+    finish: bool = True,
+) -> Any:
+    """A hand of ``game`` dealt from ``seed``: ``actions`` first, then seeded computer players to the end.
+
+    ``preset`` names the source's rules (``None``: the game's default) and ``options`` overrides
+    single options by key (``{"club-law": True}``). ``dealer`` defaults to the last seat, so seat 0
+    is the eldest hand; ``pool`` defaults to one deal's stakes for the game. ``actions`` are written
+    as in a record (``{"seat": 2, "declare": "miss"}``, ``{"seat": 0, "play": "AS"}``); the
+    players are the engine's
+    ``bot`` (``thumb`` plays by the old authors' rules of thumb) with choices drawn from
+    ``bot_seed``. ``finish=False`` stops after ``actions``.
+    """
+    the_kit = kit(game)
+    rules = _rules(game, preset, options)
+    dealer = seats - 1 if dealer is None else dealer
+    stake = the_kit.pool(rules, seats) if pool is None else pool
+    who = tuple(names) if names is not None else NAMES[:seats]
+    if len(who) != seats:
+        raise ExampleError(f"names: {len(who)} names for {seats} seats")
+    hand = the_kit.deal(rules, random.Random(seed), seats, dealer, stake, names=list(who))
+    piece = Tile.parse if game.startswith("domino") else Card.parse
+    for i, obj in enumerate(actions):
+        try:
+            hand.push(Action.from_record(dict(obj), where=f"actions[{i}]", seats=seats, piece=piece))
+        except (RecordError, IllegalActionError) as error:  # the engine's own message names the law
+            raise ExampleError(f"actions[{i}] {dict(obj)!r}: {error}") from error
+    if finish:
+        players = [the_kit.make_bot(bot) for _ in range(seats)]
+        choices = random.Random(bot_seed)
+        while not hand.is_over:
+            hand.push(players[hand.to_act].choose(hand.view(hand.to_act), choices))
+    return hand
+
+
+def example_hand(
+    game: str,
+    preset: str | None = None,
+    *,
+    seed: int,
+    commentary: Mapping[int, str] | None = None,
+    title: str | None = None,
+    seat: int | None = None,
+    **deal: Any,
+) -> StepViewer:
+    """:func:`play_hand`'s hand in the step-through viewer, every hand face up unless ``seat`` is given.
+
+    ``commentary`` maps step numbers (0: the deal; *k*: after the *k*-th action) to a note shown
+    in that step. The other keywords go to :func:`play_hand`.
+    """
+    hand = play_hand(game, preset, seed=seed, **deal)
+    return StepViewer(record_of(hand), commentary=commentary, seat=seat, title=title)
+
+
+def record_of(hand: Any) -> dict[str, Any]:
+    """The ``loo-record/1`` record of ``hand`` (of any game), as JSON data."""
+    return dict(record_type(str(getattr(hand.rules.game, "value", hand.rules.game))).of_hand(hand).to_json())
+
+
+def steps_of(hand: Any) -> list[dict[str, Any]]:
+    """The actions of ``hand`` as a record writes them; the viewer's step *k* follows item *k - 1*.
+
+    A page finds the step a note belongs to with
+    ``steps_of(hand).index({"seat": 2, "declare": "miss"}) + 1``.
+    """
+    return [a.to_record() for a in hand.actions]
+
+
+_OFFER_SCRIPT = """<script>
+(function () {
+  var box = document.currentScript.previousElementSibling;
+  if (!box || box.getAttribute("data-loo-offer-ready")) return;
+  box.setAttribute("data-loo-offer-ready", "1");
+  var table = box.getAttribute("data-loo-table");
+  var off = box.querySelector("[data-loo-offer-off]");
+  var on = box.querySelector("[data-loo-offer-on]");
+  var button = box.querySelector("[data-loo-embed]");
+  var frame = box.querySelector("[data-loo-frame-slot]");
+  if (location.protocol !== "http:" && location.protocol !== "https:") return;
+  fetch("/tables/", {headers: {"Accept": "application/json"}, cache: "no-store"})
+    .then(function (r) { return r.ok ? r.json() : null; })
+    .then(function (status) {
+      if (!status || !status.lanterloo || (status.tables || []).indexOf(table) < 0) return;
+      off.hidden = true;
+      on.hidden = false;
+    })
+    .catch(function () {});
+  button.addEventListener("click", function () {
+    if (frame.firstChild) {
+      frame.textContent = "";
+      button.textContent = "Play here, in this page";
+      button.setAttribute("aria-expanded", "false");
+      return;
+    }
+    var f = document.createElement("iframe");
+    f.src = "/tables/" + table;
+    f.title = box.getAttribute("data-loo-title");
+    f.className = "loo-offer-frame";
+    frame.appendChild(f);
+    button.textContent = "Close the table";
+    button.setAttribute("aria-expanded", "true");
+    f.focus();
+  });
+})();
+</script>"""
+
+_OFFER_STYLE = """<style>
+.loo-offer{border:1px solid #b9c3cf;border-left:5px solid #2f6f4f;border-radius:6px;padding:.6em 1em;margin:1em 0;
+background:rgba(47,111,79,.06)}
+.loo-offer p{margin:.3em 0}
+.loo-offer button{font:inherit;padding:.3em .8em;border-radius:4px;border:1px solid #2f6f4f;background:#2f6f4f;
+color:#fff;cursor:pointer;margin-right:.6em}
+.loo-offer button:focus-visible,.loo-offer a:focus-visible{outline:3px solid #e0a000;outline-offset:2px}
+.loo-offer-frame{width:100%;height:780px;border:1px solid #b9c3cf;border-radius:4px;margin-top:.6em;background:#fff}
+@media (max-width:600px){.loo-offer-frame{height:900px}}
+</style>"""
+
+
+def live_table_offer(game: str, *, what: str | None = None) -> Any:
+    """A box offering the live table for ``game`` (one of :data:`TABLES`).
+
+    Served by ``make serve``, the page asks the server (same origin, ``/tables/``) whether the
+    table is there; if so the box links to it and can open it inside the page. Otherwise (a
+    static copy of the book, or a file on disk) it says how to start the server. ``what`` says
+    in a few words what to try at the table. A page offers a game's table once at most (the box's
+    id is ``live-<game>``, and the index of laws links to it).
+    """
+    from IPython.display import HTML
+
+    if game not in TABLES:
+        raise ValueError(f"no live table for {game!r}; the tables are {', '.join(TABLES)}")
+    name = GAME_NAMES[game]
+    title = f"Live table: {name}"
+    hint = f" {escape(what)}" if what else ""
+    html = (
+        _OFFER_STYLE
+        + f'<div class="loo-offer" id="live-{game}" role="region" aria-label="{escape(title)}"'
+        f' data-loo-table="{game}"'
+        f' data-loo-title="{escape(title)}">'
+        f"<p><strong>{escape(title)}.</strong> Play whole games of {escape(name)} against the computer players, "
+        f"with the pool carried from hand to hand.{hint}</p>"
+        '<div data-loo-offer-off><p>The live tables need the Lanterloo server, which runs on your own '
+        "machine. In the project's folder, run <code>make serve</code>, then open this page from "
+        '<code>http://127.0.0.1:8000/</code>: this box will then offer the table.</p></div>'
+        '<div data-loo-offer-on hidden><p>'
+        f'<button type="button" data-loo-embed aria-expanded="false">Play here, in this page</button>'
+        f'<a href="/tables/{game}" target="_blank" rel="noopener">Open the table in a new tab</a></p>'
+        "<div data-loo-frame-slot></div></div>"
+        "</div>" + _OFFER_SCRIPT
+    )
+    return HTML(html)
