@@ -80,3 +80,25 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     except subprocess.TimeoutExpired:
         proc.kill()
     out.close()
+
+
+@pytest.fixture(scope="session")
+def static_site() -> Iterator[str]:
+    """The built book alone, from a plain static file server: no Lanterloo server, no kernels."""
+    import functools
+    import http.server
+    import threading
+
+    if not (BOOK / "index.html").exists():
+        pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(BOOK)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()

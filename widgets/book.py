@@ -148,10 +148,12 @@ _OFFER_SCRIPT = """<script>
   var button = box.querySelector("[data-loo-embed]");
   var frame = box.querySelector("[data-loo-frame-slot]");
   if (location.protocol !== "http:" && location.protocol !== "https:") return;
-  fetch("/tables/", {headers: {"Accept": "application/json"}, cache: "no-store"})
-    .then(function (r) { return r.ok ? r.json() : null; })
-    .then(function (status) {
-      if (!status || !status.lanterloo || (status.tables || []).indexOf(table) < 0) return;
+  // The Lanterloo server marks every page it serves with the tables it offers; a static host
+  // answers this same request (for the page itself, so never a 404) without the mark.
+  fetch(location.pathname, {method: "HEAD", cache: "no-store"})
+    .then(function (r) {
+      var tables = (r.headers.get("X-Lanterloo-Tables") || "").split(",");
+      if (tables.indexOf(table) < 0) return;
       off.hidden = true;
       on.hidden = false;
     })
@@ -190,8 +192,9 @@ color:#fff;cursor:pointer;margin-right:.6em}
 def live_table_offer(game: str, *, what: str | None = None) -> Any:
     """A box offering the live table for ``game`` (one of :data:`TABLES`).
 
-    Served by ``make serve``, the page asks the server (same origin, ``/tables/``) whether the
-    table is there; if so the box links to it and can open it inside the page. Otherwise (a
+    Served by ``make serve``, the page finds the tables the server offers in a header of its own
+    address (``X-Lanterloo-Tables``, same origin); if its game's is there, the box links to it and
+    can open it inside the page. Otherwise (a
     static copy of the book, or a file on disk) it says how to start the server. ``what`` says
     in a few words what to try at the table. A page offers a game's table once at most (the box's
     id is ``live-<game>``, and the index of laws links to it).
@@ -204,16 +207,15 @@ def live_table_offer(game: str, *, what: str | None = None) -> Any:
     title = f"Live table: {name}"
     hint = f" {escape(what)}" if what else ""
     html = (
-        _OFFER_STYLE
-        + f'<div class="loo-offer" id="live-{game}" role="region" aria-label="{escape(title)}"'
+        _OFFER_STYLE + f'<div class="loo-offer" id="live-{game}" role="region" aria-label="{escape(title)}"'
         f' data-loo-table="{game}"'
         f' data-loo-title="{escape(title)}">'
         f"<p><strong>{escape(title)}.</strong> Play whole games of {escape(name)} against the computer players, "
         f"with the pool carried from hand to hand.{hint}</p>"
-        '<div data-loo-offer-off><p>The live tables need the Lanterloo server, which runs on your own '
+        "<div data-loo-offer-off><p>The live tables need the Lanterloo server, which runs on your own "
         "machine. In the project's folder, run <code>make serve</code>, then open this page from "
-        '<code>http://127.0.0.1:8000/</code>: this box will then offer the table.</p></div>'
-        '<div data-loo-offer-on hidden><p>'
+        "<code>http://127.0.0.1:8000/</code>: this box will then offer the table.</p></div>"
+        "<div data-loo-offer-on hidden><p>"
         f'<button type="button" data-loo-embed aria-expanded="false">Play here, in this page</button>'
         f'<a href="/tables/{game}" target="_blank" rel="noopener">Open the table in a new tab</a></p>'
         "<div data-loo-frame-slot></div></div>"

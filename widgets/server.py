@@ -112,10 +112,20 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):
 
 
 class BookHandler(tornado.web.StaticFileHandler):
-    """The built book; a folder path serves its index.html."""
+    """The built book; a folder path serves its index.html.
+
+    Every page carries ``X-Lanterloo-Tables``, the live tables this server offers: a book page
+    reads it from a ``HEAD`` of its own address to decide whether to offer its game's table. A
+    static host answers the same request without the header, so the page asks nothing that
+    could fail.
+    """
+
+    tables: tuple[str, ...] = ()
 
     def set_extra_headers(self, path: str) -> None:
         self.set_header("Cache-Control", "no-cache")
+        if self.tables:
+            self.set_header("X-Lanterloo-Tables", ",".join(self.tables))
 
 
 class TableLinkHandler(tornado.web.RequestHandler):
@@ -129,20 +139,6 @@ class TableLinkHandler(tornado.web.RequestHandler):
             raise tornado.web.HTTPError(404)
         query = f"?{self.request.query}" if self.request.query else ""
         self.redirect(f"/voila/render/{name}.ipynb{query}")
-
-
-class TableIndexHandler(tornado.web.RequestHandler):
-    """``/tables/``: which live tables this server offers, as JSON. A book page asks this (same
-    origin) to decide whether to offer its game's table or to say how to start the server."""
-
-    def initialize(self, tables: Path) -> None:
-        self.tables = tables
-
-    def get(self) -> None:
-        names = sorted(p.stem for p in self.tables.glob("*.ipynb") if TABLE_NAME.match(p.stem))
-        self.set_header("Content-Type", "application/json")
-        self.set_header("Cache-Control", "no-store")
-        self.finish(json.dumps({"lanterloo": True, "tables": names}))
 
 
 class LanterlooServer(Voila):  # type: ignore[misc]
@@ -159,9 +155,11 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             if handler is VoilaKernelWebsocketHandler:
                 spec = (pattern, TableKernelWebsocketHandler, *spec[2:])
             handlers.append(spec)
-        handlers.append((r"/tables/?", TableIndexHandler, {"tables": Path(self.root_dir)}))
         handlers.append((r"/tables/([a-z0-9-]+)/?", TableLinkHandler, {"tables": Path(self.root_dir)}))
         # Last, so that every Voila route above wins: the book answers everything else.
+        BookHandler.tables = tuple(
+            sorted(p.stem for p in Path(self.root_dir).glob("*.ipynb") if TABLE_NAME.match(p.stem))
+        )
         handlers.append((r"/(.*)", BookHandler, {"path": str(self.book_dir), "default_filename": "index.html"}))
         return handlers
 

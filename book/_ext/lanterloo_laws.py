@@ -53,11 +53,11 @@ STATUS_WORDS = {
 }
 
 
-class law_reference(nodes.Inline, nodes.TextElement):  # noqa: N801 - docutils node classes are lower case
+class law_reference(nodes.Inline, nodes.TextElement):
     """A law ID in the text, made a link once the index page's address is known."""
 
 
-class law_index(nodes.General, nodes.Element):  # noqa: N801
+class law_index(nodes.General, nodes.Element):
     """Where the index of laws goes."""
 
 

@@ -15,6 +15,8 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "test-results"
+# Pages that are reference or landing pages, not chapters: no example hand is asked of them.
+REFERENCE_PAGES = {"index.html", "glossary.html", "bibliography.html", "laws.html"}
 
 
 @pytest.fixture
@@ -146,6 +148,61 @@ def test_three_card_loo_played_from_the_keyboard(page: Page, site: str, requests
     assert failed == [] and errors == [], (failed, errors)
 
 
+def test_the_books_step_viewer_steps_by_keyboard_in_the_static_build(
+    page: Page, static_site: str, requests: list[str]
+) -> None:
+    """The book as any static host serves it: the viewer steps with buttons and keys, with no server behind it."""
+    errors, failed = watch(page)
+    page.goto(static_site + "/book/first-hand.html")
+    viewer = page.locator("[data-loo-steps]")
+    expect(viewer).to_have_count(1)
+    shown = viewer.locator("[data-loo-frame]:not([hidden]) .loo-steps-head")
+    expect(shown).to_contain_text("Step 0 of 11")
+    viewer.get_by_role("button", name="Forward").click()
+    expect(shown).to_contain_text("Step 1 of 11")
+    viewer.focus()
+    page.keyboard.press("End")
+    expect(shown).to_contain_text("Step 11 of 11")
+    expect(viewer.locator("[data-loo-frame]:not([hidden])")).to_contain_text("looed")
+    page.keyboard.press("ArrowLeft")
+    expect(shown).to_contain_text("Step 10 of 11")
+    page.keyboard.press("Home")
+    expect(shown).to_contain_text("Step 0 of 11")
+    # the cards drawn once and reused are still there to see, named for a screen reader
+    frame = viewer.locator("[data-loo-frame]:not([hidden])")
+    expect(frame.locator("g[role=img][aria-label*=' of ']").first).to_be_visible()
+    assert frame.locator("use").count() > 0
+    assert not [url for url in requests if url.startswith("ws")]
+    # with no Lanterloo server, the live-table offer says how to start one and offers no button
+    offer = page.locator("#live-three-card-loo")
+    expect(offer).to_contain_text("make serve")
+    expect(offer.get_by_role("button")).to_have_count(0)
+    assert failed == [] and errors == [], (failed, errors)
+
+
+def test_a_book_page_served_with_the_tables_offers_and_embeds_its_table(
+    page: Page, site: str, requests: list[str]
+) -> None:
+    errors, failed = watch(page)
+    page.goto(site + "/book/first-hand.html")
+    offer = page.locator("#live-three-card-loo")
+    play_here = offer.get_by_role("button", name="Play here, in this page")
+    expect(play_here).to_be_visible()
+    expect(offer.get_by_text("make serve")).to_be_hidden()
+    expect(offer.get_by_role("link", name="Open the table in a new tab")).to_have_attribute(
+        "href", "/tables/three-card-loo"
+    )
+    play_here.click()
+    expect(offer.get_by_role("button", name="Close the table")).to_have_attribute("aria-expanded", "true")
+    table = page.frame_locator("#live-three-card-loo iframe")
+    expect(table.locator(".loo-table-view")).to_be_visible(timeout=30_000)
+    expect(table.locator(".loo-table-view")).to_contain_text("Ann (you)")
+    shot(page, "book-offer-embedded")
+    offer.get_by_role("button", name="Close the table").click()
+    expect(offer.locator("iframe")).to_have_count(0)
+    assert failed == [] and errors == [], (failed, errors)
+
+
 def test_the_books_step_viewer_switches_with_no_kernel(page: Page, site: str, requests: list[str]) -> None:
     errors, failed = watch(page)
     page.goto(site + "/book/first-hand.html")
@@ -171,8 +228,9 @@ def test_the_books_step_viewer_switches_with_no_kernel(page: Page, site: str, re
 def test_every_book_page_opens_with_no_broken_link_or_image(page: Page, site: str, requests: list[str]) -> None:
     errors, failed = watch(page)
     book = Path(__file__).resolve().parents[2] / "_build" / "html"
-    pages = sorted(p.relative_to(book).as_posix() for p in (book / "book").glob("*.html"))
-    assert "book/first-hand.html" in pages and "book/glossary.html" in pages
+    pages = sorted(p.relative_to(book).as_posix() for p in (book / "book").rglob("*.html"))
+    assert "book/first-hand.html" in pages and "book/glossary.html" in pages and "book/laws.html" in pages
+    fetched: dict[str, str] = {}
     page.goto(f"{site}/index.html")  # the site's root sends the reader to the book's first page
     page.wait_for_url(re.compile(r"/book/index\.html$"))
     for path in pages:
@@ -182,8 +240,18 @@ def test_every_book_page_opens_with_no_broken_link_or_image(page: Page, site: st
             "[...document.images].filter(i => i.complete && i.naturalWidth === 0 && i.src).map(i => i.src)"
         )
         assert broken == [], f"{path}: broken images {broken}"
-        for href in page.evaluate("[...document.querySelectorAll('main a[href]')].map(a => a.href)"):
-            if href.startswith(site) and "#" not in href.removeprefix(site):
-                status = page.request.get(href).status
-                assert status == 200, f"{path}: link to {href} answers {status}"
+        for href in set(page.evaluate("[...document.querySelectorAll('main a[href]')].map(a => a.href)")):
+            if not href.startswith(site):
+                continue
+            target, _, fragment = href.partition("#")
+            if target not in fetched:
+                response = page.request.get(target)
+                assert response.status == 200, f"{path}: link to {href} answers {response.status}"
+                fetched[target] = response.text()
+            if fragment:
+                assert f'id="{fragment}"' in fetched[target], f"{path}: link to {href}: no such anchor"
+        if path.removeprefix("book/") not in REFERENCE_PAGES:
+            # every chapter has a hand to step through, and it works with no kernel
+            assert page.locator("[data-loo-steps]").count() >= 1, f"{path}: no example hand"
+            expect(page.locator("[data-loo-steps] [data-loo-bar]").first).to_be_visible()
     assert failed == [] and errors == [], (failed, errors)

@@ -97,6 +97,8 @@ def test_server_routes_tables_only_and_puts_the_book_last(tmp_path: Path, monkey
     assert "VoilaKernelWebsocketHandler" not in names
     assert "TableKernelWebsocketHandler" in names
     assert names[-1] == "BookHandler" and handlers[-1][0] == r"/(.*)"
+    # every book page names the tables on offer, for the book's live-table boxes
+    assert handlers[-1][1].tables == tuple(sorted(p.stem for p in DEFAULT_TABLES.glob("*.ipynb")))
     assert app.voila_configuration.show_tracebacks is False
     assert app.voila_configuration.template == "lanterloo"
     assert app.config.MappingKernelManager.cull_idle_timeout == 60
