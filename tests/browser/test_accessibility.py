@@ -1,0 +1,62 @@
+"""axe-core in chromium: no serious or critical accessibility violation on any book page or live table.
+
+axe-core comes pinned from the npm registry with the widget bundle (web/package.json); it is
+injected by the test and never published with the site.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+BOOK = ROOT / "_build" / "html"
+TABLES = sorted(p.stem for p in (ROOT / "book" / "tables").glob("*.ipynb"))
+
+
+def axe_problems(page: Page) -> list[str]:
+    """The serious and critical violations axe finds on the page as it stands, one line each."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `bash web/vendor.sh` (make test does)")
+    page.add_script_tag(content=AXE.read_text())
+    result: dict[str, Any] = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    problems = []
+    for violation in result["violations"]:
+        if violation["impact"] in ("serious", "critical"):
+            where = [" ".join(map(str, n["target"])) for n in violation["nodes"][:3]]
+            why = " ".join(violation["nodes"][0].get("failureSummary", "").split())
+            problems.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {where}: {why}")
+    return problems
+
+
+def book_pages() -> list[str]:
+    return sorted(p.relative_to(BOOK).as_posix() for p in (BOOK / "book").rglob("*.html"))
+
+
+def test_every_book_page_passes_axe(page: Page, static_site: str) -> None:
+    pages = book_pages()
+    assert "book/first-hand.html" in pages
+    found = {}
+    for path in pages:
+        page.goto(f"{static_site}/{path}")
+        expect(page.locator("article h1").first).to_be_visible()
+        problems = axe_problems(page)
+        if problems:
+            found[path] = problems
+    assert found == {}, found
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_every_live_table_passes_axe(page: Page, site: str, table: str) -> None:
+    page.goto(f"{site}/tables/{table}")
+    expect(page.locator(".loo-table-view")).to_be_visible(timeout=30_000)
+    assert axe_problems(page) == []
+    # and again with the Rules and Ledger tabs open, whose controls are not drawn until shown
+    for tab in ("Ledger", "Rules"):
+        page.get_by_role("tab", name=tab).click()
+        assert axe_problems(page) == [], tab
