@@ -173,7 +173,7 @@ def board_html(
             f'<div class="loo-contract">{escape(names[caller])} plays {escape(contract)}{escape(trumps)}.</div>'
         )
     peep = getattr(view, "peep_card", None)
-    if peep is not None:
+    if peep is not None and seat == getattr(view, "seat", seat):  # the peeper's own sight, never another's
         extras.append(f'<div class="loo-peep">You peeped at: {piece_html(peep, four_colour=four_colour)}</div>')
     if turnup is not None:
         extras.append(f'<div class="loo-turnup">Turn-up: {piece_html(turnup, four_colour=four_colour)}</div>')

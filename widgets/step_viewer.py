@@ -138,6 +138,8 @@ def describe(
     'Cat plays the knave of clubs'
     >>> describe(Action.declare(1, "miss"), ["Ann", "Ben", "Cat"])
     'Ben takes the miss'
+    >>> describe(Action.declare(1, "throw"), ["Ann", "Ben", "Cat"], game="domino-loo")
+    'Ben drops out'
     >>> from loo.cards import parse_cards
     >>> describe(Action.exchange(0, parse_cards("4H KS")), ["Ann", "Ben"], viewer=1)
     'Ann exchanges two cards'
@@ -148,7 +150,8 @@ def describe(
     if verb == "declare":
         if value == "miss":
             return f"{who} takes the {'dummy' if game == 'domino-rounce' else 'miss'}"
-        return {"stand": f"{who} stands", "throw": f"{who} throws up"}.get(value, f"{who}: {action_label(action)}")
+        dropping = "drops out" if game.startswith("domino") else "throws up"  # the domino sources' word (DL-DECL)
+        return {"stand": f"{who} stands", "throw": f"{who} {dropping}"}.get(value, f"{who}: {action_label(action)}")
     if verb == "play":
         said = f", calling {NUMBER_PLURALS[action.suit]}" if action.suit is not None else ""
         civil = ' and says "Pam be civil"' if action.civil else ""
@@ -172,6 +175,8 @@ def describe(
         if not pieces:
             return f"{who} leaves the peep card"
         return f"{who} takes the peep card, throwing out {shown if sees else 'a card'}"
+    if verb == "exchange" and game == "domino-rounce":  # the dummy's taker discards down to five (DR)
+        return f"{who} discards {shown}" if pieces else f"{who} discards nothing"
     if verb == "exchange":
         return f"{who} exchanges {shown}" if pieces else f"{who} keeps every {_noun(pieces)}"
     if verb == "purchase":
@@ -201,6 +206,28 @@ def _face_up_board(hand: Any, names: tuple[str, ...]) -> str:
         view = dataclasses.replace(view, miss_left=0)  # the miss is drawn face up by _miss_html instead
     shown = [hand.holding(p) for p in range(len(names))]  # the engine's full knowledge: all public here
     return board_html(view, names, -1, show_own=False, open_hands=shown, open_label="")
+
+
+def _set_aside_html(hand: Any) -> str:
+    """Nap's cards dealt aside, face up (only when every hand is shown): Sir Garnet's extra hand
+    while the calling may still take it, and the peep card until it is taken or play begins."""
+    phase = str(getattr(hand, "phase", ""))
+    view = hand.view(hand.dealer)
+    out = []
+    garnet = getattr(hand, "garnet", None)
+    if garnet and view.garnet_by is None and phase in ("purchase", "call"):
+        names = ", ".join(c.name for c in garnet)
+        label = f"Sir Garnet's extra hand, face down on the table: {names}"
+        drawn = hand_svg(list(garnet), width=40, label=label)
+        out.append(f'<div class="loo-steps-miss">Sir Garnet\'s extra hand: {drawn}</div>')
+    peep = getattr(hand, "peep_card", None)
+    if peep is not None and not view.peep_taken and phase in ("purchase", "call", "garnet", "exchange"):
+        who = [hand.names[p] for p, looked in enumerate(view.peeped) if looked] if hasattr(hand, "names") else []
+        seen = f" (seen by {', '.join(who)})" if who else ""
+        label = f"the peep card, face down on the table{seen}: {peep.name}"
+        drawn = hand_svg([peep], width=40, label=label)
+        out.append(f'<div class="loo-steps-miss">The peep card{escape(seen)}: {drawn}</div>')
+    return "".join(out)
 
 
 def _miss_html(hand: Any) -> str:
@@ -293,6 +320,8 @@ STYLE = (
     "border:1px solid #c8c8c8;border-radius:8px;padding:8px 10px;margin:8px 0;position:relative}"
     ".loo-steps:focus-visible{outline:3px solid #e0a000;outline-offset:2px}"
     ".loo-steps svg{max-width:100%;height:auto;vertical-align:middle}"
+    # a seat's hand keeps its drawn size and the seats wrap instead (a shrunk seat clipped its last card)
+    ".loo-steps .loo-seat{flex:none;max-width:100%}.loo-steps .loo-seat svg{max-width:none}"
     ".loo-steps-title{margin:0 0 4px;font-weight:700}"
     ".loo-steps-bar{display:flex;flex-wrap:wrap;gap:4px;align-items:center;margin:4px 0 8px}"
     ".loo-steps-bar[hidden]{display:none}"
@@ -492,7 +521,7 @@ class StepViewer:
     def _step(self, hand: Any, k: int, text: str, note: str | None, won: Any) -> Step:
         names = self.names
         if self.seat is None:
-            body = _face_up_board(hand, names) + _miss_html(hand)
+            body = _face_up_board(hand, names) + _miss_html(hand) + _set_aside_html(hand)
         else:
             body = board_html(hand.view(self.seat), names, self.seat, show_own=True)
         if won is not None:
