@@ -421,7 +421,7 @@ def _clone(hand: LooHand) -> LooHand:
     return other
 
 
-def _playout(hand: LooHand, policy: Bot, rng: random.Random) -> None:
+def playout(hand: LooHand, policy: Bot, rng: random.Random) -> None:
     """Play ``hand`` to the end with ``policy`` at every seat (ThumbBot and RandomBot take a fast path)."""
     s = hand._s
     thumb = isinstance(policy, ThumbBot)
@@ -493,7 +493,7 @@ class SamplingBot:
             for j, action in enumerate(candidates):
                 sim = _clone(world)
                 sim.push_unchecked(action)
-                _playout(sim, self.rollout, rng)
+                playout(sim, self.rollout, rng)
                 settlement = sim.settlement
                 assert settlement is not None
                 totals[j] += settlement.net()[view.seat]

@@ -167,7 +167,7 @@ def board_html(
     caller, call = getattr(view, "caller", None), getattr(view, "call", None)
     if caller is not None and call:
         trump = getattr(view, "trump", None)
-        trumps = f"; trumps are {trump.name}" if trump is not None and getattr(view, "trumps_fixed", False) else ""
+        trumps = f"; trumps are {trump.plural}" if trump is not None and getattr(view, "trumps_fixed", False) else ""
         contract = NAP_CONTRACTS.get(call, f"{call} tricks")
         extras.append(
             f'<div class="loo-contract">{escape(names[caller])} plays {escape(contract)}{escape(trumps)}.</div>'
