@@ -150,6 +150,22 @@ def _links(app: Sphinx, fromdoc: str, docs: list[str], fragment: str = "") -> li
     return out
 
 
+GENERAL_PAGES = ("book/first-hand", "book/history", "book/numbers", "book/teaching", "book/sources")
+
+
+def _try_it(offering: list[str], explained: list[str]) -> list[str]:
+    """The one page to try a law at: the first that both explains it and offers its table, else
+    the first game chapter offering the table, else any page offering it (all in reading order)."""
+    for choice in (
+        [d for d in offering if d in explained],
+        [d for d in offering if d not in GENERAL_PAGES],
+        offering,
+    ):
+        if choice:
+            return choice[:1]
+    return []
+
+
 def _index_tables(app: Sphinx, fromdoc: str) -> list[nodes.Node]:
     uses: dict[str, set[str]] = getattr(app.env, "lanterloo_law_uses", {})
     offers: dict[str, set[str]] = getattr(app.env, "lanterloo_offers", {})
@@ -183,8 +199,8 @@ def _index_tables(app: Sphinx, fromdoc: str) -> list[nodes.Node]:
             explained = ranked(uses.get(entry.id, set()))
             row += _cell(*(_links(app, fromdoc, explained) or [nodes.Text("\u2014")]))
             game = TABLE_OF_PREFIX.get(entry.id.split("-")[0])
-            tables = ranked(offers.get(game, set())) if game else []
-            row += _cell(*(_links(app, fromdoc, tables[:1], f"live-{game}") or [nodes.Text("\u2014")]))
+            tables = _try_it(ranked(offers.get(game, set())) if game else [], explained)
+            row += _cell(*(_links(app, fromdoc, tables, f"live-{game}") or [nodes.Text("\u2014")]))
             body += row
         tgroup += body
         table += tgroup
