@@ -22,6 +22,7 @@ from typing import Any
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card, Rank, Suit, full_pack
+from loo.laws import law as law_entry
 from loo.rules import (
     ClubLawMiss,
     FirstDealMode,
@@ -806,8 +807,15 @@ class LooHand(TrickHand):
             return ("L5-DECL-02", f"{who} may exchange {n} card{'s' if n != 1 else ''} from the stock")
         card = action.value
         if not s.current:
-            duty = self._lead_rule(action.seat, card, [card])
-            return ("L3-LEAD-08" if duty is None else duty[0], f"{who} may lead {card}")
+            # A lead is free (L3-LEAD-08) unless a duty binds this holding: then the law that
+            # refuses the other cards is the law that makes this one the card to lead.
+            holding = s.holding[action.seat]
+            for other in holding:
+                duty = self._lead_rule(action.seat, other, holding) if other != card else None
+                if duty is not None:
+                    rule = law_entry(duty[0]).statement
+                    return (duty[0], f"{who} must lead {card} here: {rule[:1].lower()}{rule[1:]}")
+            return ("L3-LEAD-08", f"{who} may lead {card}")
         led = self._suit(s.current[0][1])
         if self._suit(card) is led:
             return ("L3-PLAY-02", f"{card} follows suit")

@@ -378,3 +378,20 @@ def test_explanations_say_why_each_action_is_or_is_not_allowed_citing_real_laws(
     assert all(declaring[d].legal for d in ("stand", "miss", "throw"))
     bold = {e.action.value: e for e in push(base(preset="britannica", pool=3), "0 stand").explain()}
     assert not bold["throw"].legal and bold["throw"].law == "L3-BOLD-01"
+
+
+def test_a_forced_lead_is_explained_by_the_duty_that_forces_it() -> None:
+    from widgets.book import play_hand
+
+    stands = [{"seat": s, "declare": "stand"} for s in range(5)]
+    forced = play_hand("three-card-loo", "peel", seed=1, finish=False, actions=stands)
+    (only,) = [e for e in forced.explain() if e.legal]
+    assert only.law == "L3-LEAD-05" and "must lead QS" in only.reason
+    # the same seat's other cards are refused under that same law
+    assert {e.law for e in forced.explain() if not e.legal and e.action.verb == "play"} == {"L3-LEAD-05"}
+    # the encyclopedia's rule: any trump; each legal lead is one of the trumps, explained by L3-LEAD-06
+    any_trump = play_hand(
+        "three-card-loo", "peel", seed=1, finish=False, actions=stands, options={"first-lead-rule": "any-trump"}
+    )
+    legal = [e for e in any_trump.explain() if e.legal and e.action.verb == "play"]
+    assert len(legal) >= 2 and {e.law for e in legal} == {"L3-LEAD-06"}
