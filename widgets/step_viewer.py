@@ -49,7 +49,7 @@ from loo.cards import Card
 from loo.records import load, read_header, record_type
 from loo.svg import hand_svg, share_drawings
 from loo.tiles import NUMBER_PLURALS, Tile
-from widgets.board import action_label, board_html, piece_html
+from widgets.board import action_label, board_html, piece_html, pieces_html
 
 __all__ = ["AUTOPLAY_MS", "Step", "StepViewer", "describe"]
 
@@ -204,6 +204,8 @@ def _face_up_board(hand: Any, names: tuple[str, ...]) -> str:
     view = hand.view(hand.to_act if hand.to_act is not None else hand.dealer)
     if getattr(view, "miss_left", 0):
         view = dataclasses.replace(view, miss_left=0)  # the miss is drawn face up by _miss_html instead
+    if getattr(view, "misses_left", 0):
+        view = dataclasses.replace(view, misses_left=0)  # likewise the domino misses (dummies)
     shown = [hand.holding(p) for p in range(len(names))]  # the engine's full knowledge: all public here
     return board_html(view, names, -1, show_own=False, open_hands=shown, open_label="")
 
@@ -231,7 +233,22 @@ def _set_aside_html(hand: Any) -> str:
 
 
 def _miss_html(hand: Any) -> str:
-    """The untaken miss of three-card Loo, face up (only when every hand is shown)."""
+    """The untaken miss of three-card Loo, or the domino misses (Rounce's dummies) still to be taken,
+    face up (only when every hand is shown)."""
+    misses = getattr(hand, "misses", None)
+    if misses is not None:
+        if str(hand.phase) != "declare":
+            return ""
+        word = "dummy" if hand.rules.dummies else "miss"
+        left = misses[len(hand.misses_taken) :]
+        drawn = []
+        for k, tiles in enumerate(left, start=1):
+            named = ", ".join(t.name for t in tiles)
+            order = ("next", "second", "third", "fourth", "fifth")[k - 1] if k <= 5 else f"number {k}"
+            label = f"the {word} to be taken {order}: {named}"
+            drawn.append(pieces_html(list(tiles), width=40, label=label))
+        title = ("The dummies" if word == "dummy" else "The misses") if len(left) > 1 else f"The {word}"
+        return f'<div class="loo-steps-miss">{title}: {" ".join(drawn)}</div>' if drawn else ""
     miss = getattr(hand, "miss", ())
     if not miss or hand.miss_taken_by is not None or hand.playing_for_pool or str(hand.phase) != "declare":
         return ""
