@@ -341,3 +341,14 @@ def test_describe_names_each_verb() -> None:
 def test_the_modules_doctests_pass() -> None:
     result = doctest.testmod(step_viewer, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_face_up_the_untaken_domino_misses_are_drawn_and_one_seats_view_never_shows_them() -> None:
+    from widgets.book import example_hand
+
+    viewer = example_hand("domino-rounce", "rounce", seed=65, seats=3)
+    first = viewer.steps[0].html
+    assert "the dummy to be taken next:" in first and "the dummy to be taken second:" in first
+    assert "face down" not in first  # nothing is hidden in the face-up book view
+    seat_view = example_hand("domino-rounce", "rounce", seed=65, seats=3, seat=0)
+    assert all("to be taken" not in step.html for step in seat_view.steps)
