@@ -1,7 +1,13 @@
 """A whole live table: the table itself, a step-through of the finished hand, the ledger and the rules.
 
 Each part is a view of the one :class:`~widgets.model.TableModel`; this module only lays them
-out in tabs and wires the review button. The constructor never displays.
+out in tabs and wires the review button and the deal codes (the hand's code, shown when asked
+for, and a box to play a code's deal). The constructor never displays.
+
+:func:`served_table` is what a table notebook displays under ``python -m widgets.server``: it
+reads the request's query string (``?table=<id>`` and perhaps ``?deal=<code>``) and resumes the
+saved game, or starts a new one and saves it (:mod:`widgets.store`); a bad id or code gets a
+plain message.
 
 >>> table = live_table("nap", seed=3, rng=random.Random(3))
 >>> [table.tabs.get_title(i) for i in range(len(table.tabs.children))]
@@ -10,27 +16,43 @@ out in tabs and wires the review button. The constructor never displays.
 
 from __future__ import annotations
 
+import logging
 import random
+from html import escape
 from typing import Any
+from urllib.parse import parse_qs, quote
 
 import ipywidgets as ipw
 
+from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.ledger_view import LedgerView
-from widgets.model import TableModel
+from widgets.model import ReplayError, TableModel
 from widgets.rules_picker import RulesPicker
 from widgets.safety import guarded
 from widgets.step_viewer import StepViewer
+from widgets.store import BadTableId, TableStore, UnknownTable
 from widgets.table_view import TableView
 
+log = logging.getLogger("lanterloo.widgets.live_table")
+
 REVIEW_WAIT = "The review opens when the hand is over: until then it would show the other hands."
+CODE_WARNING = (
+    "Anyone with this code can deal this very hand, every card of it: give it to a class before the "
+    "hand is played, never to someone you are playing against."
+)
+NO_TABLE = (
+    "There is no table at this address. The link may be mistyped or cut short, or the game was "
+    "left unplayed so long that it has been cleared away."
+)
 
 
 class LiveTable(ipw.VBox):
     """The table, the review of the last hand, the game's ledger and the rules picker, in tabs."""
 
-    def __init__(self, model: TableModel) -> None:
+    def __init__(self, model: TableModel, *, saved: bool = False) -> None:
         self.model = model
         self.table = TableView(model)
+        self.codes = DealCodes(model, saved=saved)
         self.ledger = LedgerView(model)
         self.picker = RulesPicker(model)
         self._review_note = ipw.HTML(f"<p>{REVIEW_WAIT}</p>")
@@ -43,7 +65,8 @@ class LiveTable(ipw.VBox):
         self._review = ipw.VBox()
         review = ipw.VBox([self._review_note, self._review_button, self._review])
         self.tabs = ipw.Tab(
-            [self.table, review, self.ledger, self.picker], titles=("Table", "Review", "Ledger", "Rules")
+            [ipw.VBox([self.table, self.codes]), review, self.ledger, self.picker],
+            titles=("Table", "Review", "Ledger", "Rules"),
         )
         super().__init__([self.tabs])
         self.add_class("loo-live-table")
@@ -70,6 +93,82 @@ class LiveTable(ipw.VBox):
         self._review.children = (StepViewer(record, title="The hand just played").widget(),)
 
 
+class DealCodes(ipw.VBox):
+    """The hand's deal code, shown only when the reader asks, and a box to deal a code's hand.
+
+    The code tells every card of the hand to anyone with the engine, so it reaches the page only
+    on a click, like the teaching switch; it goes again when the next hand is dealt.
+    """
+
+    def __init__(self, model: TableModel, *, saved: bool = False) -> None:
+        self.model = model
+        self._show = ipw.Button(
+            description="This hand's code", tooltip="Show this hand's deal code, to give others this deal"
+        )
+        self._show.add_class("loo-show-code")
+        self._shown = ipw.HTML()
+        self._code = ipw.Text(
+            placeholder="a deal code, such as l3.peel.s0.n12345",
+            description="Deal code",
+            layout=ipw.Layout(width="28em"),
+        )
+        self._code.add_class("loo-code-input")
+        self._play = ipw.Button(description="Play this deal", tooltip="Start a new game at the deal this code names")
+        self._play.add_class("loo-play-code")
+        self._status = ipw.HTML()
+        note = (
+            '<p class="loo-saved-note" style="font-size:12px;color:#555;margin:2px 0">This game is saved as you '
+            "play: this page's address brings it back, after a reload or another day.</p>"
+            if saved
+            else ""
+        )
+        row = ipw.HBox(
+            [self._show, self._code, self._play], layout=ipw.Layout(flex_flow="row wrap", align_items="center")
+        )
+        super().__init__([row, self._shown, self._status, ipw.HTML(note)])
+        self.add_class("loo-deal-codes")
+        self._hand: Any = None
+        self._wire()
+
+    def _wire(self) -> None:
+        say = self._say
+        self._show.on_click(guarded(say)(lambda _b: self.show()))
+        self._play.on_click(guarded(say)(lambda _b: self.play()))
+        self.model.observe(guarded(say)(lambda _change: self._update()), names=["version"])
+
+    def _say(self, message: str) -> None:
+        self._status.value = f'<div role="status" aria-live="polite">{escape(message)}</div>' if message else ""
+
+    def _update(self) -> None:
+        if self._hand is not None and self.model.hand is not self._hand:
+            self._hand = None  # another hand: the code shown was the last one's
+            self._shown.value = ""
+
+    def show(self) -> None:
+        code = self.model.deal_code()
+        if code is None:
+            self._shown.value = "<p>This hand was loaded from a record: it has no deal code.</p>"
+            return
+        self._hand = self.model.hand
+        link = f"/tables/{quote(code.game)}?deal={quote(str(code))}"
+        self._shown.value = (
+            f'<p class="loo-code-shown">Deal code for this hand: <code style="user-select:all">{escape(str(code))}'
+            f'</code> (<a href="{escape(link)}" target="_blank" rel="noopener">a new table with this deal</a>)</p>'
+            f'<p style="font-size:12px;color:#555;margin:2px 0">{escape(CODE_WARNING)}</p>'
+        )
+
+    def play(self) -> None:
+        text = self._code.value
+        if not text.strip():
+            self._say("Type or paste a deal code first, such as l3.peel.s0.n12345.")
+            return
+        if self.model.play_code(text):
+            self._code.value = ""
+            self._say("")
+        else:
+            self._say(self.model.message)
+
+
 def live_table(
     game: str = "three-card-loo",
     preset: str | None = None,
@@ -80,3 +179,71 @@ def live_table(
 ) -> LiveTable:
     """A live table of ``game`` under ``preset`` (its primary source's rules by default)."""
     return LiveTable(TableModel(game, preset=preset, seed=seed, rng=rng, **kwargs))
+
+
+def notice(message: str, page: str, *, title: str = "This table cannot be opened") -> ipw.HTML:
+    """A plain message in place of a table, with a link to a new table of ``page``."""
+    return ipw.HTML(
+        f'<div class="loo-table-notice" role="alert"><h2 style="font-size:1.2em">{escape(title)}</h2>'
+        f"<p>{escape(message)}</p>"
+        f'<p><a href="/tables/{quote(page)}">Start a new table</a></p></div>'
+    )
+
+
+def _one(params: dict[str, list[str]], key: str) -> str | None:
+    values = params.get(key)
+    return values[-1] if values else None
+
+
+def served_table(
+    game: str,
+    preset: str | None = None,
+    query: str = "",
+    *,
+    store: TableStore | None = None,
+    rng: random.Random | None = None,
+) -> ipw.Widget:
+    """The table a request asks for: ``query`` is its query string (after ``voila.utils.wait_for_request()``).
+
+    ``?table=<id>``: the game saved under that id, at its last action; a new game, saved from its
+    first move, if the id was reserved by the server but never played (``?deal=<code>`` then deals
+    that code's hand). An unknown or malformed id, or a bad deal code, gets a plain message, never
+    another table. Without a table id (a page not served by ``widgets.server``) the game is not saved.
+    """
+    params = parse_qs(query, keep_blank_values=True)
+    table_id, deal = _one(params, "table"), _one(params, "deal")
+    try:
+        code = parse_deal_code(deal, game=game, rules=preset) if deal else None
+    except DealCodeError as error:
+        code_problem: str | None = f"That deal code cannot be used: {error.message}."
+        code = None
+    else:
+        code_problem = None
+    try:
+        if table_id is None:
+            if code_problem:
+                return notice(code_problem, game, title="This deal cannot be dealt")
+            return LiveTable(TableModel(game, preset=preset, code=code, rng=rng))
+        store = store if store is not None else TableStore()
+        try:
+            saved = store.load(table_id)
+        except (BadTableId, UnknownTable) as error:
+            log.info("refused table id: %s", error)
+            return notice(NO_TABLE, game, title="No such table")
+        if saved.count:  # a game in progress: resume it (a deal code in the address was for its start)
+            return LiveTable(TableModel.resume(store, table_id, rng=rng), saved=True)
+        if code_problem:
+            return notice(code_problem, game, title="This deal cannot be dealt")
+        model = TableModel(game, preset=preset, code=code, rng=rng)
+        model.attach(store, table_id)
+        return LiveTable(model, saved=True)
+    except ReplayError:
+        log.exception("table %s no longer replays", table_id)
+        return notice(
+            "This game was saved by an earlier version of these tables and can no longer be resumed. "
+            "The server's log says why.",
+            game,
+        )
+    except Exception:
+        log.exception("could not open table %s", table_id)
+        return notice("Something went wrong opening this table, and it has been logged. Please try again.", game)

@@ -10,7 +10,16 @@ the pool carries from hand to hand and a double-entry ledger keeps every chip.
 
 Hidden information: the seed of a deal tells everything about it, so the model keeps it to
 itself until the hand is over, and exports a record only then. Each hand has its own seed, drawn
-from the table's private generator; showing one hand's seed tells nothing about the next.
+from the table's private generator; showing one hand's seed tells nothing about the next. The
+hand's deal code (:mod:`widgets.dealcode`) is given only when asked for (:meth:`TableModel.deal_code`).
+
+Saving: the model writes a journal of what happened, one event per change (a new game, the
+reader's action with the bots' replies, a take-back, the next hand, an imported record), each
+with every bot action it caused, so that replaying the journal rebuilds the game exactly without
+asking a bot or a random generator anything. :meth:`TableModel.attach` saves it in a
+:class:`~widgets.store.TableStore` as it happens; :meth:`TableModel.resume` rebuilds a saved
+game. A change whose write the store refuses (another tab moved the game on) is not made: the
+model reloads the game as saved and tells the reader so.
 
 >>> table = TableModel("three-card-loo", preset="enquire-within", seed=12, rng=random.Random(1))
 >>> view = table.view()
@@ -22,7 +31,9 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import random
+import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,13 +41,49 @@ from typing import Any
 import traitlets
 
 from loo.actions import Action, IllegalActionError
+from loo.cards import Card
 from loo.kits import kit
 from loo.laws import cite
 from loo.records import RecordError, load, record_type, replay_actions
+from loo.tiles import Tile
+from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
+from widgets.store import START, Event, StaleTable, StoreError, TableStore
 
-DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve")
+log = logging.getLogger("lanterloo.widgets.model")
+
+DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
 SEATS = {"three-card-loo": 5, "five-card-loo": 5, "irish-loo": 5, "nap": 4, "domino-loo": 4, "domino-rounce": 4}
 PIECE_VERBS = ("play",)
+DOMINO_GAMES = ("domino-loo", "domino-rounce")
+STALE_MESSAGE = (
+    "This game was played on in another tab or window, so that move was not made. The table now shows "
+    "the game as it was saved there; reload this page to be sure you see it all."
+)
+NOT_SAVED_MESSAGE = "That move could not be saved, so it was not made (the server's log says why). Please try again."
+SAVING_STOPPED_MESSAGE = (
+    "This game can no longer be saved (the server's log says why). You can play on, but reloading the page "
+    "will lose it."
+)
+# What a replayed journal rebuilds; a reload after a refused write takes exactly these from the saved game.
+_GAME_STATE = (
+    "game",
+    "kit",
+    "rules",
+    "names",
+    "seat",
+    "bot_name",
+    "_bots",
+    "table_game",
+    "records",
+    "_before_settle",
+    "_seed",
+    "_reader_moves",
+    "_history",
+)
+
+
+class ReplayError(ValueError):
+    """A saved journal that no longer replays (an event the engine now refuses, or a bot action out of turn)."""
 
 
 @dataclass(frozen=True)
@@ -76,17 +123,42 @@ class TableModel(traitlets.HasTraits):
         seed: int | None = None,
         bots: str = "thumb",
         rng: random.Random | None = None,
+        code: DealCode | str | None = None,
+        journal: Sequence[Event] | None = None,
     ) -> None:
+        """``code`` deals its hand (a :class:`DealCode` or its text) instead of ``game``, ``rules``,
+        ``seat`` and ``seed``; ``journal`` rebuilds the game those saved events describe."""
         super().__init__()
         # Without an injected generator the table draws from the system's entropy, never from the
         # first deal's seed: that seed is shown when the hand ends and must not predict the next.
         self._rng = rng if rng is not None else random.Random()
         self.bot_name = bots
         self.seat = seat
-        self._start(game, rules if rules is not None else preset, names, seed)
+        self._history: list[Event] = []  # this game's journal, from its start event
+        self._pushed: list[Action] = []  # the bot actions the change in hand has caused
+        self._script: list[dict[str, Any]] | None = None  # while replaying: the bot actions to push
+        self._replaying = False
+        self._store: TableStore | None = None
+        self.table_id: str | None = None
+        self._count = 0  # the events of this table that the store holds, as this model last saw them
+        if journal is not None:
+            self._replay(journal)
+        else:
+            if isinstance(code, str):
+                code = parse_deal_code(code)
+            self._begin(game, rules if rules is not None else preset, names, seed, code=code)
         self.observe(lambda _c: self._say(self.message), names=["teaching"])
 
-    def _start(self, game: str, rules: Any, names: Sequence[str] | None, seed: int | None) -> None:
+    def _start(
+        self,
+        game: str,
+        rules: Any,
+        names: Sequence[str] | None,
+        seed: int | None,
+        *,
+        dealer: int | None = None,
+        deal: bool = True,
+    ) -> None:
         game_kit = kit(game)
         self.rules = game_kit.read_rules(game, rules)  # raises RecordError naming a bad option
         table = tuple(names) if names is not None else DEFAULT_NAMES[: SEATS.get(game, 4)]
@@ -95,10 +167,54 @@ class TableModel(traitlets.HasTraits):
         self.game, self.kit, self.names = game, game_kit, table
         self._bots = [None if i == self.seat else game_kit.make_bot(self.bot_name) for i in range(len(table))]
         # The reader is the eldest hand of the first deal: the dealer sits on the reader's right.
-        self.table_game = game_kit.new_game(self.rules, list(table), self._rng, (self.seat - 1) % len(table))
+        first = dealer if dealer is not None else (self.seat - 1) % len(table)
+        self.table_game = game_kit.new_game(self.rules, list(table), self._rng, first)
         self.records: list[dict[str, Any]] = []  # the finished hands of this game, as records
         self._before_settle: dict[str, Any] | None = None
-        self._deal(seed)
+        self._seed: int | None = None
+        self._reader_moves = 0
+        if deal:
+            self._deal(seed)
+
+    def _start_code(self, code: DealCode, names: Sequence[str] | None = None) -> None:
+        """A new game whose first hand is the deal ``code`` names, the reader at its seat."""
+        n = code.n_seats
+        table = tuple(names) if names is not None and len(names) == n else DEFAULT_NAMES[:n]
+        self.seat = code.seat
+        rules = kit(code.game).read_rules(code.game, code.rules)
+        pool, kind = first_deal(code.game, rules, table, code.first_dealer, code.seed)
+        if (code.pool is None or code.pool == pool) and (code.kind is None or code.kind == kind):
+            # A new game's own first deal: the ledger books its stakes as the game does.
+            self._start(code.game, code.rules, table, code.seed, dealer=code.first_dealer)
+            return
+        # A later hand of some game (another dealer, a pool carried over): the seeded record's hand,
+        # its pool booked as the dealer's, as an imported record's is.
+        hand = load(json.dumps(code_record(code, table))).start()
+        self._start(code.game, code.rules, table, None, dealer=code.first_dealer, deal=False)
+        self._sit_at(hand, code.seed)
+
+    def _begin(
+        self,
+        game: str,
+        rules: Any,
+        names: Sequence[str] | None,
+        seed: int | None,
+        *,
+        code: DealCode | None = None,
+        bots: str | None = None,
+    ) -> bool:
+        """Start a new game (from ``code`` if given) and journal it; False if the store refused it."""
+        self._pushed = []
+        if bots is not None:
+            self.bot_name = bots
+        if code is not None:
+            self._start_code(code, names)
+        else:
+            self._start(game, rules, names, seed)
+        first = self.deal_code()
+        assert first is not None  # a new game's first hand is always dealt from a seed
+        self._history = []
+        return self._journal({"type": START, "code": str(first), "names": list(self.names), "bots": self.bot_name})
 
     # ----- what the reader may see -----------------------------------------------------------
 
@@ -137,6 +253,30 @@ class TableModel(traitlets.HasTraits):
     def seed(self) -> int | None:
         """The deal's seed, but only once the hand is over: before that it would reveal every card."""
         return self._seed if self.hand.is_over else None
+
+    def deal_code(self) -> DealCode | None:
+        """The deal code of the hand in play (or just finished); None for a hand loaded from a record.
+
+        It tells anyone with the engine every card of the hand, so a table shows it only when the
+        reader asks (a teacher deals, copies the code, gives it to the class).
+        """
+        if self._seed is None or self.hand is None:
+            return None
+        n = len(self.names)
+        rules = self.rules.to_record()
+        dealer = int(self.hand.dealer)
+        pool, kind = first_deal(self.game, self.rules, self.names, dealer, self._seed)
+        own_kind = _kind_of(self.hand)
+        return DealCode(
+            game=self.game,
+            rules=rules,
+            seat=self.seat,
+            seed=self._seed,
+            dealer=None if dealer == (self.seat - 1) % n else dealer,
+            pool=None if int(self.hand.pool) == pool else int(self.hand.pool),
+            kind=None if own_kind == kind else own_kind,
+            seats=None if n == USUAL_SEATS[self.game] else n,
+        )
 
     @property
     def can_undo(self) -> bool:
@@ -196,8 +336,11 @@ class TableModel(traitlets.HasTraits):
         except IllegalActionError as error:
             self._say(f"{_sentence(error.message)} ({cite(error.law)})")
             return False
+        self._pushed = []
         self._reader_moves += 1
         self._advance()
+        if not self._journal({"type": "act", "action": action.to_record()}):
+            return False
         self._say("")
         return True
 
@@ -223,6 +366,9 @@ class TableModel(traitlets.HasTraits):
             if action.seat == self.seat:
                 break
         self._reader_moves -= 1
+        self._pushed = []
+        if not self._journal({"type": "undo"}):
+            return False
         self._say("Taken back.")
         return True
 
@@ -246,14 +392,34 @@ class TableModel(traitlets.HasTraits):
         if not self.hand.is_over:
             self._say("Finish this hand first (or start a new game).")
             return False
-        return self._deal(seed)
+        self._pushed = []
+        if not self._deal(seed):
+            return False
+        return self._journal({"type": "deal", "seed": self._seed})
 
-    def new_game(self, game: str | None = None, *, rules: Any = None, seed: int | None = None) -> None:
+    def new_game(self, game: str | None = None, *, rules: Any = None, seed: int | None = None) -> bool:
         """Start a new game, of ``game`` under ``rules`` if given (else the same game and rules again)."""
         if game is None:
             game, rules = self.game, self.rules.to_record() if rules is None else rules
         names = self.names if len(self.names) == SEATS.get(game, 4) else None
-        self._start(game, rules, names, seed)
+        return self._begin(game, rules, names, seed)
+
+    def play_code(self, text: str) -> bool:
+        """Start a new game at the deal a deal code names (or a link holding one); a bad code is
+        refused with the part at fault named, and the game in play is left as it was.
+
+        A bare number is a seed of this table's game and rules.
+        """
+        try:
+            code = parse_deal_code(text, game=self.game, rules=self.rules.to_record())
+        except DealCodeError as error:
+            self._say(f"That deal code cannot be used: {error.message}.")
+            return False
+        names = self.names if len(self.names) == code.n_seats and self.game == code.game else None
+        if not self._begin(code.game, code.rules, names, None, code=code):
+            return False
+        self._say(f"Dealt from the deal code {code}: a new game starts at that hand.")
+        return True
 
     def record(self) -> dict[str, Any] | None:
         """The finished hand as a loo-record/1 record; None while it is in play (it would show hidden cards)."""
@@ -288,18 +454,25 @@ class TableModel(traitlets.HasTraits):
             self._say(f"That record has {len(hand.names)} seats; you sit at seat {self.seat}.")
             return False
         game = json.loads(text)["game"]
-        self._start(game, loaded.rules.to_record(), tuple(hand.names), None)
-        # The imported hand takes the new game's place; its pool is booked as the dealer's.
+        self._pushed = []
+        self._start(game, loaded.rules.to_record(), tuple(hand.names), None, deal=False)
+        self._sit_at(hand, None)
+        if not self._journal({"type": "import", "record": text}):
+            return False
+        self._say("Record loaded.")
+        return True
+
+    def _sit_at(self, hand: Any, seed: int | None) -> None:
+        """Make ``hand`` (a record's, or a deal code's) the hand in play, its pool booked as the dealer's."""
         table = self.table_game
         table.ledger.clear()
         table.pool = 0
         table.hand, table.dealer = hand, hand.dealer
         table._pay(hand.names[hand.dealer], hand.pool, "deal")
-        self._seed = None
+        self._seed = seed
         self._reader_moves = 0
+        self._before_settle = None
         self._advance()
-        self._say("Record loaded.")
-        return True
 
     # ----- dealing and the computer players --------------------------------------------------
 
@@ -321,11 +494,23 @@ class TableModel(traitlets.HasTraits):
         """Let the bots act until it is the reader's turn or the hand is over; then pay the hand."""
         while not self.hand.is_over and self.hand.to_act != self.seat:
             seat = self.hand.to_act
-            bot = self._bots[seat]
-            assert bot is not None
-            self.hand.push(bot.choose(self.hand.view(seat), self._rng))
+            if self._script is not None:  # replaying a journal: the bots' saved actions, not their choices
+                if not self._script:
+                    raise ReplayError(f"the journal has no action for seat {seat}, whose turn it is")
+                action = Action.from_record(self._script.pop(0), seats=len(self.names), piece=self._piece)
+                if action.seat != seat:
+                    raise ReplayError(f"the journal has {action} where seat {seat} is to act")
+            else:
+                bot = self._bots[seat]
+                assert bot is not None
+                action = bot.choose(self.hand.view(seat), self._rng)
+            self.hand.push(action)
+            self._pushed.append(action)
         if self.hand.is_over:
             self._settle()
+
+    def _piece(self, text: str) -> Card | Tile:
+        return Tile.parse(text) if self.game in DOMINO_GAMES else Card.parse(text)
 
     def _settle(self) -> None:
         """Book the finished hand in the ledger once, keeping what it was so a take-back can unbook it."""
@@ -350,7 +535,138 @@ class TableModel(traitlets.HasTraits):
 
     def _say(self, message: str) -> None:
         self.message = message
-        self.version += 1
+        if not self._replaying:  # a replay redraws nothing until it is done
+            self.version += 1
+
+    # ----- saving: the journal, the store, and a replay ----------------------------------------
+
+    def _journal(self, event: Event) -> bool:
+        """Keep ``event`` (with the bot actions it caused) and save it; False if the store refused it.
+
+        A refused or failed write leaves the model as the store has the game: the change is undone
+        by reloading the saved game, and the reader is told.
+        """
+        if self._pushed:
+            event["then"] = [a.to_record() for a in self._pushed]
+        self._pushed = []
+        self._history.append(event)
+        if self._store is None or self._replaying or self.table_id is None:
+            return True
+        try:
+            self._count = self._store.append(self.table_id, self._count, [event])
+            return True
+        except StaleTable as stale:
+            log.info("table %s: a stale write was refused (%s)", self.table_id, stale)
+            self._reload(STALE_MESSAGE)
+        except (StoreError, sqlite3.Error, OSError):
+            log.exception("table %s: could not save a %s event", self.table_id, event.get("type"))
+            self._reload(NOT_SAVED_MESSAGE)
+        return False
+
+    def _reload(self, message: str) -> None:
+        """Become the game as saved (after a refused write); if it cannot be read, stop saving and say so."""
+        assert self._store is not None and self.table_id is not None
+        try:
+            saved = self._store.load(self.table_id)
+            fresh = TableModel(journal=saved.events, rng=self._rng)
+        except Exception:
+            log.exception("table %s: could not reload the saved game", self.table_id)
+            self._store = None
+            self._say(SAVING_STOPPED_MESSAGE)
+            return
+        for name in _GAME_STATE:
+            setattr(self, name, getattr(fresh, name))
+        self._count = saved.count
+        self._say(message)
+
+    def _replay(self, journal: Sequence[Event]) -> None:
+        """Rebuild the game the events describe, each change made again with its saved bot actions."""
+        if not journal or journal[0].get("type") != START:
+            raise ReplayError("a saved game begins with a start event")
+        self._replaying = True
+        try:
+            for index, event in enumerate(journal):
+                self._script = list(event.get("then", []))
+                try:
+                    done = self._apply(event)
+                except (RecordError, DealCodeError, IllegalActionError, KeyError, TypeError, ValueError) as error:
+                    raise ReplayError(f"event {index + 1} ({event.get('type')}) cannot be replayed: {error}") from error
+                if not done or self._script:
+                    raise ReplayError(f"event {index + 1} ({event.get('type')}) does not replay as it was saved")
+        finally:
+            self._script = None
+            self._replaying = False
+
+    def _apply(self, event: Event) -> bool:
+        kind = event["type"]
+        if kind == START:
+            code = parse_deal_code(str(event["code"]))
+            names = event.get("names")
+            return self._begin(code.game, code.rules, names, None, code=code, bots=event.get("bots"))
+        if kind == "act":
+            return self.act(Action.from_record(event["action"], seats=len(self.names), piece=self._piece))
+        if kind == "undo":
+            return self.undo()
+        if kind == "deal":
+            return self.new_hand(int(event["seed"]))
+        if kind == "import":
+            return self.import_record(str(event["record"]))
+        raise ReplayError(f"unknown event {kind!r}")
+
+    def attach(self, store: TableStore, table_id: str) -> bool:
+        """Save this game in ``store`` as table ``table_id`` (a table reserved, never played) and as it goes on.
+
+        If the table was started meanwhile (a second tab of a new table), this model becomes the
+        game saved there instead, and says so; returns False then.
+        """
+        self._store, self.table_id = store, table_id
+        try:
+            self._count = store.append(table_id, 0, self._history)
+            return True
+        except StaleTable:
+            self._reload(STALE_MESSAGE)
+        return False
+
+    @classmethod
+    def resume(cls, store: TableStore, table_id: str, *, rng: random.Random | None = None) -> TableModel:
+        """The game saved as ``table_id``, at its last action, saving on as it goes.
+
+        Raises :class:`~widgets.store.UnknownTable` or :class:`~widgets.store.BadTableId` for a
+        table the store does not hold, :class:`ReplayError` for one that no longer replays.
+        """
+        saved = store.load(table_id)
+        model = cls(journal=saved.events, rng=rng)
+        model._store, model.table_id, model._count = store, table_id, saved.count
+        return model
+
+    @property
+    def saved_events(self) -> int:
+        """How many of the table's events the store holds (0 when the table is not saved)."""
+        return self._count if self._store is not None else 0
+
+
+def code_record(code: DealCode, names: Sequence[str]) -> dict[str, Any]:
+    """The ``loo-record/1`` record of the deal ``code`` names, its deal ``{"seed": N}`` and no actions:
+    the engine's own deal of that seed. A pool or kind of deal the code leaves out is a first deal's."""
+    rules = kit(code.game).read_rules(code.game, code.rules)
+    pool, kind = first_deal(code.game, rules, names, code.first_dealer, code.seed)
+    record = code.record(names, code.pool if code.pool is not None else pool)
+    record.pop("deal_kind", None)
+    if (code.kind or kind) != "normal":
+        record["deal_kind"] = code.kind or kind
+    return record
+
+
+def first_deal(game: str, rules: Any, names: Sequence[str], dealer: int, seed: int) -> tuple[int, str]:
+    """The pool and the kind of deal of a new game's first hand dealt by ``dealer`` from ``seed``."""
+    table_game = kit(game).new_game(rules, list(names), random.Random(seed), dealer)
+    hand = table_game.next_hand()
+    return int(hand.pool), _kind_of(hand)
+
+
+def _kind_of(hand: Any) -> str:
+    kind = getattr(hand, "deal_kind", None)
+    return str(kind.value) if kind is not None else "normal"
 
 
 def _sentence(text: str) -> str:

@@ -14,7 +14,14 @@ that:
   ~40 ms to every click);
 * drops error and stderr messages on their way to the browser, so no
   traceback ever reaches a reader, whatever a kernel does;
-* uses the ``lanterloo`` template, which links nothing from a CDN.
+* uses the ``lanterloo`` template, which links nothing from a CDN;
+* gives every new table an id: ``/tables/<table>`` (and a table's Voila page asked for without
+  one) is redirected to the same page with ``?table=<id>``, a fresh unguessable id reserved in
+  the tables' database (``--db``, see :mod:`widgets.store`), so the address bar holds the id from
+  the first response, a reload at any moment comes back to the same game, no script has to
+  rewrite the address, and a kernel can tell a new table (reserved, never played) from a forged
+  or unknown id (not in the database); the kernel saves the game under that id and resumes it
+  when the address is opened again. A deal code in the query (``?deal=...``) is kept.
 """
 
 from __future__ import annotations
@@ -29,11 +36,15 @@ import socket
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 import tornado.web
 from traitlets.config import Config
 from voila.app import Voila
+from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+
+from widgets.store import TableStore, default_path
 
 log = logging.getLogger("lanterloo.server")
 
@@ -128,34 +139,89 @@ class BookHandler(tornado.web.StaticFileHandler):
             self.set_header("X-Lanterloo-Tables", ",".join(self.tables))
 
 
-class TableLinkHandler(tornado.web.RequestHandler):
-    """``/tables/<name>`` redirects to the table's Voila page, keeping the query (deal codes, table ids)."""
+_stores: dict[Path, TableStore] = {}
 
-    def initialize(self, tables: Path) -> None:
+
+def table_store(path: Path | None) -> TableStore:
+    """The server's one connection to the tables' database at ``path`` (opened on first use)."""
+    path = (path or default_path()).resolve()
+    if path not in _stores:
+        _stores[path] = TableStore(path)
+    return _stores[path]
+
+
+def with_table_id(page: str, query: str, db: Path | None) -> str | None:
+    """``query`` with a freshly reserved table id first; None if the database cannot be reached."""
+    pairs = parse_qsl(query, keep_blank_values=True)
+    try:
+        table_id = table_store(db).new_table(page)
+    except Exception:  # the table still opens, unsaved; the log says why
+        log.exception("could not reserve a table id in the tables' database")
+        return None
+    return urlencode([("table", table_id), *pairs])
+
+
+class TableLinkHandler(tornado.web.RequestHandler):
+    """``/tables/<name>`` redirects to the table's Voila page, keeping the query (deal codes, table ids).
+
+    Without ``table`` in the query, a new table id is reserved and added to it.
+    """
+
+    def initialize(self, tables: Path, db: Path | None = None) -> None:
         self.tables = tables
+        self.db = db
 
     def get(self, name: str) -> None:
         if not TABLE_NAME.match(name) or not (self.tables / f"{name}.ipynb").is_file():
             raise tornado.web.HTTPError(404)
-        query = f"?{self.request.query}" if self.request.query else ""
-        self.redirect(f"/voila/render/{name}.ipynb{query}")
+        query = self.request.query
+        if self.get_query_argument("table", None) is None:
+            query = with_table_id(name, query, self.db) or query
+        self.set_header("Cache-Control", "no-store")  # each visit gets its own new table
+        self.redirect(f"/voila/render/{name}.ipynb" + (f"?{query}" if query else ""))
+
+
+class TableRenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
+    """Voila's page of a table; asked for without a table id, it redirects to itself with a new one."""
+
+    db: Path | None = None
+    tables: Path = DEFAULT_TABLES
+
+    @tornado.web.authenticated
+    async def get(self, path: str | None = None) -> None:
+        name = (path or "").removesuffix(".ipynb")
+        is_table = bool(path and path.endswith(".ipynb") and TABLE_NAME.match(name))
+        is_table = is_table and (self.tables / f"{name}.ipynb").is_file()
+        if is_table and self.get_query_argument("table", None) is None:
+            query = with_table_id(name, self.request.query, self.db)
+            if query is not None:
+                self.set_header("Cache-Control", "no-store")
+                self.redirect(f"{self.request.path}?{query}")
+                return
+        await super().get(path=path)
 
 
 class LanterlooServer(Voila):  # type: ignore[misc]
     """Voila with the book at the root and only the table notebooks behind it."""
 
     book_dir = Path(DEFAULT_BOOK)
+    db_path: Path | None = None  # the tables' database; None: widgets.store.default_path()
 
     def init_handlers(self) -> list[Any]:
         handlers = []
+        TableRenderHandler.db, TableRenderHandler.tables = self.db_path, Path(self.root_dir)
         for spec in super().init_handlers():
             pattern, handler = spec[0], spec[1]
             if handler.__name__ in {"TornadoVoilaTreeHandler", "VoilaContentsHandler"}:
                 continue  # no file listing, no contents API
             if handler is VoilaKernelWebsocketHandler:
                 spec = (pattern, TableKernelWebsocketHandler, *spec[2:])
+            if handler is TornadoVoilaHandler:
+                spec = (pattern, TableRenderHandler, *spec[2:])
             handlers.append(spec)
-        handlers.append((r"/tables/([a-z0-9-]+)/?", TableLinkHandler, {"tables": Path(self.root_dir)}))
+        handlers.append(
+            (r"/tables/([a-z0-9-]+)/?", TableLinkHandler, {"tables": Path(self.root_dir), "db": self.db_path})
+        )
         # Last, so that every Voila route above wins: the book answers everything else.
         BookHandler.tables = tuple(
             sorted(p.stem for p in Path(self.root_dir).glob("*.ipynb") if TABLE_NAME.match(p.stem))
@@ -194,6 +260,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--book", type=Path, default=DEFAULT_BOOK, help="the built book (default: _build/html)")
     parser.add_argument("--tables", type=Path, default=DEFAULT_TABLES, help="folder holding only the table notebooks")
     parser.add_argument("--max-idle", type=int, default=900, help="seconds before an idle table's kernel is shut down")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        help="the SQLite file where games are saved (default: $LANTERLOO_DB, else the user's data folder)",
+    )
+    parser.add_argument(
+        "--keep-days", type=float, default=365, help="forget games not played for this many days (default: 365)"
+    )
     args = parser.parse_args(argv)
 
     book = args.book.resolve()
@@ -204,6 +279,23 @@ def main(argv: list[str] | None = None) -> int:
     if not tables.is_dir():
         print(f"error: no table folder at {tables}", file=sys.stderr)
         return 2
+    if args.keep_days <= 0:
+        print("error: --keep-days must be more than 0", file=sys.stderr)
+        return 2
+    db = (args.db.expanduser() if args.db is not None else default_path()).resolve()
+    for folder, what in ((book, "the built book"), (tables, "the table folder")):
+        if db.is_relative_to(folder):  # the book is served file by file: the saved games would be too
+            print(f"error: the tables' database {db} must not be inside {what} ({folder})", file=sys.stderr)
+            return 2
+    try:
+        unused = table_store(db).forget_unused()
+        idle = table_store(db).forget_idle(args.keep_days * 86_400)
+    except Exception as exc:
+        print(f"error: cannot open the tables' database {db}: {exc}", file=sys.stderr)
+        return 2
+    if unused or idle:
+        log.info("forgot %d tables never played and %d not played for %g days", unused, idle, args.keep_days)
+    os.environ["LANTERLOO_DB"] = str(db)  # the kernels save their games in the same file
     # Voila finds templates on the Jupyter data path; ours is shipped beside this module.
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
     try:  # say so plainly if the port is taken, rather than a traceback later
@@ -213,8 +305,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot listen on {args.ip}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2
     LanterlooServer.book_dir = book
+    LanterlooServer.db_path = db
     app = LanterlooServer(config=server_config(tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle))
     app.initialize([])
+    print(f"Games are saved in {db}", flush=True)
     print(f"Lanterloo is being served at http://{args.ip}:{args.port}/  (press Ctrl-C to stop)", flush=True)
     # Voila stops its loop on SIGTERM; make Ctrl-C do the same, quietly.
     signal.signal(signal.SIGINT, app._handle_signal_stop)

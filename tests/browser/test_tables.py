@@ -1,0 +1,239 @@
+"""Deal codes and saved games in a real browser: a code deals its hand, a reload continues the game,
+an unknown table gets a plain message, and two tabs on one table cannot corrupt it.
+
+The server runs with its own database in a temporary folder (``--db``), which the tests read to
+check what was saved.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from loo.records import load
+from tests.conftest import BOOK, ROOT, _free_port
+from widgets.board import piece_name
+from widgets.dealcode import parse_deal_code
+from widgets.model import STALE_MESSAGE, TableModel, code_record
+from widgets.store import TableStore
+
+pytestmark = pytest.mark.browser
+SHOTS = ROOT / "test-results"
+# Generous: a table's kernel may still be starting when the server first answers, on a busy machine.
+WAIT = 90_000
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """``python -m widgets.server`` with a database of its own; yields the address and the database."""
+    if not (BOOK / "index.html").exists():
+        pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")
+    folder = tmp_path_factory.mktemp("tables")
+    db = folder / "tables.sqlite3"
+    port = _free_port()
+    out = open(folder / "server.out", "w")
+    env = {**os.environ, "LANTERLOO_LOG_DIR": str(folder)}
+    env.pop("LANTERLOO_DB", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "widgets.server", "--port", str(port), "--book", str(BOOK), "--db", str(db)],
+        cwd=ROOT,
+        env=env,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            out.close()
+            pytest.fail("the server did not start:\n" + (folder / "server.out").read_text()[-3000:])
+        time.sleep(0.2)
+    yield base, db
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    out.close()
+
+
+def watch(page: Page) -> list[str]:
+    """Errors in the page, and any traceback shown to the reader, collected as the page runs."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def open_table(page: Page, url: str) -> None:
+    page.goto(url, wait_until="commit", timeout=WAIT)
+    expect(page.locator(".loo-table-view")).to_be_visible(timeout=WAIT)
+    expect(page.locator(".loo-board")).to_be_visible(timeout=WAIT)
+
+
+def table_id_of(page: Page) -> str:
+    found = parse_qs(urlparse(page.url).query).get("table")
+    assert found, f"no table id in {page.url}"
+    return found[0]
+
+
+def board(page: Page) -> str:
+    return page.locator(".loo-board").inner_text()
+
+
+def board_shows(page: Page, text: str) -> None:
+    """Wait until the board reads ``text`` (as a reader sees it: its inner text)."""
+    page.wait_for_function(
+        "(text) => { const b = document.querySelector('.loo-board'); return b && b.innerText === text; }",
+        arg=text,
+        timeout=WAIT,
+    )
+
+
+def status(page: Page) -> str:
+    return page.locator(".loo-table-view [role=status]").first.inner_text()
+
+
+def act(page: Page) -> None:
+    """Take the reader's first legal choice (or deal the next hand) and wait until the board shows it."""
+    before = board(page)
+    next_hand = page.locator(".loo-next")
+    if next_hand.is_enabled():
+        next_hand.click()
+    else:
+        page.locator(".loo-choices button.mod-primary").first.click()
+    page.wait_for_function(
+        "(before) => { const b = document.querySelector('.loo-board'); return b && b.innerText !== before; }",
+        arg=before,
+        timeout=WAIT,
+    )
+
+
+def own_hand(page: Page) -> list[str]:
+    """The names of the reader's own cards, as the page draws them (face up in the board, or as buttons)."""
+    drawn = page.locator("[aria-label^='your hand: ']")
+    if drawn.count():
+        label = drawn.first.get_attribute("aria-label") or ""
+        return sorted(label.removeprefix("your hand: ").split(", "))
+    return sorted(page.locator(".loo-choices .loo-piece").all_inner_texts())
+
+
+@pytest.mark.parametrize(
+    ("table", "code"),
+    [
+        ("nap", "nap.hoffmann.s1.n4242"),  # a first deal, the reader at seat 1
+        ("three-card-loo", "l3.peel.s0.n987654.d2.p9.knormal"),  # a later hand: another dealer, a pool
+    ],
+)
+def test_a_deal_code_deals_that_seeds_deal(page: Page, served: tuple[str, Path], table: str, code: str) -> None:
+    base, _db = served
+    errors = watch(page)
+    open_table(page, f"{base}/tables/{table}?deal={code}")
+    assert table_id_of(page), "the new table has its id in the address"
+    deal = parse_deal_code(code)
+    names = TableModel(code=deal).names
+    engine = load(json.dumps(code_record(deal, names))).start()  # the engine's own deal of that seed
+    expected = sorted(piece_name(c) for c in engine.holding(deal.seat))
+    assert own_hand(page) == expected
+    expect(page.locator(".loo-table-view")).to_contain_text(f"{names[deal.seat]} (you)")
+    # The table offers this hand's code to copy, only when asked for.
+    assert code.split(".n")[1].split(".")[0] not in page.locator(".loo-deal-codes").inner_text()
+    page.get_by_role("button", name="This hand's code").click()
+    shown = page.locator(".loo-code-shown code")
+    expect(shown).to_be_visible(timeout=WAIT)
+    assert parse_deal_code(shown.inner_text()) == parse_deal_code(str(TableModel(code=deal).deal_code()))
+    shot(page, f"deal-code-{table}")
+    assert errors == []
+
+
+def test_a_reload_continues_the_game_at_the_same_point(page: Page, served: tuple[str, Path]) -> None:
+    base, db = served
+    errors = watch(page)
+    open_table(page, f"{base}/tables/three-card-loo")
+    table_id = table_id_of(page)
+    for _ in range(4):
+        act(page)
+    before, hand = board(page), own_hand(page)
+    saved = TableStore(db).count(table_id)
+    assert saved >= 5, "the start and every action are saved as they happen"
+    page.reload(wait_until="commit", timeout=WAIT)
+    expect(page.locator(".loo-table-view")).to_be_visible(timeout=WAIT)
+    board_shows(page, before)
+    assert own_hand(page) == hand and table_id_of(page) == table_id
+    act(page)  # and it plays on from there, saving as it goes
+    assert TableStore(db).count(table_id) == saved + 1
+    assert errors == []
+
+
+@pytest.mark.parametrize("table_id", ["AAAAAAAAAAAAAAAAAAAAAA", "..%2F..%2Fetc", "x"])
+def test_an_unknown_table_id_gets_a_plain_message(page: Page, served: tuple[str, Path], table_id: str) -> None:
+    base, _db = served
+    errors = watch(page)
+    page.goto(f"{base}/tables/nap?table={table_id}", wait_until="commit", timeout=WAIT)
+    notice = page.locator(".loo-table-notice")
+    expect(notice).to_be_visible(timeout=WAIT)
+    expect(notice).to_contain_text("There is no table at this address")
+    expect(notice.get_by_role("link", name="Start a new table")).to_have_attribute("href", "/tables/nap")
+    assert page.locator(".loo-table-view").count() == 0
+    assert "Traceback" not in page.content()
+    assert errors == []
+
+
+def test_a_bad_deal_code_gets_a_message_naming_what_is_wrong(page: Page, served: tuple[str, Path]) -> None:
+    base, _db = served
+    page.goto(f"{base}/tables/three-card-loo?deal=l3.peel.s9.n12", wait_until="commit", timeout=WAIT)
+    notice = page.locator(".loo-table-notice")
+    expect(notice).to_contain_text("the seat s9 does not exist", timeout=WAIT)
+
+
+def test_two_tabs_on_one_table_the_stale_one_is_told_and_nothing_is_corrupted(
+    context: BrowserContext, served: tuple[str, Path]
+) -> None:
+    base, db = served
+    first, second = context.new_page(), context.new_page()
+    errors_first, errors_second = watch(first), watch(second)
+    open_table(first, f"{base}/tables/nap")
+    url = first.url
+    table_id = table_id_of(first)
+    open_table(second, url)
+    board_shows(second, board(first))
+    act(first)
+    count = TableStore(db).count(table_id)
+    # The second tab still shows the old position; its move there is refused, and it is told.
+    second.locator(".loo-choices button.mod-primary").last.click()
+    expect(second.locator(".loo-table-view [role=status]").first).to_contain_text(
+        "played on in another tab", timeout=WAIT
+    )
+    assert status(second) == STALE_MESSAGE
+    assert TableStore(db).count(table_id) == count, "the stale write left nothing in the database"
+    # It now shows the game as saved, which is the first tab's; the saved game replays whole.
+    board_shows(second, board(first))
+    resumed = TableModel.resume(TableStore(db), table_id)
+    assert sorted(piece_name(c) for c in resumed.view().hand) == own_hand(first)
+    shot(second, "two-tabs-stale")
+    # Either tab can play on from the saved game; the other is then the stale one.
+    act(second)
+    assert TableStore(db).count(table_id) == count + 1
+    assert errors_first == [] and errors_second == []

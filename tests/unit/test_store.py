@@ -1,0 +1,240 @@
+"""The tables' database: games saved as they happen and resumed exactly, in every game; ids that
+are not ours refused; a stale writer refused without harm; WAL mode; a restart resumes."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import stat
+from pathlib import Path
+
+import pytest
+
+from widgets.model import STALE_MESSAGE, TableModel
+from widgets.store import BadTableId, StaleTable, TableStore, UnknownTable, default_path
+
+GAMES = [
+    ("three-card-loo", "peel"),
+    ("three-card-loo", "enquire-within"),
+    ("five-card-loo", "pam"),
+    ("irish-loo", "irish"),
+    ("nap", "hoffmann"),
+    ("domino-loo", "celko"),
+    ("domino-rounce", "rounce"),
+]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> TableStore:
+    return TableStore(tmp_path / "tables.sqlite3")
+
+
+def same_game(a: TableModel, b: TableModel) -> None:
+    """Everything a reader sees, and everything the game keeps, is the same at both tables."""
+    assert (a.game, a.rules, a.names, a.seat) == (b.game, b.rules, b.names, b.seat)
+    assert a.view() == b.view()
+    assert list(a.hand.actions) == list(b.hand.actions)
+    assert a.records == b.records and a.balances() == b.balances() and a.pool == b.pool
+    assert a.hand_lines() == b.hand_lines() and a.can_undo == b.can_undo
+    assert a.deal_code() == b.deal_code()
+
+
+def play(table: TableModel, rng: random.Random, moves: int) -> None:
+    """``moves`` of the reader's (a take-back now and then), dealing on when a hand ends."""
+    for _ in range(moves):
+        if table.hand.is_over:
+            assert table.new_hand()
+        elif table.can_undo and rng.random() < 0.15:
+            assert table.undo()
+        else:
+            assert table.act(rng.choice(table.legal()))
+
+
+@pytest.mark.parametrize(("game", "preset"), GAMES)
+def test_a_game_is_resumed_mid_hand_and_between_hands(store: TableStore, game: str, preset: str) -> None:
+    table_id = store.new_table(game)
+    table = TableModel(game, preset=preset, rng=random.Random(3))
+    assert table.attach(store, table_id)
+    rng = random.Random(4)
+    play(table, rng, 25)
+    if table.hand.is_over:  # mid-hand: deal on, and take one step into the new hand if the reader can
+        table.new_hand()
+    if table.legal():
+        table.act(table.legal()[0])
+    same_game(table, TableModel.resume(store, table_id))
+    # between hands: finish this one
+    while not table.hand.is_over:
+        assert table.act(rng.choice(table.legal()))
+    resumed = TableModel.resume(store, table_id)
+    same_game(table, resumed)
+    assert resumed.seed == table.seed  # a finished hand shows its seed after a reload too
+    # the resumed table plays on and saves as it goes
+    assert resumed.new_hand()
+    same_game(resumed, TableModel.resume(store, table_id))
+
+
+def test_a_take_back_is_saved_so_a_reload_does_not_bring_the_move_back(store: TableStore) -> None:
+    table_id = store.new_table("nap")
+    table = TableModel("nap", seed=5, rng=random.Random(5))
+    table.attach(store, table_id)
+    before = table.view()
+    assert table.act(table.legal()[0])
+    assert table.undo()
+    resumed = TableModel.resume(store, table_id)
+    assert resumed.view() == before and not resumed.can_undo
+
+
+def test_a_new_game_and_a_deal_code_are_saved(store: TableStore) -> None:
+    table_id = store.new_table("three-card-loo")
+    table = TableModel("three-card-loo", preset="peel", rng=random.Random(1))
+    table.attach(store, table_id)
+    assert table.new_game("nap", rules="hoffmann")
+    same_game(table, TableModel.resume(store, table_id))
+    assert table.play_code("dl.celko.s0.n77")
+    resumed = TableModel.resume(store, table_id)
+    same_game(table, resumed)
+    assert str(resumed.deal_code()) == "dl.celko.s0.n77"
+    # only the current game is read back: from its start
+    assert [e["type"] for e in store.load(table_id).events] == ["start"]
+
+
+def test_an_imported_record_is_saved(store: TableStore) -> None:
+    source = TableModel("three-card-loo", preset="britannica", seed=8, rng=random.Random(8))
+    while not source.hand.is_over:
+        source.act(source.legal()[0])
+    text = source.export()
+    assert text is not None
+    table_id = store.new_table("three-card-loo")
+    table = TableModel("three-card-loo", rng=random.Random(2))
+    table.attach(store, table_id)
+    assert table.import_record(text)
+    same_game(table, TableModel.resume(store, table_id))
+
+
+@pytest.mark.parametrize("bad", ["", "x", "a" * 21, "a" * 23, "../../etc/passwd", "abc def ghi jkl mno pq", "é" * 22])
+def test_a_malformed_id_is_refused(store: TableStore, bad: str) -> None:
+    with pytest.raises(BadTableId):
+        store.load(bad)
+    with pytest.raises(BadTableId):
+        store.append(bad, 0, [{"type": "undo"}])
+
+
+def test_an_unknown_id_is_refused(store: TableStore) -> None:
+    store.new_table("nap")
+    forged = "A" * 22
+    with pytest.raises(UnknownTable):
+        store.load(forged)
+    with pytest.raises(UnknownTable):
+        TableModel.resume(store, forged)
+    with pytest.raises(UnknownTable):
+        store.append(forged, 0, [{"type": "start", "code": "nap.hoffmann.s0.n1"}])
+
+
+def test_new_ids_are_fresh_and_unguessable(store: TableStore) -> None:
+    ids = {store.new_table("nap") for _ in range(50)}
+    assert len(ids) == 50 and all(len(i) == 22 for i in ids)
+
+
+def test_two_writers_with_the_same_starting_state_the_second_is_refused(store: TableStore) -> None:
+    table_id = store.new_table("three-card-loo")
+    assert store.append(table_id, 0, [{"type": "start", "code": "l3.peel.s0.n1"}]) == 1
+    assert store.append(table_id, 1, [{"type": "deal", "seed": 2}]) == 2
+    with pytest.raises(StaleTable) as refused:
+        store.append(table_id, 1, [{"type": "deal", "seed": 3}])
+    assert (refused.value.expected, refused.value.actual) == (1, 2)
+    saved = store.load(table_id)
+    assert saved.count == 2 and saved.events[-1] == {"type": "deal", "seed": 2}
+
+
+def test_two_tabs_on_one_table_the_stale_one_is_told_and_nothing_is_corrupted(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    table_id = TableStore(path).new_table("nap")
+    first = TableModel("nap", seed=4, rng=random.Random(4))
+    first.attach(TableStore(path), table_id)
+    # two tabs, two kernels, two connections, the same saved game
+    a, b = TableModel.resume(TableStore(path), table_id), TableModel.resume(TableStore(path), table_id)
+    same_game(a, b)
+    assert a.act(a.legal()[0])
+    saved_after_a = TableModel.resume(TableStore(path), table_id)
+    before = b.view()
+    assert not b.act(b.legal()[-1]), "the stale tab's move is refused"
+    assert b.message == STALE_MESSAGE and "another tab" in b.message
+    assert b.view() != before, "the stale tab now shows the game as saved"
+    same_game(b, saved_after_a)
+    same_game(a, TableModel.resume(TableStore(path), table_id))
+    # the stale tab, reloaded, plays on; now the other one is stale in its turn
+    if b.legal():
+        assert b.act(b.legal()[0])
+        assert not a.act(a.legal()[0]) if a.legal() else not a.undo()
+        same_game(a, b)
+
+
+def test_a_second_tab_of_a_new_table_takes_the_game_saved_first(store: TableStore) -> None:
+    table_id = store.new_table("nap")
+    a, b = TableModel("nap", rng=random.Random(1)), TableModel("nap", rng=random.Random(2))
+    assert a.attach(store, table_id)
+    assert not b.attach(store, table_id)
+    same_game(a, b)
+    assert store.count(table_id) == 1
+
+
+def test_the_file_is_in_wal_mode_and_private(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "tables.sqlite3"
+    store = TableStore(path)
+    assert store.journal_mode() == "wal"
+    with sqlite3.connect(path) as other:
+        assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # WAL is a property of the file
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_restart_is_a_new_store_on_the_same_file_and_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    store = TableStore(path)
+    table_id = store.new_table("irish-loo")
+    table = TableModel("irish-loo", rng=random.Random(6))
+    table.attach(store, table_id)
+    play(table, random.Random(7), 12)
+    store.close()  # the server stops
+    restarted = TableStore(path)
+    same_game(table, TableModel.resume(restarted, table_id))
+
+
+def test_a_table_whose_database_is_gone_plays_on_unsaved(store: TableStore) -> None:
+    table_id = store.new_table("nap")
+    table = TableModel("nap", rng=random.Random(3))
+    table.attach(store, table_id)
+    store.close()  # the database is gone: writing fails, and so does reading the game back
+    assert not table.act(table.legal()[0])
+    assert "can no longer be saved" in table.message  # the reader is told in plain words
+    play(table, random.Random(1), 6)  # and plays on, unsaved
+    assert table.saved_events == 0
+
+
+def test_unused_reservations_are_forgotten(store: TableStore) -> None:
+    unused, used = store.new_table("nap"), store.new_table("nap")
+    store.append(used, 0, [{"type": "start", "code": "nap.hoffmann.s0.n1"}])
+    assert store.forget_unused(older_than=-1) == 1
+    with pytest.raises(UnknownTable):
+        store.load(unused)
+    assert store.count(used) == 1
+
+
+def test_long_idle_tables_are_forgotten_whole(store: TableStore) -> None:
+    table_id = store.new_table("nap")
+    store.append(table_id, 0, [{"type": "start", "code": "nap.hoffmann.s0.n1"}, {"type": "deal", "seed": 2}])
+    assert store.forget_idle(older_than=3600) == 0
+    assert store.forget_idle(older_than=-1) == 1
+    with pytest.raises(UnknownTable):
+        store.load(table_id)
+    assert store._db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0, "its journal went with it"
+
+
+def test_the_default_place_is_the_environment_or_the_users_data_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("LANTERLOO_DB", str(tmp_path / "x.sqlite3"))
+    assert default_path() == tmp_path / "x.sqlite3"
+    monkeypatch.delenv("LANTERLOO_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_path() == tmp_path / "data" / "lanterloo" / "tables.sqlite3"
+    assert "_build" not in default_path().parts

@@ -1,0 +1,255 @@
+"""Where live tables keep their games: an embedded SQLite database (standard library only).
+
+Each table has an unguessable id (``secrets.token_urlsafe``) and a journal of events, numbered
+1, 2, 3... in the order they happened. An event is a JSON object whose ``type`` says what
+happened (the model writes them: :mod:`widgets.model`); an event of type ``start`` begins a new
+game, and :meth:`TableStore.load` returns the events from the last one, which is all a table
+needs to be rebuilt. The journal holds every card of every deal: the database lives with the
+server and its kernels, never in the book, and nothing in it is sent to a browser.
+
+Two writers on one table (two tabs, two kernels) cannot corrupt it. Each write says how many
+events the writer has seen; in one transaction (``BEGIN IMMEDIATE``, so writers queue) the store
+checks that count against the table's and refuses a stale writer with :class:`StaleTable`,
+writing nothing. The primary key (table, number) is a second guard.
+
+The file is in WAL mode, so readers never block the writer, and is created readable by its
+owner only. Its place: ``--db`` of ``python -m widgets.server``, else ``$LANTERLOO_DB``, else
+``$XDG_DATA_HOME/lanterloo/tables.sqlite3`` (``~/.local/share/lanterloo/tables.sqlite3``).
+
+>>> import tempfile, pathlib
+>>> store = TableStore(pathlib.Path(tempfile.mkdtemp()) / "t.sqlite3")
+>>> table = store.new_table("nap")
+>>> store.append(table, 0, [{"type": "start", "code": "nap.hoffmann.s0.n1"}])
+1
+>>> try:
+...     store.append(table, 0, [{"type": "undo"}])  # a second writer that has not seen event 1
+... except StaleTable as refused:
+...     print(refused)
+this table has 1 events, not 0: it was played on elsewhere
+>>> store.load(table).count, store.journal_mode()
+(1, 'wal')
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+Event = dict[str, Any]
+START = "start"
+ID_BYTES = 16  # 22 characters of base64url: 128 bits, unguessable
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id      TEXT PRIMARY KEY,
+    page    TEXT NOT NULL,               -- the table page it was opened from, e.g. three-card-loo
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    events  INTEGER NOT NULL DEFAULT 0   -- how many events the journal holds
+);
+CREATE TABLE IF NOT EXISTS events (
+    table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+    seq      INTEGER NOT NULL,           -- 1, 2, 3... : the table's count once this event is in
+    kind     TEXT NOT NULL,              -- the event's type: 'start' begins a new game
+    body     TEXT NOT NULL,              -- the event as JSON
+    at       REAL NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS starts ON events (table_id, seq) WHERE kind = 'start';
+"""
+
+
+class StoreError(Exception):
+    """A table the store cannot give or take; the message is plain words for the server's log."""
+
+
+class BadTableId(StoreError):
+    """A table id that is not one this store could have made (wrong length or characters)."""
+
+
+class UnknownTable(StoreError):
+    """A well-formed table id that the store does not hold."""
+
+
+class StaleTable(StoreError):
+    """A write from a writer that has not seen the table's latest events: refused, nothing written."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"this table has {actual} events, not {expected}: it was played on elsewhere")
+        self.expected = expected
+        self.actual = actual
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A table as stored: its page, its event count, and the events of its current game (from the last start)."""
+
+    table_id: str
+    page: str
+    count: int
+    events: list[Event]
+
+
+def default_path() -> Path:
+    """``$LANTERLOO_DB``, else the user's data folder: never the book's build folder."""
+    explicit = os.environ.get("LANTERLOO_DB")
+    if explicit:
+        return Path(explicit).expanduser()
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "lanterloo" / "tables.sqlite3"
+
+
+def valid_id(table_id: str) -> bool:
+    return bool(TABLE_ID.match(table_id))
+
+
+def check_id(table_id: str) -> None:
+    if not isinstance(table_id, str) or not valid_id(table_id):
+        raise BadTableId(f"{str(table_id)[:40]!r} is not a table id")
+
+
+class TableStore:
+    """The tables' database. One object per process (or per kernel); many may share one file."""
+
+    def __init__(self, path: str | Path | None = None, *, timeout: float = 10.0) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not self.path.exists():  # every hidden card is in here: readable by its owner only
+            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+        # Autocommit mode: every transaction below is begun and ended explicitly.
+        self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        self._db.execute("PRAGMA foreign_keys = ON")
+        mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"{self.path} cannot be put in WAL mode (it is in {mode} mode)")
+        # WAL with synchronous NORMAL survives a crash of the server or a kernel; only a power
+        # cut can lose the last moves, and it never corrupts the file.
+        self._db.execute("PRAGMA synchronous = NORMAL")
+        with self._write():
+            for statement in _SCHEMA.split(";"):  # no semicolon inside a statement or a comment
+                if statement.strip():
+                    self._db.execute(statement)
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            elif version != SCHEMA_VERSION:
+                raise StoreError(f"{self.path} has tables of schema {version}; this version reads {SCHEMA_VERSION}")
+
+    # ----- plumbing ------------------------------------------------------------------------
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction; writers wait their turn (up to ``timeout``) rather than interleave."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> TableStore:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def journal_mode(self) -> str:
+        return str(self._db.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+
+    # ----- tables --------------------------------------------------------------------------
+
+    def new_table(self, page: str) -> str:
+        """Reserve a fresh, unguessable table id for a table opened from ``page``; it has no events yet."""
+        now = time.time()
+        while True:
+            table_id = secrets.token_urlsafe(ID_BYTES)
+            try:
+                with self._write():
+                    self._db.execute(
+                        "INSERT INTO tables (id, page, created, updated, events) VALUES (?, ?, ?, ?, 0)",
+                        (table_id, page, now, now),
+                    )
+                return table_id
+            except sqlite3.IntegrityError:  # pragma: no cover - 128 random bits collided
+                continue
+
+    def _count(self, table_id: str) -> tuple[str, int]:
+        check_id(table_id)
+        row = self._db.execute("SELECT page, events FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise UnknownTable(f"no table {table_id!r} in {self.path}")
+        return str(row[0]), int(row[1])
+
+    def count(self, table_id: str) -> int:
+        """How many events the table's journal holds (0 for a table reserved but never played)."""
+        return self._count(table_id)[1]
+
+    def append(self, table_id: str, expected: int, events: Sequence[Event]) -> int:
+        """Add ``events`` to the table's journal if it holds exactly ``expected`` events; return the new count.
+
+        Otherwise raise :class:`StaleTable` and write nothing: the writer has not seen the latest
+        events (another tab moved the game on), and must reload before it writes again.
+        """
+        bodies = [(str(e["type"]), json.dumps(e, ensure_ascii=False, separators=(",", ":"))) for e in events]
+        now = time.time()
+        with self._write():
+            _page, actual = self._count(table_id)
+            if actual != expected:
+                raise StaleTable(expected, actual)
+            self._db.executemany(
+                "INSERT INTO events (table_id, seq, kind, body, at) VALUES (?, ?, ?, ?, ?)",
+                [(table_id, expected + i + 1, kind, body, now) for i, (kind, body) in enumerate(bodies)],
+            )
+            changed = self._db.execute(
+                "UPDATE tables SET events = ?, updated = ? WHERE id = ? AND events = ?",
+                (expected + len(bodies), now, table_id, expected),
+            ).rowcount
+            if changed != 1:  # pragma: no cover - the count was read in this very transaction
+                raise StaleTable(expected, self._count(table_id)[1])
+        return expected + len(bodies)
+
+    def load(self, table_id: str) -> Saved:
+        """The table's page and count, and its current game's events (from its last ``start``)."""
+        self._db.execute("BEGIN")  # one snapshot: the count and the events agree
+        try:
+            page, count = self._count(table_id)
+            row = self._db.execute(
+                "SELECT MAX(seq) FROM events WHERE table_id = ? AND kind = ?", (table_id, START)
+            ).fetchone()
+            first = int(row[0]) if row and row[0] is not None else 1
+            rows = self._db.execute(
+                "SELECT body FROM events WHERE table_id = ? AND seq >= ? AND seq <= ? ORDER BY seq",
+                (table_id, first, count),
+            ).fetchall()
+        finally:
+            self._db.execute("COMMIT")
+        return Saved(table_id, page, count, [json.loads(body) for (body,) in rows])
+
+    def forget_idle(self, older_than: float) -> int:
+        """Delete tables (and their journals) not played for ``older_than`` seconds; return how many."""
+        with self._write():
+            return int(self._db.execute("DELETE FROM tables WHERE updated < ?", (time.time() - older_than,)).rowcount)
+
+    def forget_unused(self, older_than: float = 86_400.0) -> int:
+        """Delete tables reserved more than ``older_than`` seconds ago and never played; return how many."""
+        with self._write():
+            return int(
+                self._db.execute(
+                    "DELETE FROM tables WHERE events = 0 AND created < ?", (time.time() - older_than,)
+                ).rowcount
+            )
