@@ -53,7 +53,18 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {**os.environ, "LANTERLOO_LOG_DIR": str(logs)}
     out = open(logs / "server.out", "w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "widgets.server", "--port", str(port), "--book", str(BOOK)],
+        # its own database, so the tests never write games into the user's data folder
+        [
+            sys.executable,
+            "-m",
+            "widgets.server",
+            "--port",
+            str(port),
+            "--book",
+            str(BOOK),
+            "--db",
+            str(logs / "tables.sqlite3"),
+        ],
         cwd=ROOT,
         env=env,
         stdout=out,

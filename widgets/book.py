@@ -39,9 +39,8 @@ NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Guy", "Hal")
 """The players' names in the book's examples, seat 0 first (seat 0 is the eldest hand when the
 last seat deals)."""
 
-TABLES = ("three-card-loo", "five-card-loo", "irish-loo", "nap", "domino-loo")
-"""Games with a live table of their own (book/tables/<game>.ipynb); Domino Rounce is a rule set of
-the Domino Loo table."""
+TABLES = ("three-card-loo", "five-card-loo", "irish-loo", "nap", "domino-loo", "domino-rounce")
+"""Games with a live table of their own (book/tables/<game>.ipynb)."""
 
 
 class ExampleError(ValueError):

@@ -190,8 +190,10 @@ class TableView(ipw.VBox):
             return ""
         line = self.model.hand_lines()[-1]
         paid = ", ".join(f"{name} {amount:+d}" for name, amount in line.net.items() if amount)
-        seed = self.model.seed
-        code = f" Deal code {seed}." if seed is not None else ""
+        # Once the hand is over its cards are public, so its deal code may be shown: the whole
+        # code, since a bare seed re-deals only a game's first hand.
+        deal = self.model.deal_code() if self.model.seed is not None else None
+        code = f" Deal code {deal}." if deal is not None else ""
         return (
             f'<p class="loo-result" role="status">Hand {line.number} is over: {escape(paid or "no chips moved")}. '
             f"The pool carries {line.pool_after} chips.{code}</p>"

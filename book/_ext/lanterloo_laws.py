@@ -38,7 +38,7 @@ TABLE_OF_PREFIX = {
     "UL": "three-card-loo",
     "NAP": "nap",
     "DL": "domino-loo",
-    "DR": "domino-loo",
+    "DR": "domino-rounce",
 }
 STATUS_WORDS = {
     Status.MANDATORY: "law",

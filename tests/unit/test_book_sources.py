@@ -83,7 +83,9 @@ def test_every_conflict_is_cited_with_the_law_role(page: str, law_id: str) -> No
 
 
 @pytest.mark.parametrize("law_id", CONFLICTS)
-def test_every_conflict_has_a_section_naming_the_engines_default(by_conflict: dict[str, list[str]], law_id: str) -> None:
+def test_every_conflict_has_a_section_naming_the_engines_default(
+    by_conflict: dict[str, list[str]], law_id: str
+) -> None:
     assert law_id in by_conflict, f"no ### section opens with {{law}}`{law_id}`"
     engine = [line for line in by_conflict[law_id] if line.startswith("**The engine:**")]
     assert len(engine) == 1, f"the {law_id} section needs exactly one line starting **The engine:**"
