@@ -48,15 +48,17 @@ def test_every_book_page_passes_axe(page: Page, static_site: str) -> None:
         problems = axe_problems(page)
         if problems:
             found[path] = problems
-    assert found == {}, found
+    assert not found, "\n".join(f"{path}: {p}" for path, ps in found.items() for p in ps)
 
 
 @pytest.mark.parametrize("table", TABLES)
 def test_every_live_table_passes_axe(page: Page, site: str, table: str) -> None:
     page.goto(f"{site}/tables/{table}")
     expect(page.locator(".loo-table-view")).to_be_visible(timeout=30_000)
-    assert axe_problems(page) == []
+    problems = axe_problems(page)
+    assert not problems, "\n".join(problems)
     # and again with the Rules and Ledger tabs open, whose controls are not drawn until shown
     for tab in ("Ledger", "Rules"):
         page.get_by_role("tab", name=tab).click()
-        assert axe_problems(page) == [], tab
+        problems = axe_problems(page)
+        assert not problems, f"{tab} tab:\n" + "\n".join(problems)
