@@ -554,8 +554,12 @@ class StepViewer:
     def _label(self) -> str:
         return self.title or f"Step-through of a hand of {_game_name(self.record)}"
 
-    def to_html(self) -> str:
-        """The viewer as one self-contained HTML fragment: every frame, the controls and the script."""
+    def to_html(self, *, share: bool = True) -> str:
+        """The viewer as one self-contained HTML fragment: every frame, the controls and the script.
+
+        ``share=False`` leaves each card's drawing in place, for a caller that puts several viewers
+        together and writes each drawing once for all of them (:func:`loo.svg.share_drawings`).
+        """
         last = len(self.steps) - 1
         frames = []
         for step in self.steps:
@@ -578,7 +582,7 @@ class StepViewer:
             + '<p class="loo-steps-nojs" data-loo-nojs>The step controls need JavaScript.</p>'
             + _controls(last)
             + '<div class="loo-steps-vh" aria-live="polite" data-loo-live></div>'
-            + _shared(frames)
+            + (_shared(frames) if share else "".join(frames))
             + "</div>"
             + SCRIPT
         )

@@ -261,3 +261,31 @@ def test_every_book_page_opens_with_no_broken_link_or_image(page: Page, site: st
             assert page.locator("[data-loo-steps]").count() >= 1, f"{path}: no example hand"
             expect(page.locator("[data-loo-steps] [data-loo-bar]").first).to_be_visible()
     assert failed == [] and errors == [], (failed, errors)
+
+
+def test_what_would_you_do_reveals_the_outcome_of_the_readers_choice_with_no_server(
+    page: Page, static_site: str, requests: list[str]
+) -> None:
+    errors, failed = watch(page)
+    page.goto(static_site + "/book/loo/declaring.html")
+    box = page.locator(".loo-choice")
+    expect(box).to_have_count(1)
+    # before choosing: Ann's three cards face up, the other hands face down, no outcome showing
+    expect(box.locator("[data-loo-outcome]:visible")).to_have_count(0)
+    assert box.locator("[aria-label^='Ben'][aria-label$='face down']").count() >= 1
+    miss = box.get_by_role("button", name="Take the miss")
+    miss.focus()
+    page.keyboard.press("Enter")
+    expect(miss).to_have_attribute("aria-pressed", "true")
+    shown = box.locator("[data-loo-outcome]:visible")
+    expect(shown).to_have_count(1)
+    expect(shown.locator("[data-loo-result]")).to_contain_text("You chose take the miss")
+    expect(shown.locator("[data-loo-result]")).to_be_focused()
+    # the outcome steps like any viewer
+    viewer = shown.locator("[data-loo-steps]")
+    viewer.get_by_role("button", name="Last").click()
+    expect(viewer.locator("[data-loo-frame]:not([hidden]) .loo-steps-head")).to_contain_text("Step")
+    box.get_by_role("button", name="Stand").click()
+    expect(box.locator("[data-loo-outcome]:visible [data-loo-result]")).to_contain_text("You chose stand")
+    shot(page, "book-what-would-you-do")
+    assert failed == [] and errors == [], (failed, errors)
