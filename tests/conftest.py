@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -43,54 +44,48 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The book and the live tables served by `python -m widgets.server`, as `make serve` does."""
+@contextlib.contextmanager
+def serve_book(folder: Path) -> Iterator[str]:
+    """`python -m widgets.server`, as `make serve` runs it, with its log and its own database in
+    ``folder`` (so no test writes games into the user's data folder); yields its address."""
     if not (BOOK / "index.html").exists():
         pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")
     port = _free_port()
-    logs = tmp_path_factory.mktemp("server-logs")
-    env = {**os.environ, "LANTERLOO_LOG_DIR": str(logs)}
-    out = open(logs / "server.out", "w")
-    proc = subprocess.Popen(
-        # its own database, so the tests never write games into the user's data folder
-        [
-            sys.executable,
-            "-m",
-            "widgets.server",
-            "--port",
-            str(port),
-            "--book",
-            str(BOOK),
-            "--db",
-            str(logs / "tables.sqlite3"),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=out,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
+    env = {**os.environ, "LANTERLOO_LOG_DIR": str(folder)}
+    env.pop("LANTERLOO_DB", None)
+    args = ["--port", str(port), "--book", str(BOOK), "--db", str(folder / "tables.sqlite3")]
+    with open(folder / "server.out", "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "widgets.server", *args], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("the server did not start:\n" + (folder / "server.out").read_text()[-3000:])
+            time.sleep(0.2)
         try:
-            with urllib.request.urlopen(base + "/", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            out.close()
-            pytest.fail("the server did not start:\n" + (logs / "server.out").read_text()[-3000:])
-        time.sleep(0.2)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    out.close()
+            yield base
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The book and the live tables served together, as `make serve` does."""
+    with serve_book(tmp_path_factory.mktemp("server-logs")) as base:
+        yield base
 
 
 @pytest.fixture(scope="session")

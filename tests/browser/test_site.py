@@ -149,12 +149,8 @@ def test_three_card_loo_played_from_the_keyboard(page: Page, site: str, requests
     assert failed == [] and errors == [], (failed, errors)
 
 
-def test_the_books_step_viewer_steps_by_keyboard_in_the_static_build(
-    page: Page, static_site: str, requests: list[str]
-) -> None:
-    """The book as any static host serves it: the viewer steps with buttons and keys, with no server behind it."""
-    errors, failed = watch(page)
-    page.goto(static_site + "/book/first-hand.html")
+def step_through_the_first_hand(page: Page) -> None:
+    """The first chapter's viewer, stepped by button and by key: Forward, End, ArrowLeft, Home."""
     viewer = page.locator("[data-loo-steps]")
     expect(viewer).to_have_count(1)
     shown = viewer.locator("[data-loo-frame]:not([hidden]) .loo-steps-head")
@@ -169,6 +165,16 @@ def test_the_books_step_viewer_steps_by_keyboard_in_the_static_build(
     expect(shown).to_contain_text("Step 10 of 11")
     page.keyboard.press("Home")
     expect(shown).to_contain_text("Step 0 of 11")
+
+
+def test_the_books_step_viewer_steps_by_keyboard_in_the_static_build(
+    page: Page, static_site: str, requests: list[str]
+) -> None:
+    """The book as any static host serves it: the viewer steps with buttons and keys, with no server behind it."""
+    errors, failed = watch(page)
+    page.goto(static_site + "/book/first-hand.html")
+    step_through_the_first_hand(page)
+    viewer = page.locator("[data-loo-steps]")
     # the cards drawn once and reused are still there to see, named for a screen reader
     frame = viewer.locator("[data-loo-frame]:not([hidden])")
     expect(frame.locator("g[role=img][aria-label*=' of ']").first).to_be_visible()
@@ -207,20 +213,7 @@ def test_a_book_page_served_with_the_tables_offers_and_embeds_its_table(
 def test_the_books_step_viewer_switches_with_no_kernel(page: Page, site: str, requests: list[str]) -> None:
     errors, failed = watch(page)
     page.goto(site + "/book/first-hand.html")
-    viewer = page.locator("[data-loo-steps]")
-    expect(viewer).to_have_count(1)
-    shown = viewer.locator("[data-loo-frame]:not([hidden]) .loo-steps-head")
-    expect(shown).to_contain_text("Step 0 of 11")
-    viewer.get_by_role("button", name="Forward").click()
-    expect(shown).to_contain_text("Step 1 of 11")
-    viewer.focus()
-    page.keyboard.press("End")
-    expect(shown).to_contain_text("Step 11 of 11")
-    expect(viewer.locator("[data-loo-frame]:not([hidden])")).to_contain_text("looed")
-    page.keyboard.press("ArrowLeft")
-    expect(shown).to_contain_text("Step 10 of 11")
-    page.keyboard.press("Home")
-    expect(shown).to_contain_text("Step 0 of 11")
+    step_through_the_first_hand(page)
     # Nothing here talks to a kernel: the page opened no websocket.
     assert not [url for url in requests if url.startswith("ws")]
     assert failed == [] and errors == [], (failed, errors)

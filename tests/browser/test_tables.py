@@ -8,11 +8,6 @@ check what was saved.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -21,7 +16,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from loo.records import load
-from tests.conftest import BOOK, ROOT, _free_port
+from tests.conftest import ROOT, serve_book
 from widgets.board import piece_name
 from widgets.dealcode import parse_deal_code
 from widgets.model import STALE_MESSAGE, TableModel, code_record
@@ -36,42 +31,9 @@ WAIT = 90_000
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """``python -m widgets.server`` with a database of its own; yields the address and the database."""
-    if not (BOOK / "index.html").exists():
-        pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")
     folder = tmp_path_factory.mktemp("tables")
-    db = folder / "tables.sqlite3"
-    port = _free_port()
-    out = open(folder / "server.out", "w")
-    env = {**os.environ, "LANTERLOO_LOG_DIR": str(folder)}
-    env.pop("LANTERLOO_DB", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "widgets.server", "--port", str(port), "--book", str(BOOK), "--db", str(db)],
-        cwd=ROOT,
-        env=env,
-        stdout=out,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            out.close()
-            pytest.fail("the server did not start:\n" + (folder / "server.out").read_text()[-3000:])
-        time.sleep(0.2)
-    yield base, db
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    out.close()
+    with serve_book(folder) as base:
+        yield base, folder / "tables.sqlite3"
 
 
 def watch(page: Page) -> list[str]:
