@@ -12,6 +12,17 @@ from loo.rules import Rules
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 
+# Every game a live table plays, with a preset each (two for three-card Loo, whose presets differ most).
+EVERY_TABLE_GAME = [
+    ("three-card-loo", "peel"),
+    ("three-card-loo", "enquire-within"),
+    ("five-card-loo", "pam"),
+    ("irish-loo", "irish"),
+    ("nap", "hoffmann"),
+    ("domino-loo", "celko"),
+    ("domino-rounce", "rounce"),
+]
+
 
 def make(
     hands: str,

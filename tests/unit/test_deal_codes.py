@@ -11,20 +11,13 @@ import ipywidgets as ipw
 import pytest
 
 from loo.records import load, record_type
+from tests.unit.loo_helpers import EVERY_TABLE_GAME
 from widgets.dealcode import DealCode, DealCodeError, parse_deal_code
 from widgets.live_table import LiveTable, served_table
 from widgets.model import TableModel, code_record
 from widgets.store import TableStore
 
-GAMES = [
-    ("three-card-loo", "peel"),
-    ("three-card-loo", "enquire-within"),
-    ("five-card-loo", "pam"),
-    ("irish-loo", "irish"),
-    ("nap", "hoffmann"),
-    ("domino-loo", "celko"),
-    ("domino-rounce", "rounce"),
-]
+GAMES = EVERY_TABLE_GAME
 
 
 def deal_of(table: TableModel) -> tuple[object, ...]:

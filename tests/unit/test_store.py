@@ -10,18 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.unit.loo_helpers import EVERY_TABLE_GAME
 from widgets.model import STALE_MESSAGE, TableModel
 from widgets.store import BadTableId, StaleTable, TableStore, UnknownTable, default_path
 
-GAMES = [
-    ("three-card-loo", "peel"),
-    ("three-card-loo", "enquire-within"),
-    ("five-card-loo", "pam"),
-    ("irish-loo", "irish"),
-    ("nap", "hoffmann"),
-    ("domino-loo", "celko"),
-    ("domino-rounce", "rounce"),
-]
+GAMES = EVERY_TABLE_GAME
 
 
 @pytest.fixture
