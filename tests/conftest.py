@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import socket
 import subprocess
@@ -44,16 +45,35 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@dataclasses.dataclass(frozen=True)
+class Served:
+    """A running ``python -m widgets.server``: its address, its process and its folder (log, database)."""
+
+    base: str
+    process: subprocess.Popen[bytes]
+    folder: Path
+
+    @property
+    def db(self) -> Path:
+        return self.folder / "tables.sqlite3"
+
+    def log(self) -> str:
+        return (self.folder / "server.out").read_text(errors="replace")
+
+
 @contextlib.contextmanager
-def serve_book(folder: Path) -> Iterator[str]:
+def serve_server(folder: Path, *extra: str, tables: Path | None = None) -> Iterator[Served]:
     """`python -m widgets.server`, as `make serve` runs it, with its log and its own database in
-    ``folder`` (so no test writes games into the user's data folder); yields its address."""
+    ``folder`` (so no test writes games into the user's data folder), and any ``extra`` arguments;
+    ``tables`` replaces the folder of table notebooks. Yields the running server."""
     if not (BOOK / "index.html").exists():
         pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")
     port = _free_port()
     env = {**os.environ, "LANTERLOO_LOG_DIR": str(folder)}
     env.pop("LANTERLOO_DB", None)
-    args = ["--port", str(port), "--book", str(BOOK), "--db", str(folder / "tables.sqlite3")]
+    args = ["--port", str(port), "--book", str(BOOK), "--db", str(folder / "tables.sqlite3"), *extra]
+    if tables is not None:
+        args += ["--tables", str(tables)]
     with open(folder / "server.out", "w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "widgets.server", *args], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
@@ -72,13 +92,20 @@ def serve_book(folder: Path) -> Iterator[str]:
                 pytest.fail("the server did not start:\n" + (folder / "server.out").read_text()[-3000:])
             time.sleep(0.2)
         try:
-            yield base
+            yield Served(base, proc, folder)
         finally:
             proc.terminate()
             try:
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+@contextlib.contextmanager
+def serve_book(folder: Path) -> Iterator[str]:
+    """The server as `make serve` runs it (see :func:`serve_server`); yields its address."""
+    with serve_server(folder) as served:
+        yield served.base
 
 
 @pytest.fixture(scope="session")
