@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "_build" / "html"
 CHROMIUM = "/usr/bin/chromium"
+KERNEL_FILE = re.compile(r"kernel-([0-9a-f-]{36})\.json$")
 # Flags that keep chromium from calling out on a closed network (STACK.md).
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -59,6 +61,23 @@ class Served:
 
     def log(self) -> str:
         return (self.folder / "server.out").read_text(errors="replace")
+
+    def kernel_ids(self) -> set[str]:
+        """The ids of the kernels the server runs: its child processes that are kernels, from ``/proc``
+        (each kernel's command line names its connection file, ``kernel-<id>.json``)."""
+        children: set[str] = set()
+        for task in Path(f"/proc/{self.process.pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                children.update((task / "children").read_text().split())
+        found = set()
+        for child in children:
+            try:
+                argv = Path(f"/proc/{child}/cmdline").read_bytes().decode(errors="replace").split("\0")
+            except OSError:  # it has just exited
+                continue
+            if "ipykernel_launcher" in argv:
+                found.update(m[1] for arg in argv if (m := KERNEL_FILE.search(arg)))
+        return found
 
 
 @contextlib.contextmanager
@@ -109,10 +128,16 @@ def serve_book(folder: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The book and the live tables served together, as `make serve` does."""
-    with serve_book(tmp_path_factory.mktemp("server-logs")) as base:
-        yield base
+    with serve_server(tmp_path_factory.mktemp("server-logs")) as served:
+        yield served
+
+
+@pytest.fixture(scope="session")
+def site(served_site: Served) -> str:
+    """The address of the book and the live tables served together (:func:`served_site`)."""
+    return served_site.base
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,8 @@ that:
   listing and no contents API;
 * preheats a kernel per table, culls idle kernels, and lets a closing page
   shut its kernel down;
+* runs at most ``--max-tables`` table kernels at once (:class:`TableSeats`): past that, a
+  request for a table gets a plain "The tables are full" page (503) instead of a kernel;
 * sets TCP no-delay on the kernel websocket (Nagle's algorithm otherwise adds
   ~40 ms to every click);
 * drops error and stderr messages on their way to the browser, so no
@@ -27,6 +29,7 @@ that:
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import logging
 import os
@@ -34,13 +37,18 @@ import re
 import signal
 import socket
 import sys
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import tornado.web
+from jupyter_core.utils import ensure_async
 from traitlets.config import Config
 from voila.app import Voila
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
@@ -53,6 +61,15 @@ DEFAULT_TABLES = PROJECT_ROOT / "book" / "tables"
 DEFAULT_BOOK = PROJECT_ROOT / "_build" / "html"
 TEMPLATES = Path(__file__).resolve().parent / "share" / "jupyter"
 TABLE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# A table's kernel costs about 75 MB of memory of its own (100 MB resident; measured on this
+# project's tables), so 40 tables take about 3 GB, on top of the preheated kernels (one per table
+# notebook, about 0.5 GB for six): enough for a class, and within a teacher's 8 GB laptop.
+DEFAULT_MAX_TABLES = 40
+# How long a place is kept for a new table between the redirect that gives it its id and the
+# browser's request for its page (which follows at once); a client that never follows it frees
+# the place after this.
+HOLD_SECONDS = 20.0
+RETRY_AFTER_SECONDS = 60
 
 # Messages a reader's browser must never receive (STACK.md: tracebacks and stderr leak).
 _BLOCKED_TYPES = {"error"}
@@ -150,55 +167,296 @@ def table_store(path: Path | None) -> TableStore:
     return _stores[path]
 
 
-def with_table_id(page: str, query: str, db: Path | None) -> str | None:
-    """``query`` with a freshly reserved table id first; None if the database cannot be reached."""
-    pairs = parse_qsl(query, keep_blank_values=True)
+def reserve_table_id(page: str, db: Path | None) -> str | None:
+    """A fresh table id reserved for a new table of ``page``; None if the database cannot be reached."""
     try:
-        table_id = table_store(db).new_table(page)
+        return table_store(db).new_table(page)
     except Exception:  # the table still opens, unsaved; the log says why
         log.exception("could not reserve a table id in the tables' database")
         return None
-    return urlencode([("table", table_id), *pairs])
+
+
+def _query_with(table_id: str, query: str) -> str:
+    return urlencode([("table", table_id), *parse_qsl(query, keep_blank_values=True)])
+
+
+def with_table_id(page: str, query: str, db: Path | None) -> str | None:
+    """``query`` with a freshly reserved table id first; None if the database cannot be reached."""
+    table_id = reserve_table_id(page, db)
+    return None if table_id is None else _query_with(table_id, query)
+
+
+class TableSeats:
+    """The live tables a server runs at once, and whether one more fits under ``cap`` (``--max-tables``).
+
+    A live table is a kernel serving a reader's table page. Voila's preheated kernels, one waiting
+    per table notebook, are not counted: they are a fixed cost, budgeted apart. A place is taken by
+
+    * a table's kernel: the id of a kernel Voila gave a table page (a preheated one taken from its
+      pool, or one started for the page), recorded by :meth:`Seat.settle` when Voila hands it over.
+      A kernel shut down by its page's beacon (:meth:`leave`), culled as idle, or dead is gone from
+      the kernel manager's list, and its place is free again;
+    * a page admitted whose kernel is not known yet (``starting``): Voila is taking it from the
+      pool or starting it, which takes a second or more;
+    * a new table's id just handed out in a redirect (``held``), kept for the browser that follows
+      the redirect (for ``HOLD_SECONDS`` at most), so that no id is reserved in the database for
+      a reader who would then be refused.
+
+    Why a burst of requests cannot overshoot the cap: tornado runs every handler on one thread,
+    and a request's check and the taking of its place (:meth:`admit`, :meth:`hold`) run in one
+    stretch of code with no ``await`` in it, so no other request runs in between; the n-th
+    request of a burst sees the n-1 places taken before it. The kernel start that follows is
+    asynchronous and slow, but all that time the page keeps its place in ``starting``, and
+    :meth:`Seat.settle` moves the place to the kernel's id in one step when the kernel is known:
+    a kernel being started is counted, and no kernel is counted twice. Counting is a set
+    intersection with the live kernels' ids, cheap at any size this server can reach.
+    """
+
+    def __init__(self, cap: int, kernel_ids: Callable[[], Iterable[str]]) -> None:
+        self.cap = cap
+        self._kernel_ids = kernel_ids  # the kernel manager's list of live kernels
+        self.kernels: set[str] = set()
+        self.starting = 0
+        self.held: dict[str, float] = {}  # new table id -> when its hold lapses (time.monotonic)
+
+    def in_use(self) -> int:
+        """Places taken: live table kernels, pages whose kernel is on its way, new tables held."""
+        self.kernels &= set(self._kernel_ids())
+        now = time.monotonic()
+        if any(until <= now for until in self.held.values()):
+            self.held = {table_id: until for table_id, until in self.held.items() if until > now}
+        return len(self.kernels) + self.starting + len(self.held)
+
+    def has_room(self, table_id: str | None = None) -> bool:
+        """True if a table page may open: a place is free, or one is held for ``table_id``."""
+        in_use = self.in_use()
+        return (table_id is not None and table_id in self.held) or in_use < self.cap
+
+    def hold(self, table_id: str) -> None:
+        """Keep a place for the new table ``table_id`` until its page is asked for."""
+        self.held[table_id] = time.monotonic() + HOLD_SECONDS
+
+    def admit(self, table_id: str | None = None) -> Seat | None:
+        """A place for a table page (the one held for ``table_id``, if any); None if the tables are full."""
+        if not self.has_room(table_id):
+            return None
+        if table_id is not None:
+            self.held.pop(table_id, None)
+        self.starting += 1
+        return Seat(self)
+
+    def leave(self, kernel_id: str) -> None:
+        """A page said it is leaving (its beacon): its kernel's place is free while the kernel shuts down."""
+        self.kernels.discard(kernel_id)
+
+
+class Seat:
+    """One admitted table page's place: counted as starting until its kernel is known, then as that kernel."""
+
+    def __init__(self, seats: TableSeats) -> None:
+        self._seats = seats
+        self._open = True
+
+    def settle(self, kernel_id: str) -> None:
+        """The page has its kernel: the place is the kernel's from now on, until it is shut down."""
+        if self._open:
+            self._open = False
+            self._seats.starting -= 1
+            self._seats.kernels.add(kernel_id)
+
+    def release(self) -> None:
+        """The page's request is over; if it never got a kernel (an error, a closed connection), free its place."""
+        if self._open:
+            self._open = False
+            self._seats.starting -= 1
+
+
+class SeatedKernelManager:
+    """Voila's kernel manager as one admitted table page sees it: the kernel it hands the page
+    (a preheated one, or one started for it) settles the page's :class:`Seat`. Everything else is
+    the kernel manager's own."""
+
+    def __init__(self, manager: Any, seat: Seat) -> None:
+        self._manager = manager
+        self._seat = seat
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._manager, name)
+
+    async def get_rendered_notebook(self, *args: Any, **kwargs: Any) -> Any:
+        """A preheated kernel, taken from its pool: (render task, rendered cells, kernel id)."""
+        rendered = await self._manager.get_rendered_notebook(*args, **kwargs)
+        self._seat.settle(rendered[2])
+        return rendered
+
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
+        """A kernel started for the page (its pool was empty)."""
+        kernel_id: str = await ensure_async(self._manager.start_kernel(*args, **kwargs))
+        self._seat.settle(kernel_id)
+        return kernel_id
+
+
+_FULL_STYLE = """
+  body { margin: 0; background: #f4f1ea; color: #1f1f1f;
+         font: 1.0625rem/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+  main { max-width: 36rem; margin: 0 auto; padding: 3rem 1.25rem; }
+  h1 { font-size: 1.75rem; line-height: 1.2; margin: 0 0 1rem; }
+  a { color: #174a7c; }
+  a:focus-visible { outline: 3px solid #174a7c; outline-offset: 3px; }
+  .again { display: inline-block; margin: .5rem 0; padding: .6rem 1.3rem; border-radius: .35rem;
+           background: #174a7c; color: #fff; font-weight: 600; text-decoration: none; }
+  .again:hover { background: #10365c; }
+"""
+
+
+def tables_full_page(*, cap: int, again: str, saved_game: bool) -> str:
+    """The page a reader gets when every table is taken: what happened, what is safe, what to do."""
+    if cap == 1:
+        taken = "This server runs one live table at a time, and it is in use just now."
+    else:
+        taken = f"All {cap} live tables on this server are in use just now, and it runs no more than that at once."
+    if saved_game:
+        safe = (
+            "<p><strong>Your game is safe.</strong> It is saved on the server, and it carries on "
+            "from its last move when you try again.</p>"
+        )
+    else:
+        safe = "<p>No game had been started for you yet, so nothing is lost.</p>"
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>The tables are full · Lanterloo</title>
+<style>{_FULL_STYLE}</style>
+</head>
+<body>
+<main>
+<h1>The tables are full</h1>
+<p>{taken} A table comes free as soon as its player leaves its page.</p>
+{safe}
+<p><a class="again" href="{html.escape(again, quote=True)}">Try again</a></p>
+<p>Or <a href="/" target="_top">go back to the book</a>: its pages and their example hands need no table.</p>
+</main>
+</body>
+</html>
+"""
+
+
+def send_tables_full(handler: tornado.web.RequestHandler, seats: TableSeats) -> None:
+    """Answer ``handler``'s request with the tables-full page: 503, and when to try again."""
+    handler.set_status(503)
+    handler.set_header("Retry-After", str(RETRY_AFTER_SECONDS))
+    handler.set_header("Cache-Control", "no-store")
+    handler.set_header("Content-Type", "text/html; charset=UTF-8")
+    saved_game = handler.get_query_argument("table", None) is not None
+    log.warning(
+        "the tables are full (%d of %d places taken): refused %s", seats.in_use(), seats.cap, handler.request.path
+    )
+    handler.finish(tables_full_page(cap=seats.cap, again=handler.request.uri or "/", saved_game=saved_game))
 
 
 class TableLinkHandler(tornado.web.RequestHandler):
     """``/tables/<name>`` redirects to the table's Voila page, keeping the query (deal codes, table ids).
 
-    Without ``table`` in the query, a new table id is reserved and added to it.
+    Without ``table`` in the query, a new table id is reserved and added to it, and a place is
+    held for it (:class:`TableSeats`); if every table is taken, the reader gets the tables-full
+    page instead, and no id is reserved.
     """
 
-    def initialize(self, tables: Path, db: Path | None = None) -> None:
+    def initialize(self, tables: Path, seats: TableSeats, db: Path | None = None) -> None:
         self.tables = tables
+        self.seats = seats
         self.db = db
 
     def get(self, name: str) -> None:
         if not TABLE_NAME.match(name) or not (self.tables / f"{name}.ipynb").is_file():
             raise tornado.web.HTTPError(404)
         query = self.request.query
-        if self.get_query_argument("table", None) is None:
-            query = with_table_id(name, query, self.db) or query
+        table_id = self.get_query_argument("table", None)
+        # No await from here to the hold: see TableSeats on bursts.
+        if not self.seats.has_room(table_id):
+            send_tables_full(self, self.seats)
+            return
+        if table_id is None and (table_id := reserve_table_id(name, self.db)) is not None:
+            self.seats.hold(table_id)
+            query = _query_with(table_id, query)
         self.set_header("Cache-Control", "no-store")  # each visit gets its own new table
         self.redirect(f"/voila/render/{name}.ipynb" + (f"?{query}" if query else ""))
 
 
 class TableRenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
-    """Voila's page of a table; asked for without a table id, it redirects to itself with a new one."""
+    """Voila's page of a table; asked for without a table id, it redirects to itself with a new one.
+
+    Every request that would start a kernel takes a place among the server's live tables first
+    (:class:`TableSeats`), or gets the tables-full page.
+    """
 
     db: Path | None = None
     tables: Path = DEFAULT_TABLES
+    seats: TableSeats | None = None
+    _seat: Seat | None = None
+
+    @property
+    def kernel_manager(self) -> Any:
+        """Voila's kernel manager; for an admitted page, one that gives the page's place to its kernel."""
+        manager = super().kernel_manager
+        return manager if self._seat is None else SeatedKernelManager(manager, self._seat)
 
     @tornado.web.authenticated
     async def get(self, path: str | None = None) -> None:
         name = (path or "").removesuffix(".ipynb")
         is_table = bool(path and path.endswith(".ipynb") and TABLE_NAME.match(name))
         is_table = is_table and (self.tables / f"{name}.ipynb").is_file()
-        if is_table and self.get_query_argument("table", None) is None:
-            query = with_table_id(name, self.request.query, self.db)
-            if query is not None:
-                self.set_header("Cache-Control", "no-store")
-                self.redirect(f"{self.request.path}?{query}")
-                return
-        await super().get(path=path)
+        if not is_table:  # only a table notebook, by its own name: never another file, a folder or a listing
+            raise tornado.web.HTTPError(404)
+        if self.seats is None:
+            await super().get(path=path)
+            return
+        table_id = self.get_query_argument("table", None)
+        # No await from here to admit() or hold(): see TableSeats on bursts.
+        if not self.seats.has_room(table_id):
+            send_tables_full(self, self.seats)
+            return
+        if is_table and table_id is None and (table_id := reserve_table_id(name, self.db)) is not None:
+            self.seats.hold(table_id)
+            self.set_header("Cache-Control", "no-store")
+            self.redirect(f"{self.request.path}?{_query_with(table_id, self.request.query)}")
+            return
+        self._seat = self.seats.admit(table_id)
+        if self._seat is None:  # never: has_room() said yes, and nothing has run since
+            send_tables_full(self, self.seats)
+            return
+        try:
+            await super().get(path=path)
+        finally:
+            self._seat.release()
+
+
+class TemplateAssetHandler(TemplateStaticFileHandler):  # type: ignore[misc]
+    """Voila's template assets (``/voila/templates/<template>/static/<file>``); any other path is a
+    plain 404, where Voila's own handler fails with a 500 on a path of another shape."""
+
+    ASSET = re.compile(r"^[A-Za-z0-9_-]+/static/[^\x00]+$")
+
+    async def get(self, path: str, include_body: bool = True) -> None:
+        parts = os.path.normpath(path).split(os.sep)
+        if not self.ASSET.match(path) or ".." in parts or len(parts) < 3 or parts[1] != "static":
+            raise tornado.web.HTTPError(404)
+        await super().get(path, include_body)
+
+
+class TableShutdownHandler(VoilaShutdownKernelHandler):  # type: ignore[misc]
+    """Voila's shutdown beacon (a page being left); the kernel's place is free at once, not only
+    once the kernel has stopped, so that a reader who reloads a table at a full server gets it back."""
+
+    seats: TableSeats | None = None
+
+    @tornado.web.authenticated
+    async def post(self, kernel_id: str) -> None:
+        if self.seats is not None:
+            self.seats.leave(kernel_id)
+        await super().post(kernel_id)
 
 
 class LanterlooServer(Voila):  # type: ignore[misc]
@@ -206,21 +464,33 @@ class LanterlooServer(Voila):  # type: ignore[misc]
 
     book_dir = Path(DEFAULT_BOOK)
     db_path: Path | None = None  # the tables' database; None: widgets.store.default_path()
+    max_tables = DEFAULT_MAX_TABLES  # live table kernels at once (--max-tables), preheated ones apart
+    seats: TableSeats | None = None  # made with the handlers, once the kernel manager exists
 
     def init_handlers(self) -> list[Any]:
         handlers = []
+        self.seats = TableSeats(self.max_tables, self.kernel_manager.list_kernel_ids)
         TableRenderHandler.db, TableRenderHandler.tables = self.db_path, Path(self.root_dir)
+        TableRenderHandler.seats = TableShutdownHandler.seats = self.seats
         for spec in super().init_handlers():
             pattern, handler = spec[0], spec[1]
-            if handler.__name__ in {"TornadoVoilaTreeHandler", "VoilaContentsHandler"}:
-                continue  # no file listing, no contents API
+            if handler.__name__ in {"TornadoVoilaTreeHandler", "VoilaContentsHandler", "LogoutHandler"}:
+                continue  # no file listing, no contents API, no log-in to leave
+            if handler is TemplateStaticFileHandler:
+                spec = (pattern, TemplateAssetHandler, *spec[2:])
             if handler is VoilaKernelWebsocketHandler:
                 spec = (pattern, TableKernelWebsocketHandler, *spec[2:])
             if handler is TornadoVoilaHandler:
                 spec = (pattern, TableRenderHandler, *spec[2:])
+            if handler is VoilaShutdownKernelHandler:
+                spec = (pattern, TableShutdownHandler, *spec[2:])
             handlers.append(spec)
         handlers.append(
-            (r"/tables/([a-z0-9-]+)/?", TableLinkHandler, {"tables": Path(self.root_dir), "db": self.db_path})
+            (
+                r"/tables/([a-z0-9-]+)/?",
+                TableLinkHandler,
+                {"tables": Path(self.root_dir), "seats": self.seats, "db": self.db_path},
+            )
         )
         # Last, so that every Voila route above wins: the book answers everything else.
         BookHandler.tables = tuple(
@@ -244,7 +514,12 @@ def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
     c.VoilaConfiguration.template = "lanterloo"
     c.VoilaConfiguration.show_tracebacks = False
     c.VoilaConfiguration.preheat_kernel = True
-    c.VoilaConfiguration.default_pool_size = 1
+    # One preheated kernel per table notebook and none for anything else, so that no other notebook
+    # that finds its way into the folder is ever run (preheat_denylist will not do: Voila 0.5.13
+    # matches it against absolute paths, and an anchored pattern quietly stops all preheating).
+    names = sorted(p.name for p in tables.glob("*.ipynb") if TABLE_NAME.match(p.stem))
+    c.VoilaConfiguration.default_pool_size = 0
+    c.VoilaKernelManager.kernel_pools_config = {"default": {"pool_size": 0}, **{n: {"pool_size": 1} for n in names}}
     c.VoilaConfiguration.file_allowlist = [r".*\.(png|jpg|jpeg|gif|svg)$"]
     # Kernels talk to the server over Unix sockets, not TCP ports other local users could reach.
     c.KernelManager.transport = "ipc"
@@ -259,7 +534,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ip", default="127.0.0.1")
     parser.add_argument("--book", type=Path, default=DEFAULT_BOOK, help="the built book (default: _build/html)")
     parser.add_argument("--tables", type=Path, default=DEFAULT_TABLES, help="folder holding only the table notebooks")
-    parser.add_argument("--max-idle", type=int, default=900, help="seconds before an idle table's kernel is shut down")
+    parser.add_argument(
+        "--max-idle",
+        type=int,
+        default=900,
+        help="seconds a table's kernel may sit idle with no page connected before it is shut down (default: 900)",
+    )
+    parser.add_argument(
+        "--max-tables",
+        type=int,
+        default=DEFAULT_MAX_TABLES,
+        help=(
+            f"live tables open at once (default: {DEFAULT_MAX_TABLES}); past that a reader gets a 'tables are full' "
+            "page, and their saved game waits. Each table's kernel takes about 75 MB of memory, 40 about 3 GB, "
+            "besides one ready kernel per table game (about 0.5 GB): 40 or fewer suits an 8 GB machine"
+        ),
+    )
     parser.add_argument(
         "--db",
         type=Path,
@@ -281,6 +571,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.keep_days <= 0:
         print("error: --keep-days must be more than 0", file=sys.stderr)
+        return 2
+    if args.max_tables < 1:
+        print("error: --max-tables must be 1 or more", file=sys.stderr)
         return 2
     db = (args.db.expanduser() if args.db is not None else default_path()).resolve()
     for folder, what in ((book, "the built book"), (tables, "the table folder")):
@@ -306,9 +599,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     LanterlooServer.book_dir = book
     LanterlooServer.db_path = db
+    LanterlooServer.max_tables = args.max_tables
     app = LanterlooServer(config=server_config(tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle))
     app.initialize([])
     print(f"Games are saved in {db}", flush=True)
+    print(f"At most {args.max_tables} live tables at once (--max-tables)", flush=True)
     print(f"Lanterloo is being served at http://{args.ip}:{args.port}/  (press Ctrl-C to stop)", flush=True)
     # Voila stops its loop on SIGTERM; make Ctrl-C do the same, quietly.
     signal.signal(signal.SIGINT, app._handle_signal_stop)

@@ -1,21 +1,39 @@
-"""The server's guard on the kernel websocket: no traceback or stderr output reaches a browser."""
+"""The server's guard on the kernel websocket (no traceback or stderr output reaches a browser), its
+routes, and its cap on live tables (``--max-tables``): counting, bursts, and the tables-full page."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import re
 import socket
+import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 import pytest
+import tornado.httpserver
+import tornado.testing
+import tornado.web
+from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
+from widgets import server
 from widgets.server import (
+    DEFAULT_MAX_TABLES,
     DEFAULT_TABLES,
     TABLE_NAME,
     TEMPLATES,
     LanterlooServer,
+    SeatedKernelManager,
+    TableSeats,
     must_withhold,
     server_config,
+    tables_full_page,
 )
+from widgets.store import TableStore
 
 
 def v1(msg_type: str, content: dict[str, object], channel: str = "iopub") -> bytes:
@@ -96,6 +114,9 @@ def test_server_routes_tables_only_and_puts_the_book_last(tmp_path: Path, monkey
     assert "VoilaContentsHandler" not in names
     assert "VoilaKernelWebsocketHandler" not in names
     assert "TableKernelWebsocketHandler" in names
+    # the page's shutdown beacon frees its table's place at once (TableSeats.leave)
+    assert "VoilaShutdownKernelHandler" not in names and "TableShutdownHandler" in names
+    assert app.seats is not None and app.seats.cap == DEFAULT_MAX_TABLES
     assert names[-1] == "BookHandler" and handlers[-1][0] == r"/(.*)"
     # every book page names the tables on offer, for the book's live-table boxes
     assert handlers[-1][1].tables == tuple(sorted(p.stem for p in DEFAULT_TABLES.glob("*.ipynb")))
@@ -112,3 +133,241 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+# --- The cap on live tables (--max-tables) ---------------------------------------------------
+
+
+class Kernels:
+    """A stand-in for Voila's kernel manager: starts "kernels" slowly, as the real one does."""
+
+    def __init__(self) -> None:
+        self.live: list[str] = []
+        self.most = 0  # the most kernels ever alive at once
+
+    def list_kernel_ids(self) -> list[str]:
+        return list(self.live)
+
+    async def start_kernel(self, **_kwargs: Any) -> str:
+        await asyncio.sleep(0.01)  # other requests run while this kernel starts
+        kernel_id = f"k{len(self.live)}-{id(self)}-{asyncio.get_running_loop().time()}"
+        self.live.append(kernel_id)
+        self.most = max(self.most, len(self.live))
+        return kernel_id
+
+    async def get_rendered_notebook(self, **_kwargs: Any) -> tuple[object, list[str], str]:
+        kernel_id = await self.start_kernel()  # a preheated kernel: known only once its pool task is done
+        return object(), [], kernel_id
+
+
+def test_seats_count_starting_pages_then_their_kernels_never_both() -> None:
+    kernels = Kernels()
+    seats = TableSeats(2, kernels.list_kernel_ids)
+    first = seats.admit()
+    assert first is not None and seats.in_use() == 1, "a page whose kernel is starting takes a place"
+    kernels.live.append("a")
+    first.settle("a")
+    assert seats.kernels == {"a"} and seats.starting == 0 and seats.in_use() == 1, "moved, not counted twice"
+    first.release()  # the request ends: the place stays with its kernel
+    assert SeatedKernelManager(kernels, first).list_kernel_ids() == ["a"], "the rest is the manager's own"
+    assert seats.in_use() == 1
+    second = seats.admit()
+    assert second is not None and seats.in_use() == 2
+    assert seats.admit() is None and not seats.has_room(), "full at the cap"
+    second.release()  # that page's request failed before it had a kernel
+    assert seats.in_use() == 1 and seats.has_room()
+    kernels.live.remove("a")  # culled, or shut down: its place is free
+    assert seats.in_use() == 0
+
+
+def test_the_preheated_pool_kernels_do_not_count() -> None:
+    kernels = Kernels()
+    kernels.live += ["pool-nap", "pool-loo"]  # waiting in Voila's pools: no page has them
+    seats = TableSeats(1, kernels.list_kernel_ids)
+    assert seats.in_use() == 0 and seats.has_room()
+
+
+def test_a_page_leaving_frees_its_place_before_its_kernel_has_stopped() -> None:
+    kernels = Kernels()
+    kernels.live.append("a")
+    seats = TableSeats(1, kernels.list_kernel_ids)
+    seat = seats.admit()
+    assert seat is not None
+    seat.settle("a")
+    assert not seats.has_room()
+    seats.leave("a")  # the beacon came; the kernel is still shutting down
+    assert seats.has_room()
+    seats.leave("never-a-table")  # any other id changes nothing
+    assert seats.in_use() == 0
+
+
+def test_a_held_place_is_kept_for_its_table_only_and_lapses(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [1000.0]
+    monkeypatch.setattr(server.time, "monotonic", lambda: now[0])
+    seats = TableSeats(1, list)
+    seats.hold("T1")
+    assert not seats.has_room() and seats.admit("other") is None, "the one place is held for T1"
+    seat = seats.admit("T1")
+    assert seat is not None and seats.held == {} and seats.in_use() == 1, "T1's page took its held place"
+    seat.release()
+    seats.hold("T2")
+    now[0] += server.HOLD_SECONDS + 1  # nobody followed the redirect
+    assert seats.in_use() == 0 and seats.admit("T2") is not None
+
+
+@pytest.mark.parametrize("pool", [False, True])
+def test_a_burst_of_requests_never_starts_more_kernels_than_the_cap(pool: bool) -> None:
+    """Twelve pages asked for at once, each kernel taking a while to start: exactly the cap open."""
+    kernels = Kernels()
+    seats = TableSeats(3, kernels.list_kernel_ids)
+
+    async def page() -> bool:
+        seat = seats.admit()
+        if seat is None:
+            return False
+        manager = SeatedKernelManager(kernels, seat)
+        try:
+            if pool:
+                await manager.get_rendered_notebook(notebook_name="nap.ipynb")
+            else:
+                await manager.start_kernel(kernel_name="python3")
+            assert seats.in_use() <= seats.cap
+            return True
+        finally:
+            seat.release()
+
+    async def burst() -> list[bool]:
+        return list(await asyncio.gather(*(page() for _ in range(12))))
+
+    opened = asyncio.run(burst())
+    assert opened.count(True) == 3 and kernels.most == 3
+    assert seats.kernels == set(kernels.live) and seats.starting == 0 and seats.in_use() == 3
+
+
+def test_the_tables_full_page_says_what_happened_and_what_to_do() -> None:
+    saved = tables_full_page(cap=40, again="/voila/render/nap.ipynb?table=abc&deal=x", saved_game=True)
+    assert saved.startswith("<!DOCTYPE html>") and '<html lang="en">' in saved
+    assert "<title>The tables are full · Lanterloo</title>" in saved and "<h1>The tables are full</h1>" in saved
+    assert "All 40 live tables on this server are in use" in saved
+    assert "Your game is safe" in saved and "carries on from its last move when you try again" in saved
+    assert '<a class="again" href="/voila/render/nap.ipynb?table=abc&amp;deal=x">Try again</a>' in saved
+    assert '<a href="/" target="_top">go back to the book</a>' in saved  # out of a book page's frame
+    assert "<script" not in saved and "Traceback" not in saved
+    new = tables_full_page(cap=1, again="/tables/nap", saved_game=False)
+    assert "one live table at a time" in new and "Your game is safe" not in new and "nothing is lost" in new
+    hostile = tables_full_page(cap=2, again='/tables/nap?deal="><script>alert(1)</script>', saved_game=False)
+    assert "<script" not in hostile and "&quot;&gt;&lt;script&gt;" in hostile
+
+
+@pytest.mark.parametrize("value", ["0", "-3"])
+def test_max_tables_must_be_one_or_more(value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--db", str(tmp_path / "t.sqlite3"), "--port", str(_free_port()), "--max-tables", value]
+    assert server.main(args) == 2
+    assert "error: --max-tables must be 1 or more" in capsys.readouterr().err
+
+
+def test_max_tables_must_be_a_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        server.main(["--db", str(tmp_path / "t.sqlite3"), "--max-tables", "many"])
+    assert exited.value.code == 2
+    assert "--max-tables: invalid int value: 'many'" in capsys.readouterr().err
+
+
+def test_the_help_explains_max_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        server.main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--max-tables" in out and f"(default: {DEFAULT_MAX_TABLES})" in out and "75 MB" in out
+
+
+@pytest.fixture
+def routed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LanterlooServer]:
+    """The server's tornado application with its real routes, capped at two tables, not listening and
+    not preheating (no kernel is started by these tests: every request below stops before one)."""
+    book = tmp_path / "html"
+    book.mkdir()
+    (book / "index.html").write_text("<p>book</p>")
+    monkeypatch.setenv("JUPYTER_PATH", str(TEMPLATES))
+    monkeypatch.setattr(LanterlooServer, "book_dir", book)
+    monkeypatch.setattr(LanterlooServer, "db_path", tmp_path / "t.sqlite3")
+    monkeypatch.setattr(LanterlooServer, "max_tables", 2)
+    config = server_config(tables=DEFAULT_TABLES, port=_free_port(), ip="127.0.0.1", max_idle=60)
+    config.VoilaConfiguration.preheat_kernel = False
+    app = LanterlooServer(config=config)
+    app.initialize([])
+    app.app = tornado.web.Application(**app.init_settings())
+    app.app.settings.update(app.tornado_settings)
+    app.app.add_handlers(".*$", app.init_handlers())
+    yield app
+
+
+def fetch_at_once(app: tornado.web.Application, paths: list[str]) -> list[HTTPResponse]:
+    """GET every path at the same time from ``app`` on a free port; redirects are not followed."""
+
+    async def run() -> list[HTTPResponse]:
+        sock, port = tornado.testing.bind_unused_port()
+        http = tornado.httpserver.HTTPServer(app)
+        http.add_sockets([sock])
+        client = AsyncHTTPClient(force_instance=True, max_clients=len(paths))
+        try:
+            fetches = [
+                client.fetch(f"http://127.0.0.1:{port}{path}", follow_redirects=False, raise_error=False)
+                for path in paths
+            ]
+            return list(await asyncio.gather(*fetches))
+        finally:
+            client.close()
+            http.stop()
+
+    return asyncio.run(run())
+
+
+def reserved(db: Path) -> int:
+    """How many table ids the database holds."""
+    TableStore(db).close()  # the schema, if no request made it
+    with contextlib.closing(sqlite3.connect(db)) as connection:
+        return int(connection.execute("SELECT count(*) FROM tables").fetchone()[0])
+
+
+def test_a_full_server_refuses_every_table_route_politely_and_reserves_no_id(routed: LanterlooServer) -> None:
+    seats = routed.seats
+    assert seats is not None
+    assert seats.admit() and seats.admit()  # two pages open: the cap
+    paths = [
+        "/tables/nap",
+        "/tables/nap?deal=nap.hoffmann.s0.n7",
+        "/tables/nap?table=AAAAAAAAAAAAAAAAAAAAAA",
+        "/voila/render/nap.ipynb",
+        "/voila/render/nap.ipynb?table=AAAAAAAAAAAAAAAAAAAAAA",
+    ]
+    (other,) = fetch_at_once(routed.app, ["/voila/render/NAP.IPYNB"])
+    assert other.code == 404, "a notebook that is not a table by its own name is not found, full or not"
+    for path, response in zip(paths, fetch_at_once(routed.app, paths), strict=True):
+        body = response.body.decode()
+        assert response.code == 503, path
+        assert response.headers["Retry-After"] == str(server.RETRY_AFTER_SECONDS)
+        assert "<h1>The tables are full</h1>" in body and "All 2 live tables" in body
+        assert ("Your game is safe" in body) == ("table=" in path), path
+        assert f'href="{path.replace("&", "&amp;")}">Try again' in body
+    assert reserved(routed.db_path) == 0, "no table id reserved for a refused reader"
+    assert seats.in_use() == 2
+
+
+def test_a_burst_of_new_readers_gets_as_many_tables_as_there_are_places(routed: LanterlooServer) -> None:
+    """Ten readers open /tables/nap at once with room for two: two ids reserved, each with its place
+    held for the redirect; the other eight get the tables-full page."""
+    responses = fetch_at_once(routed.app, ["/tables/nap"] * 10)
+    codes = sorted(r.code for r in responses)
+    assert codes == [302] * 2 + [503] * 8
+    ids = [parse_qs(urlparse(r.headers["Location"]).query)["table"][0] for r in responses if r.code == 302]
+    assert reserved(routed.db_path) == 2 and routed.seats is not None and set(routed.seats.held) == set(ids)
+    # a held table's page is let in, though every place is taken; a third reader is not
+    assert routed.seats.admit(ids[0]) is not None and routed.seats.admit() is None
+
+
+def test_the_render_route_gives_a_new_table_an_id_and_holds_its_place(routed: LanterlooServer) -> None:
+    (response,) = fetch_at_once(routed.app, ["/voila/render/nap.ipynb?deal=nap.hoffmann.s0.n7"])
+    assert response.code == 302
+    location = response.headers["Location"]
+    assert re.fullmatch(r"/voila/render/nap\.ipynb\?table=[\w-]{22}&deal=nap.hoffmann.s0.n7", location), location
+    assert routed.seats is not None and routed.seats.in_use() == 1 and reserved(routed.db_path) == 1
