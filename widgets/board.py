@@ -141,7 +141,7 @@ def board_html(
         shown = open_hands[p] if open_hands is not None and p != seat else None
         if p == seat and not show_own:
             cards = ""
-        elif p == seat and view.hand is not None:
+        elif p == seat and view.hand:  # once every piece is played, no empty drawing of the hand
             named = ", ".join(piece_name(c, pam) for c in view.hand)
             cards = pieces_html(view.hand, width=56, label=f"your hand: {named}", four_colour=four_colour)
         elif shown:

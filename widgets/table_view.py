@@ -26,7 +26,8 @@ from widgets.safety import guarded
 
 KEYS_HELP = (
     "Keys: Tab or the arrow keys move between choices, Enter or Space takes one; "
-    "1 to 9 play your first to ninth card; U takes back, H asks for a hint, W explains, N deals the next hand."
+    "1 to 9 play your first to ninth card or tile (a tile that may lead either of its suits is picked, and Enter or "
+    "the arrow keys choose the suit); U takes back, H asks for a hint, W explains, N deals the next hand."
 )
 
 
@@ -194,6 +195,14 @@ class TableView(ipw.VBox):
         # code, since a bare seed re-deals only a game's first hand.
         deal = self.model.deal_code() if self.model.seed is not None else None
         code = f" Deal code {deal}." if deal is not None else ""
+        points = getattr(hand.settlement, "points", None)
+        if points is not None:  # a domino game scored in points: no chip moves, the scores do
+            rules = self.model.rules
+            changes = ", ".join(f"{name} {p:+d}" for name, p in zip(self.model.names, points, strict=True))
+            now = ", ".join(f"{name} {score}" for name, score in self.model.table_game.scores.items())
+            goal = "down to 0" if rules.domino_scoring == "rounce" else f"to {rules.game_points}"
+            said = f"Points this hand: {changes}; the scores now: {now} (the first {goal} wins)"
+            return f'<p class="loo-result" role="status">Hand {line.number} is over. {escape(said)}.{code}</p>'
         return (
             f'<p class="loo-result" role="status">Hand {line.number} is over: {escape(paid or "no chips moved")}. '
             f"The pool carries {line.pool_after} chips.{code}</p>"
@@ -219,10 +228,12 @@ class TableView(ipw.VBox):
         if playing and view.hand is not None:
             # Every piece the reader holds: the legal ones live, the others marked, and a click on
             # one of those says why it may not be played.
-            for piece in view.hand:
+            for slot, piece in enumerate(view.hand, start=1):
                 options = [a for a in legal if a.verb == "play" and a.value == piece]
                 for action in options or [Action(self.model.seat, "play", piece)]:
-                    buttons.append(self._button(action, legal=bool(options), pam=pam))
+                    button = self._button(action, legal=bool(options), pam=pam)
+                    button.add_class(f"loo-slot-{slot}")  # its digit key: the piece's place in the hand
+                    buttons.append(button)
             legal = [a for a in legal if a.verb != "play"]
         for action in legal:
             buttons.append(self._button(action, legal=True, pam=pam))

@@ -1,4 +1,5 @@
-"""The served site in a real browser: the book page and its widget, and every live table played by keyboard and clicks.
+"""The served site in a real browser: the book page and its widget, and every live table opened (played by mouse
+and keyboard in test_play.py).
 
 Every request the pages make is recorded; any that leaves 127.0.0.1 fails the test.
 """
@@ -100,52 +101,6 @@ def test_every_live_table_opens_with_the_readers_hand_only(
         page.get_by_role("tab", name=tab).click()
     expect(page.get_by_role("combobox", name="Game")).to_be_visible()
     shot(page, f"table-{table}")
-    assert failed == [] and errors == [], (failed, errors)
-
-
-def test_three_card_loo_played_from_the_keyboard(page: Page, site: str, requests: list[str]) -> None:
-    errors, failed = watch(page)
-    page.goto(site + "/tables/three-card-loo")
-    view = page.locator(".loo-table-view")
-    expect(view).to_be_visible(timeout=30_000)
-    status = page.locator(".loo-table-view [role=status]").first
-    if page.locator(".loo-next").is_enabled():  # Peel's first deal into an empty pool is a single, settled at once
-        expect(view).to_contain_text("Hand 1 is over")
-        page.keyboard.press("n")
-        expect(page.locator(".loo-next")).to_be_disabled()
-    expect(view).to_contain_text("your turn")
-    # The arrow keys walk the choices; Enter takes the one in focus.
-    page.keyboard.press("ArrowRight")
-    focused = page.evaluate("document.activeElement.closest('.loo-choices') !== null")
-    assert focused, "the arrow key puts the focus on a choice"
-    page.get_by_role("button", name="Stand").focus()
-    page.keyboard.press("Enter")
-    pieces = page.locator(".loo-choices .loo-piece")
-    # Digits play cards: an illegal one says why (with its law), a legal one leaves the hand.
-    played = False
-    for _ in range(12):
-        if page.locator(".loo-next").is_enabled():
-            break
-        if pieces.count() == 0:
-            page.wait_for_timeout(200)
-            continue
-        before = pieces.count()
-        for digit in "123":
-            page.keyboard.press(digit)
-            page.wait_for_timeout(300)
-            if pieces.count() < before or page.locator(".loo-next").is_enabled():
-                played = True
-                break
-            expect(status).to_contain_text(re.compile(r"Not allowed: .*\(L3-"))
-    assert played, "a card was played from the keyboard"
-    # After a move redraws the choices the focus comes back to them (or the hand is over).
-    inside = page.evaluate("document.activeElement.closest('.loo-table-view') !== null")
-    assert inside or page.locator(".loo-next").is_enabled()
-    if not page.locator(".loo-next").is_enabled():
-        page.keyboard.press("u")  # take back
-        expect(status).to_contain_text("Taken back")
-    page.keyboard.press("h")
-    shot(page, "live-table-keyboard")
     assert failed == [] and errors == [], (failed, errors)
 
 
