@@ -43,6 +43,16 @@ def _picked(action: Action) -> bool:
     return action.verb in LIST_VERBS and not (action.verb == "garnet" and not action.value)
 
 
+def _close(widgets: list[ipw.Widget]) -> None:
+    """Close ``widgets`` and the layout and style widgets each one made for itself."""
+    for widget in widgets:
+        parts = [getattr(widget, name, None) for name in ("layout", "style")]
+        widget.close()
+        for part in parts:
+            if isinstance(part, ipw.Widget):
+                part.close()
+
+
 def _show(widget: ipw.Widget, shown: bool) -> None:
     widget.layout.display = None if shown else "none"
 
@@ -169,9 +179,14 @@ class TableView(ipw.VBox):
             )
             + self._result_html()
         )
+        replaced = [*self._choices.children, *self._picks.children]
         self._choices.children = choices
         self._unavailable.value = self._unavailable_html()
         self._picks.children = self._pick_toggles(view)
+        # The buttons of the last position are gone from the page: close them (with their layout
+        # and style widgets), or a long game would leave thousands of widgets in the kernel, each
+        # sent again to a page that reconnects.
+        _close([w for w in replaced if w is not self._confirm])
         over = model.hand.is_over
         self._undo.disabled = not model.can_undo
         self._hint.disabled = not view.legal

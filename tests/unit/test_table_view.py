@@ -165,6 +165,30 @@ def test_whole_hands_by_clicking_with_nothing_hidden_in_any_widget(game: str, ru
         play_hands(view, random.Random(seed), hands=3)
 
 
+def live_widgets() -> int:
+    """How many widgets the kernel holds open (each one is sent to a page that connects)."""
+    from ipywidgets.widgets.widget import _instances
+
+    return len(_instances)
+
+
+@pytest.mark.parametrize("game", ["three-card-loo", "nap", "domino-loo"])
+def test_a_long_game_does_not_pile_up_widgets(game: str) -> None:
+    """Each move replaces the choice buttons: the old ones are closed, layout and style included, so
+    the widgets a reconnecting page is sent stay as many after six hands as after one."""
+    view = table_for(game, None, 3)
+    rng = random.Random(3)
+    counts = []
+    for _ in range(6):
+        while not view.model.hand.is_over:
+            click_through(view, rng)
+        counts.append(live_widgets())
+        view._next.click()
+    after_one = counts[0]
+    # A position's buttons come and go; a leak of one move's buttons alone would add dozens.
+    assert max(counts) <= after_one + 30, counts
+
+
 # ----- the variants' own controls ---------------------------------------------------------------
 
 
