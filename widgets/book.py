@@ -161,21 +161,63 @@ _OFFER_SCRIPT = """<script>
       on.hidden = false;
     })
     .catch(function () {});
-  button.addEventListener("click", function () {
-    if (frame.firstChild) {
-      frame.textContent = "";
-      button.textContent = "Play here, in this page";
-      button.setAttribute("aria-expanded", "false");
-      return;
-    }
+  // The reader's table is remembered (this browser, this game), so that closing the table, or
+  // leaving the page and coming back, takes them back to their game rather than a new one.
+  var key = "lanterloo-table:" + table;
+  var link = box.querySelector("[data-loo-open-link]");
+  var fresh = box.querySelector("[data-loo-new-table]");
+  function saved() {
+    try { return localStorage.getItem(key); } catch (e) { return null; }
+  }
+  function remember(address) {
+    try {
+      if (address) { localStorage.setItem(key, address); } else { localStorage.removeItem(key); }
+    } catch (e) { /* storage blocked: the table still works, it is just not remembered */ }
+    link.href = address || "/tables/" + table;
+    fresh.hidden = !address;
+    button.textContent = frame.firstChild ? "Close the table"
+      : (address ? "Back to your game, in this page" : "Play here, in this page");
+  }
+  function open(address) {
     var f = document.createElement("iframe");
-    f.src = "/tables/" + table;
+    f.src = address || "/tables/" + table;
     f.title = box.getAttribute("data-loo-title");
     f.className = "loo-offer-frame";
+    f.addEventListener("load", function () {
+      try {
+        var at = f.contentWindow.location;
+        if (/[?&]table=/.test(at.search)) remember(at.pathname + at.search);
+      } catch (e) { /* not our origin: nothing to remember */ }
+    });
     frame.appendChild(f);
-    button.textContent = "Close the table";
     button.setAttribute("aria-expanded", "true");
+    remember(saved());
     f.focus();
+  }
+  function close(then) {
+    // Unload the table's page before removing it, so that its page tells the server to shut its
+    // kernel down at once (a frame just removed from the page never says goodbye).
+    var f = frame.firstChild;
+    if (!f) { then(); return; }
+    var done = false;
+    function finish() {
+      if (done) return;
+      done = true;
+      frame.textContent = "";
+      button.setAttribute("aria-expanded", "false");
+      remember(saved());
+      then();
+    }
+    f.addEventListener("load", finish);
+    setTimeout(finish, 1500);
+    f.src = "about:blank";
+  }
+  remember(saved());
+  button.addEventListener("click", function () {
+    if (frame.firstChild) { close(function () {}); } else { open(saved()); }
+  });
+  fresh.addEventListener("click", function () {
+    close(function () { remember(null); open(null); });
   });
 })();
 </script>"""
@@ -186,6 +228,7 @@ background:rgba(47,111,79,.06)}
 .loo-offer p{margin:.3em 0}
 .loo-offer button{font:inherit;padding:.3em .8em;border-radius:4px;border:1px solid #2f6f4f;background:#2f6f4f;
 color:#fff;cursor:pointer;margin-right:.6em}
+.loo-offer button[data-loo-new-table]{background:#fff;color:#2f6f4f}
 .loo-offer button:focus-visible,.loo-offer a:focus-visible{outline:3px solid #e0a000;outline-offset:2px}
 .loo-offer-frame{width:100%;height:780px;border:1px solid #b9c3cf;border-radius:4px;margin-top:.6em;background:#fff}
 @media (max-width:600px){.loo-offer-frame{height:900px}}
@@ -197,10 +240,12 @@ def live_table_offer(game: str, *, what: str | None = None) -> Any:
 
     Served by ``make serve``, the page finds the tables the server offers in a header of its own
     address (``X-Lanterloo-Tables``, same origin); if its game's is there, the box links to it and
-    can open it inside the page. Otherwise (a
-    static copy of the book, or a file on disk) it says how to start the server. ``what`` says
-    in a few words what to try at the table. A page offers a game's table once at most (the box's
-    id is ``live-<game>``, and the index of laws links to it).
+    can open it inside the page. Otherwise (a static copy of the book, or a file on disk) it says
+    how to start the server. ``what`` says in a few words what to try at the table. The box
+    remembers the reader's table in this browser (``localStorage``), so that closing the table or
+    leaving the page and coming back reopens their game, until they ask for a new table; closing the
+    table unloads its page first, so that the page shuts its kernel down at once. A page offers a
+    game's table once at most (the box's id is ``live-<game>``, and the index of laws links to it).
     """
     from IPython.display import HTML
 
@@ -220,7 +265,9 @@ def live_table_offer(game: str, *, what: str | None = None) -> Any:
         "<code>http://127.0.0.1:8000/</code>: this box will then offer the table.</p></div>"
         "<div data-loo-offer-on hidden><p>"
         f'<button type="button" data-loo-embed aria-expanded="false">Play here, in this page</button>'
-        f'<a href="/tables/{game}" target="_blank" rel="noopener">Open the table in a new tab</a></p>'
+        f'<button type="button" data-loo-new-table hidden>Start a new table</button>'
+        f'<a href="/tables/{game}" target="_blank" rel="noopener" data-loo-open-link>'
+        "Open the table in a new tab</a></p>"
         "<div data-loo-frame-slot></div></div>"
         "</div>" + _OFFER_SCRIPT
     )

@@ -7,12 +7,15 @@ Every request the pages make is recorded; any that leaves 127.0.0.1 fails the te
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import Page, expect
+
+from tests.conftest import Served
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "test-results"
@@ -142,24 +145,69 @@ def test_the_books_step_viewer_steps_by_keyboard_in_the_static_build(
     assert failed == [] and errors == [], (failed, errors)
 
 
+def embedded_table_id(page: Page) -> str:
+    """The table id in the address of the table embedded in the first-hand page."""
+    page.wait_for_function(
+        "() => { const f = document.querySelector('#live-three-card-loo iframe');"
+        " try { return f && /[?&]table=/.test(f.contentWindow.location.search); } catch (e) { return false; } }",
+        timeout=30_000,
+    )
+    search = page.evaluate("document.querySelector('#live-three-card-loo iframe').contentWindow.location.search")
+    return parse_qs(search.lstrip("?"))["table"][0]
+
+
 def test_a_book_page_served_with_the_tables_offers_and_embeds_its_table(
-    page: Page, site: str, requests: list[str]
+    page: Page, served_site: Served, requests: list[str]
 ) -> None:
+    """The first-hand page offers its table and plays it in the page. Closing the table shuts its
+    kernel down at once (its page is unloaded first, so it says goodbye); opening it again comes
+    back to the same game, and so does the new-tab link; "Start a new table" gives a new one."""
     errors, failed = watch(page)
-    page.goto(site + "/book/first-hand.html")
+    page.goto(served_site.base + "/book/first-hand.html")
     offer = page.locator("#live-three-card-loo")
     play_here = offer.get_by_role("button", name="Play here, in this page")
     expect(play_here).to_be_visible()
     expect(offer.get_by_text("make serve")).to_be_hidden()
-    expect(offer.get_by_role("link", name="Open the table in a new tab")).to_have_attribute(
-        "href", "/tables/three-card-loo"
-    )
+    new_tab = offer.get_by_role("link", name="Open the table in a new tab")
+    expect(new_tab).to_have_attribute("href", "/tables/three-card-loo")
+    expect(offer.get_by_role("button", name="Start a new table")).to_be_hidden()
     play_here.click()
-    expect(offer.get_by_role("button", name="Close the table")).to_have_attribute("aria-expanded", "true")
+    close = offer.get_by_role("button", name="Close the table")
+    expect(close).to_have_attribute("aria-expanded", "true")
     table = page.frame_locator("#live-three-card-loo iframe")
     expect(table.locator(".loo-table-view")).to_be_visible(timeout=30_000)
     expect(table.locator(".loo-table-view")).to_contain_text("Ann (you)")
+    first = embedded_table_id(page)
     shot(page, "book-offer-embedded")
+    kernel = page.evaluate(
+        "JSON.parse(document.querySelector('#live-three-card-loo iframe').contentDocument"
+        ".getElementById('jupyter-config-data').textContent).kernelId"
+    )
+    assert kernel in served_site.kernel_ids()
+    close.click()
+    expect(offer.locator("iframe")).to_have_count(0)
+    deadline = time.monotonic() + 30
+    while kernel in served_site.kernel_ids():
+        assert time.monotonic() < deadline, "closing the embedded table left its kernel running"
+        time.sleep(0.2)
+    # Back to the same game, in the page and by the new-tab link.
+    back = offer.get_by_role("button", name="Back to your game, in this page")
+    expect(back).to_be_visible()
+    expect(new_tab).to_have_attribute("href", re.compile(rf"\?table={first}$"))
+    back.click()
+    expect(table.locator(".loo-table-view")).to_be_visible(timeout=30_000)
+    assert embedded_table_id(page) == first
+    # A new table on request.
+    offer.get_by_role("button", name="Start a new table").click()
+    expect(table.locator(".loo-table-view")).to_be_visible(timeout=30_000)
+    page.wait_for_function(
+        "(first) => { const f = document.querySelector('#live-three-card-loo iframe');"
+        " try { return f && /[?&]table=/.test(f.contentWindow.location.search)"
+        " && !f.contentWindow.location.search.includes(first); } catch (e) { return false; } }",
+        arg=first,
+        timeout=30_000,
+    )
+    assert embedded_table_id(page) != first
     offer.get_by_role("button", name="Close the table").click()
     expect(offer.locator("iframe")).to_have_count(0)
     assert failed == [] and errors == [], (failed, errors)
