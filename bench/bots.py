@@ -4,7 +4,9 @@ Run on demand (not a test):  .venv/bin/python bench/bots.py  [--help]
 
 1. Decision time: the SamplingBot decides at every turn of 5-player games (the other seats
    play by rule of thumb) until 200 real decisions (more than one legal action) are timed;
-   prints the median, the 95th percentile and the worst, for each preset asked for.
+   prints the median, the 95th percentile and the worst, for each preset asked for; and the
+   same for the Nap and Domino Loo sampling bots (``--games``), whose target is a worst
+   decision under 300 ms (``--timing-only`` stops there).
 2. Strength: each deal is played twice, once with one SamplingBot seat among ThumbBots and
    once with ThumbBots only; the seat rotates, and so does the dealer, over every pairing.
    Prints that seat's mean net chips per hand (``settlement.net()``) in both games with a
@@ -23,6 +25,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -51,6 +54,36 @@ def time_decisions(preset: str, decisions: int, samples: int) -> list[float]:
                 bot.choose(view, rng)
                 times.append(time.perf_counter() - start)
             hand.push(thumb.choose(view, rng))
+        seed += 1
+    return times
+
+
+def time_other_decisions(game: str, decisions: int) -> list[float]:
+    """Seconds per sampling decision in Nap (four players, Wellington and Misery allowed) or Domino
+    Loo (Celko's rules, four players), every seat deciding, until ``decisions`` are timed."""
+    from loo.dominoes import DominoHand, DominoRules
+    from loo.dominoes_bots import DominoSamplingBot
+    from loo.nap import NapHand, NapRules
+    from loo.nap_bots import NapSamplingBot
+
+    times: list[float] = []
+    seed = 0
+    while len(times) < decisions:
+        rng = random.Random(seed)
+        hand: Any
+        if game == "nap":
+            hand = NapHand.deal(NapRules(wellington=True, misery=True), rng, seats=4, dealer=seed % 4)
+            bot: Any = NapSamplingBot()
+        else:
+            hand = DominoHand.deal(DominoRules.preset("celko"), rng, seats=4, dealer=seed % 4, pool=25)
+            bot = DominoSamplingBot()
+        while not hand.is_over and len(times) < decisions:
+            view = hand.view(hand.to_act or 0)
+            start = time.perf_counter()
+            action = bot.choose(view, rng)
+            if len(view.legal) > 1:
+                times.append(time.perf_counter() - start)
+            hand.push(action)
         seed += 1
     return times
 
@@ -87,6 +120,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--timing-presets", default="peel,pam,irish", help="presets to time decisions in")
     parser.add_argument("--decisions", type=int, default=200, help="decisions to time per preset (default 200)")
+    parser.add_argument("--games", default="nap,dominoes", help="other games whose sampling bots to time")
+    parser.add_argument("--timing-only", action="store_true", help="time the decisions only; no strength runs")
     parser.add_argument("--presets", default="peel,pam,irish", help="presets to compare strength in")
     parser.add_argument("--hands", default="3000,800,2000", help="deals per strength preset, in order")
     parser.add_argument("--samples", type=int, default=SamplingBot.DEFAULT_SAMPLES, help="samples per action")
@@ -103,6 +138,16 @@ def main() -> None:
             f"  {preset:15} n={len(times)}  median {statistics.median(times) * 1e3:6.1f} ms   "
             f"95th {p95 * 1e3:6.1f} ms   worst {times[-1] * 1e3:6.1f} ms"
         )
+
+    for game in filter(None, args.games.split(",")):
+        times = sorted(time_other_decisions(game, args.decisions))
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        print(
+            f"  {game:15} n={len(times)}  median {statistics.median(times) * 1e3:6.1f} ms   "
+            f"95th {p95 * 1e3:6.1f} ms   worst {times[-1] * 1e3:6.1f} ms   (target: worst under 300 ms)"
+        )
+    if args.timing_only:
+        return
 
     print("\nStrength: one SamplingBot among ThumbBots, against ThumbBots only on the same deals")
     presets = [p for p in args.presets.split(",") if p]

@@ -161,7 +161,11 @@ def board_html(
     if trick:
         trick = "On the table: " + trick
     else:
-        trick = "No tile on the table yet." if tiles else "No card on the table yet."
+        trick = (
+            "The hand is over."
+            if view.settlement is not None
+            else f"No {'tile' if tiles else 'card'} on the table yet."
+        )
     turnup = getattr(view, "turnup", None)
     extras = []
     caller, call = getattr(view, "caller", None), getattr(view, "call", None)
@@ -183,7 +187,8 @@ def board_html(
         extras.append(f'<div class="loo-miss">The miss: {escape(what)}</div>' if tiles else
                       f'<div class="loo-miss">The miss: {face_down(miss, f"the miss: {what}")}</div>')  # fmt: skip
     if hasattr(view, "pool") and (view.pool or not hasattr(view, "calls")):  # Nap without a kitty has no pool
-        extras.append(f'<div class="loo-pool">Pool: {view.pool} chips</div>')
+        said = "This hand was played for a pool of" if view.settlement is not None else "Pool:"
+        extras.append(f'<div class="loo-pool">{said} {view.pool} chips</div>')
     return (
         '<div class="loo-board" style="font-family:system-ui,sans-serif;font-size:14px">'
         '<div style="display:flex;flex-wrap:wrap;gap:10px 18px">' + "".join(rows) + "</div>"

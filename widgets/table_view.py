@@ -218,10 +218,13 @@ class TableView(ipw.VBox):
             goal = "down to 0" if rules.domino_scoring == "rounce" else f"to {rules.game_points}"
             said = f"Points this hand: {changes}; the scores now: {now} (the first {goal} wins)"
             return f'<p class="loo-result" role="status">Hand {line.number} is over. {escape(said)}.{code}</p>'
-        return (
-            f'<p class="loo-result" role="status">Hand {line.number} is over: {escape(paid or "no chips moved")}. '
-            f"The pool carries {line.pool_after} chips.{code}</p>"
-        )
+        said = f"Hand {line.number} is over: {paid or 'no chips moved'}."
+        looed = ", ".join(f"{name} {amount}" for name, amount in line.loos.items() if amount)
+        if looed:
+            said += f" Paid into the pool: {looed}."
+        if line.pool_before or line.pool_after or self.model.game != "nap":  # Nap without a kitty has no pool
+            said += f" The pool carries {line.pool_after} chips to the next hand."
+        return f'<p class="loo-result" role="status">{escape(said)}{code}</p>'
 
     def _unavailable_html(self) -> str:
         lines = [

@@ -422,7 +422,12 @@ class Table:
         assert sum(staked.values()) == record["pool"], (staked, record["pool"])
         net = {name: gain[seat] - staked[name] for seat, name in enumerate(names)}
         moved = ", ".join(f"{name} {amount:+d}" for name, amount in net.items() if amount) or "no chips moved"
-        expected = f"Hand 1 is over: {moved}. The pool carries {result.get('next_pool', 0)} chips."
+        expected = f"Hand 1 is over: {moved}."
+        looed = ", ".join(f"{n} {loo}" for n, loo in zip(names, result.get("loos", ()), strict=False) if loo)
+        if looed:
+            expected += f" Paid into the pool: {looed}."
+        if record["pool"] or result.get("next_pool") or "settlement" not in result:  # Nap without a kitty: no pool
+            expected += f" The pool carries {result.get('next_pool', 0)} chips to the next hand."
         if result.get("points") is not None:  # Rounce: no chip moves; each seat's score, from 15 down, does
             start = model.rules.game_points
             changes = ", ".join(f"{n} {p:+d}" for n, p in zip(names, result["points"], strict=True))

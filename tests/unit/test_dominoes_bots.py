@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -63,20 +62,19 @@ def test_random_and_thumb_bots_only_play_legal_actions(preset: str, seats: int) 
 
 
 @pytest.mark.parametrize(("preset", "seats"), [("celko", 4), ("celko", 2), ("rounce", 3), ("rounce", 4)])
-def test_sampling_bot_only_plays_legal_actions_and_decides_in_under_300_ms(preset: str, seats: int) -> None:
+def test_sampling_bot_only_plays_legal_actions(preset: str, seats: int) -> None:
+    """Whole hands decided by the SamplingBot at every seat; its speed is measured by
+    ``bench/bots.py --games dominoes`` (a benchmark, not a timed test)."""
     rng = random.Random(1)
-    slowest = 0.0
     for i in range(3):
         hand = DominoHand.deal(DominoRules.preset(preset), rng, seats=seats, dealer=i % seats, pool=25)
         bot = DominoSamplingBot()
         while not hand.is_over:
             view = hand.view(hand.to_act or 0)
-            start = time.perf_counter()
             action = bot.choose(view, rng)
-            slowest = max(slowest, time.perf_counter() - start)
             assert action in view.legal
             hand.push(action)
-    assert slowest < 0.3, f"a sampling decision took {slowest * 1000:.0f} ms"
+        assert hand.settlement is not None
 
 
 @pytest.mark.parametrize("name", sorted(BOTS))

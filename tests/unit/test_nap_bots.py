@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import random
-import time
 import weakref
 from typing import Any
 
@@ -85,19 +84,19 @@ def test_bots_are_deterministic_for_a_seeded_rng(name: str) -> None:
     assert game(1) == game(1)
 
 
-def test_a_sampling_decision_takes_less_than_300_ms() -> None:
-    worst = 0.0
+def test_the_sampling_bot_plays_whole_hands_legally_under_the_variants() -> None:
+    """The SamplingBot at every seat, with Wellington and Misery, and with Peep; its speed is
+    measured by ``bench/bots.py --games nap`` (a benchmark, not a timed test)."""
     for seed, rules in enumerate([NapRules(), NapRules(wellington=True, misery=True), NapRules(peep=True)]):
         hand = NapHand.deal(rules, random.Random(seed), seats=4, dealer=3)
         rng = random.Random(seed)
         bot = NapSamplingBot()
         while not hand.is_over:
             view = hand.view(hand.to_act or 0)
-            start = time.perf_counter()
             action = bot.choose(view, rng)
-            worst = max(worst, time.perf_counter() - start)
+            assert action in view.legal
             hand.push(action)
-    assert worst < 0.3, f"a decision took {worst * 1000:.0f} ms"
+        assert hand.settlement is not None
 
 
 def test_the_bots_need_nothing_but_the_view_and_act_only_in_turn() -> None:
