@@ -33,6 +33,7 @@ import copy
 import json
 import logging
 import random
+import re
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -669,6 +670,23 @@ def _kind_of(hand: Any) -> str:
     return str(kind.value) if kind is not None else "normal"
 
 
+# The engine names pieces as records write them ("10S", "6-3"); a reader is shown their names.
+_CARD_CODE = re.compile(r"(?<![\w-])(?:10|[2-9JQKA])[SHDC](?![\w-])")
+_TILE_CODE = re.compile(r"(?<![\w-])[0-9]-[0-9](?![\w-])")
+
+
+def in_words(text: str) -> str:
+    """``text`` with every card or tile written as a record writes it named in words.
+
+    >>> in_words("Ann holds 10S and QH, so 4H may not be played (L3-PLAY-02)")
+    'Ann holds ten of spades and queen of hearts, so four of hearts may not be played (L3-PLAY-02)'
+    >>> in_words("lead 6-3, not 2-0 (DL-LEAD-02)")
+    'lead six-three, not two-blank (DL-LEAD-02)'
+    """
+    text = _CARD_CODE.sub(lambda m: Card.parse(m.group()).name, text)
+    return _TILE_CODE.sub(lambda m: Tile.parse(m.group()).name, text)
+
+
 def _sentence(text: str) -> str:
-    text = text.strip()
+    text = in_words(text.strip())
     return text[:1].upper() + text[1:] if text else text

@@ -42,7 +42,7 @@ from loo.tiles import NUMBER_PLURALS, Tile, full_set
 from tests.conftest import ROOT, Served, serve_server
 from widgets.board import LIST_VERBS, action_label, pam_card, piece_label, piece_name
 from widgets.card_style import card_class, card_stylesheet, tile_class
-from widgets.model import TableModel
+from widgets.model import TableModel, in_words
 from widgets.rules_picker import RulesPicker
 from widgets.store import TableStore
 
@@ -448,6 +448,7 @@ def refused_with_its_law(table: Table, model: TableModel, piece: Any) -> None:
     expect(status).to_have_text(model.why(Action(model.seat, "play", piece)))
     said = status.inner_text()
     assert said.startswith("Not allowed: "), said
+    assert in_words(said) == said, f"a piece named by its record code, not in words: {said}"
     assert re.search(rf"\(({'|'.join(LAWS[table.game])})-[A-Z0-9-]+ \(", said), said
 
 
