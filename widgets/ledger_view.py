@@ -227,8 +227,10 @@ def _accessible(svg: str, description: str) -> str:
 class LedgerView(ipw.VBox):
     """The game's ledger and pool chart for one model. Construct it, then display it; it never displays itself."""
 
-    def __init__(self, model: TableModel) -> None:
+    def __init__(self, model: TableModel, *, shown: bool = True) -> None:
         self.model = model
+        self._shown = shown  # kept current only while shown (see set_shown)
+        self._stale = False
         self._table = ipw.HTML()
         self._chart = ipw.HTML()
         self._note = ipw.HTML()
@@ -254,7 +256,17 @@ class LedgerView(ipw.VBox):
         balances = self.model.balances()
         return [*balances, *(name for name in self.model.names if name not in balances)]
 
+    def set_shown(self, shown: bool) -> None:
+        """Whether the ledger is on the reader's screen: hidden, it is not redrawn until shown again."""
+        self._shown = shown
+        if shown and self._stale:
+            self._render()
+
     def _render(self) -> None:
+        if not self._shown:
+            self._stale = True
+            return
+        self._stale = False
         model = self.model
         lines = model.hand_lines()
         names = self._names()

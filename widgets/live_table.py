@@ -46,6 +46,9 @@ NO_TABLE = (
 )
 
 
+LEDGER_TAB, RULES_TAB = 2, 3  # the tabs' places, as LiveTable lays them out
+
+
 class LiveTable(ipw.VBox):
     """The table, the review of the last hand, the game's ledger and the rules picker, in tabs."""
 
@@ -53,8 +56,12 @@ class LiveTable(ipw.VBox):
         self.model = model
         self.table = TableView(model)
         self.codes = DealCodes(model, saved=saved)
-        self.ledger = LedgerView(model)
-        self.picker = RulesPicker(model)
+        # The Ledger and Rules tabs are hidden until asked for: the ledger is kept current only
+        # while it is shown (its chart is the slowest thing a table draws), and the rules picker,
+        # the biggest tab, is built the first time its tab is opened, so a table opens quicker.
+        self.ledger = LedgerView(model, shown=False)
+        self.picker: RulesPicker | None = None
+        self._rules = ipw.VBox([ipw.HTML("<p>The rules are being laid out…</p>")])
         self._review_note = ipw.HTML(f"<p>{REVIEW_WAIT}</p>")
         self._review_button = ipw.Button(
             description="Step through this hand",
@@ -65,7 +72,7 @@ class LiveTable(ipw.VBox):
         self._review = ipw.VBox()
         review = ipw.VBox([self._review_note, self._review_button, self._review])
         self.tabs = ipw.Tab(
-            [ipw.VBox([self.table, self.codes]), review, self.ledger, self.picker],
+            [ipw.VBox([self.table, self.codes]), review, self.ledger, self._rules],
             titles=("Table", "Review", "Ledger", "Rules"),
         )
         super().__init__([self.tabs])
@@ -77,6 +84,13 @@ class LiveTable(ipw.VBox):
         report = self.table._say
         self.model.observe(guarded(report)(lambda _change: self._update()), names=["version"])
         self._review_button.on_click(guarded(report)(lambda _b: self._show_review()))
+        self.tabs.observe(guarded(report)(lambda change: self._tab_chosen(change["new"])), names=["selected_index"])
+
+    def _tab_chosen(self, index: int | None) -> None:
+        self.ledger.set_shown(index == LEDGER_TAB)
+        if index == RULES_TAB and self.picker is None:
+            self.picker = RulesPicker(self.model)
+            self._rules.children = (self.picker,)
 
     def _update(self) -> None:
         over = self.model.hand.is_over

@@ -513,6 +513,9 @@ def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
     c.Voila.tornado_settings = {"disable_check_xsrf": True}
     c.VoilaConfiguration.template = "lanterloo"
     c.VoilaConfiguration.show_tracebacks = False
+    # Voila stops waiting for a notebook's output after nbclient's 4 s by default: tables opened
+    # at the same moment on a busy machine then came back as pages with no table on them.
+    c.VoilaExecutor.iopub_timeout = 60
     c.VoilaConfiguration.preheat_kernel = True
     # One preheated kernel per table notebook and none for anything else, so that no other notebook
     # that finds its way into the folder is ever run (preheat_denylist will not do: Voila 0.5.13

@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 import ipywidgets as ipw
+from ipywidgets.widgets.widget_bool import ToggleButtonStyle
 
 from loo.actions import Action
 from loo.cards import Card
@@ -43,13 +44,18 @@ def _picked(action: Action) -> bool:
     return action.verb in LIST_VERBS and not (action.verb == "garnet" and not action.value)
 
 
-def _close(widgets: list[ipw.Widget]) -> None:
-    """Close ``widgets`` and the layout and style widgets each one made for itself."""
+def _is_piece(action: Action) -> bool:
+    """Whether ``action`` plays a card or tile named by itself (not a domino lead naming its suit)."""
+    return action.verb == "play" and isinstance(action.value, Card | Tile) and action.suit is None
+
+
+def _close(widgets: list[ipw.Widget], shared: tuple[ipw.Widget, ...] = ()) -> None:
+    """Close ``widgets`` and the layout and style widgets each one made for itself (not ``shared`` ones)."""
     for widget in widgets:
         parts = [getattr(widget, name, None) for name in ("layout", "style")]
         widget.close()
         for part in parts:
-            if isinstance(part, ipw.Widget):
+            if isinstance(part, ipw.Widget) and not any(part is kept for kept in shared):
                 part.close()
 
 
@@ -65,6 +71,10 @@ class TableView(ipw.VBox):
         self._style = ipw.HTML(card_stylesheet())  # card faces: the same for everyone, reveals nothing
         self._board = ipw.HTML()
         self._choices = _row(cls="loo-choices")
+        # One layout and one style for every choice button: new buttons each move send no more.
+        self._choice_layout = ipw.Layout()
+        self._choice_style = ipw.ButtonStyle()
+        self._pick_style = ToggleButtonStyle()
         self._unavailable = ipw.HTML()
         self._picks = _row(cls="loo-picks")
         self._confirm = ipw.Button(description="Exchange", tooltip="Exchange the cards selected above")
@@ -163,11 +173,12 @@ class TableView(ipw.VBox):
     def _render(self) -> None:
         model = self.model
         view = model.view()
-        choices = self._choice_buttons(view)
-        cards_as_buttons = any("loo-piece" in b._dom_classes for b in choices)
+        specs = self._choice_specs(view)
+        cards_as_buttons = any(_is_piece(action) for action, _legal, _slot in specs)
         # While the reader plays, the hand is the row of card buttons: draw it once, not twice.
         four = self._four_colour.value
         self._style.value = card_stylesheet(four_colour=four)
+        # The board first: it is what the reader watches, and it goes out before the new buttons.
         self._board.value = (
             board_html(
                 view,
@@ -180,13 +191,16 @@ class TableView(ipw.VBox):
             + self._result_html()
         )
         replaced = [*self._choices.children, *self._picks.children]
-        self._choices.children = choices
+        self._choices.children = self._choice_buttons(specs, pam_card(view))
         self._unavailable.value = self._unavailable_html()
         self._picks.children = self._pick_toggles(view)
         # The buttons of the last position are gone from the page: close them (with their layout
         # and style widgets), or a long game would leave thousands of widgets in the kernel, each
         # sent again to a page that reconnects.
-        _close([w for w in replaced if w is not self._confirm])
+        _close(
+            [w for w in replaced if w is not self._confirm],
+            shared=(self._choice_layout, self._choice_style, self._pick_style),
+        )
         over = model.hand.is_over
         self._undo.disabled = not model.can_undo
         self._hint.disabled = not view.legal
@@ -238,48 +252,53 @@ class TableView(ipw.VBox):
             'style="font-size:13px;color:#555;margin:2px 0 6px 1.2em;padding:0">' + "".join(lines) + "</ul>"
         )
 
-    def _choice_buttons(self, view: Any) -> tuple[ipw.Widget, ...]:
+    def _choice_specs(self, view: Any) -> list[tuple[Action, bool, int | None]]:
+        """The reader's choices now, as (action, legal, the piece's place in the hand or None)."""
         legal = [a for a in view.legal if not _picked(a)]
-        pam = pam_card(view)
-        buttons: list[ipw.Widget] = []
+        specs: list[tuple[Action, bool, int | None]] = []
         playing = any(a.verb == "play" for a in legal)
         if playing and view.hand is not None:
             # Every piece the reader holds: the legal ones live, the others marked, and a click on
             # one of those says why it may not be played.
             for slot, piece in enumerate(view.hand, start=1):
                 options = [a for a in legal if a.verb == "play" and a.value == piece]
-                for action in options or [Action(self.model.seat, "play", piece)]:
-                    button = self._button(action, legal=bool(options), pam=pam)
-                    button.add_class(f"loo-slot-{slot}")  # its digit key: the piece's place in the hand
-                    buttons.append(button)
+                specs += [
+                    (action, bool(options), slot) for action in options or [Action(self.model.seat, "play", piece)]
+                ]
             legal = [a for a in legal if a.verb != "play"]
-        for action in legal:
-            buttons.append(self._button(action, legal=True, pam=pam))
-        return tuple(buttons)
+        return specs + [(action, True, None) for action in legal]
 
-    def _button(self, action: Action, *, legal: bool, pam: Card | None) -> ipw.Button:
+    def _choice_buttons(self, specs: list[tuple[Action, bool, int | None]], pam: Card | None) -> tuple[ipw.Widget, ...]:
+        return tuple(self._button(action, legal=legal, pam=pam, slot=slot) for action, legal, slot in specs)
+
+    def _button(self, action: Action, *, legal: bool, pam: Card | None, slot: int | None = None) -> ipw.Button:
         label = action_label(action)
         name = piece_name(action.value, pam) if action.verb == "play" else label
         if action.suit is not None:  # a domino lead that names its suit: one button per suit, in words
             name = f"{name}, led as {NUMBER_PLURALS[action.suit]}"
         tooltip = name
-        is_piece = action.verb == "play" and isinstance(action.value, Card | Tile) and action.suit is None
+        is_piece = _is_piece(action)
+        classes = ["loo-choice"]
+        if isinstance(action.value, Card) and is_piece:
+            classes += ["loo-card-button", card_class(action.value)]
+        elif is_piece:
+            classes += ["loo-tile-button", tile_class(action.value)]
+        if is_piece:
+            classes.append("loo-piece")
+        if not legal:
+            classes.append("loo-illegal")
+        if slot is not None:
+            classes.append(f"loo-slot-{slot}")  # its digit key: the piece's place in the hand
+        # Classes, layout and style given at construction: one message opens the button, where
+        # adding each class afterwards, and a layout and a style of its own, would send five more.
         button = ipw.Button(
             description=name,  # a card's or tile's button is named for it
             tooltip=tooltip if legal else f"{tooltip}: not allowed now (click to see why)",
             button_style="primary" if legal else "",
+            layout=self._choice_layout,
+            style=self._choice_style,
+            _dom_classes=classes,
         )
-        button.add_class("loo-choice")
-        if isinstance(action.value, Card) and is_piece:
-            button.add_class("loo-card-button")
-            button.add_class(card_class(action.value))
-        elif is_piece:
-            button.add_class("loo-tile-button")
-            button.add_class(tile_class(action.value))
-        if is_piece:
-            button.add_class("loo-piece")
-        if not legal:
-            button.add_class("loo-illegal")
         button.on_click(guarded(self._say)(lambda _b, a=action: self._choose(a, legal)))
         return button
 
@@ -303,7 +322,13 @@ class TableView(ipw.VBox):
         verb = sorted(verbs)[0]
         self._pick_verb = verb
         toggles = [
-            ipw.ToggleButton(description=piece_label(p), tooltip=piece_name(p, pam_card(view)), value=False)
+            ipw.ToggleButton(
+                description=piece_label(p),
+                tooltip=piece_name(p, pam_card(view)),
+                value=False,
+                layout=self._choice_layout,
+                style=self._pick_style,
+            )
             for p in view.hand
         ]
         self._pick_pieces = list(view.hand)

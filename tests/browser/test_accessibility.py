@@ -57,8 +57,11 @@ def test_every_live_table_passes_axe(page: Page, site: str, table: str) -> None:
     expect(page.locator(".loo-table-view")).to_be_visible(timeout=30_000)
     problems = axe_problems(page)
     assert not problems, "\n".join(problems)
-    # and again with the Rules and Ledger tabs open, whose controls are not drawn until shown
+    # and again with the Rules and Ledger tabs open, whose controls are not drawn (nor, for the
+    # rules, built) until shown: wait for what each tab holds first
+    drawn = {"Ledger": page.locator(".loo-ledger-view table"), "Rules": page.get_by_role("combobox", name="Game")}
     for tab in ("Ledger", "Rules"):
         page.get_by_role("tab", name=tab).click()
+        expect(drawn[tab]).to_be_visible(timeout=30_000)
         problems = axe_problems(page)
         assert not problems, f"{tab} tab:\n" + "\n".join(problems)

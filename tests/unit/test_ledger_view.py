@@ -208,3 +208,30 @@ def test_a_game_scored_in_points_says_so() -> None:
     assert "scored in points" in view._note.value
     _, chips = play("domino-loo", "celko", 3, hands=1)
     assert "scored in points" not in chips._note.value
+
+
+def test_at_a_live_table_the_ledger_is_drawn_only_when_shown_and_the_rules_only_when_asked_for() -> None:
+    """A live table opens quicker and plays faster with its hidden tabs idle: the ledger (and its
+    chart, the slowest drawing) is brought up to date when its tab is opened, and the rules
+    picker is built the first time the Rules tab is."""
+    from widgets.live_table import LEDGER_TAB, RULES_TAB, LiveTable
+    from widgets.rules_picker import RulesPicker
+
+    table = TableModel("three-card-loo", rules="enquire-within", seed=5, rng=random.Random(5))
+    live = LiveTable(table)
+    assert live.picker is None and live.ledger.chart_draws == 0
+    chooser = random.Random(6)
+    for _ in range(2):
+        finish_hand(table, chooser)
+        table.new_hand()
+    assert live.ledger.chart_draws == 0, "a hidden ledger draws nothing"
+    live.tabs.selected_index = LEDGER_TAB
+    assert live.ledger.chart_draws == 1
+    cells = _Table()
+    cells.feed(live.ledger._table.value)
+    assert len(cells.rows["tbody"]) >= 2, "the ledger shows the hands played while it was hidden"
+    live.tabs.selected_index = RULES_TAB
+    assert isinstance(live.picker, RulesPicker) and live._rules.children == (live.picker,)
+    live.tabs.selected_index = 0
+    finish_hand(table, chooser)
+    assert live.ledger.chart_draws == 1, "hidden again, it waits"
