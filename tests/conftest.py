@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import os
@@ -9,16 +10,18 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "_build" / "html"
+T = TypeVar("T")
 CHROMIUM = "/usr/bin/chromium"
 KERNEL_FILE = re.compile(r"kernel-([0-9a-f-]{36})\.json$")
 # Flags that keep chromium from calling out on a closed network (STACK.md).
@@ -39,6 +42,29 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (make test does it)")
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coroutine)`` in a thread of its own, and its result (or its exception).
+
+    Playwright's sync API keeps an event loop running in the main thread for the whole session
+    once a browser test has run, and ``asyncio.run`` refuses to start inside a running loop: so a
+    test that drives asyncio code (a websocket client, tornado's HTTP client) runs it here.
+    """
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = asyncio.run(coroutine)
+        except BaseException as error:  # handed to the caller below
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, name="run_async")
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]  # type: ignore[no-any-return]
 
 
 def _free_port() -> int:

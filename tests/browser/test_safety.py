@@ -40,7 +40,7 @@ import pytest
 
 from loo.cards import Card, full_pack
 from loo.records import load
-from tests.conftest import ROOT, Served, serve_server
+from tests.conftest import ROOT, Served, run_async, serve_server
 from tests.kernel_client import Frame, Protocol, TableClient
 from widgets.card_style import card_stylesheet
 from widgets.dealcode import parse_deal_code
@@ -91,7 +91,7 @@ T = TypeVar("T")
 
 
 def run(scenario: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    return asyncio.run(scenario())
+    return run_async(scenario())
 
 
 def notebook(*sources: str) -> dict[str, Any]:

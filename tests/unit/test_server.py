@@ -20,6 +20,7 @@ import tornado.testing
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
+from tests.conftest import run_async
 from widgets import server
 from widgets.server import (
     DEFAULT_MAX_TABLES,
@@ -239,7 +240,7 @@ def test_a_burst_of_requests_never_starts_more_kernels_than_the_cap(pool: bool) 
     async def burst() -> list[bool]:
         return list(await asyncio.gather(*(page() for _ in range(12))))
 
-    opened = asyncio.run(burst())
+    opened = run_async(burst())
     assert opened.count(True) == 3 and kernels.most == 3
     assert seats.kernels == set(kernels.live) and seats.starting == 0 and seats.in_use() == 3
 
@@ -319,7 +320,7 @@ def fetch_at_once(app: tornado.web.Application, paths: list[str]) -> list[HTTPRe
             client.close()
             http.stop()
 
-    return asyncio.run(run())
+    return run_async(run())
 
 
 def reserved(db: Path) -> int:
