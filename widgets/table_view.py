@@ -178,7 +178,17 @@ class TableView(ipw.VBox):
         # While the reader plays, the hand is the row of card buttons: draw it once, not twice.
         four = self._four_colour.value
         self._style.value = card_stylesheet(four_colour=four)
-        # The board first: it is what the reader watches, and it goes out before the new buttons.
+        # The controls' states, then the board (what the reader watches), then the new buttons: the
+        # board goes out before the buttons, and whoever sees it changed finds the controls current.
+        over = model.hand.is_over
+        self._undo.disabled = not model.can_undo
+        self._hint.disabled = not view.legal
+        self._why.disabled = not view.legal
+        self._explained.value = ""  # a fresh position: the last explanation no longer applies
+        self._next.disabled = not over
+        self._next.button_style = "primary" if over else ""
+        self._export_hand.disabled = not over
+        self._export_game.disabled = not model.records
         self._board.value = (
             board_html(
                 view,
@@ -201,15 +211,6 @@ class TableView(ipw.VBox):
             [w for w in replaced if w is not self._confirm],
             shared=(self._choice_layout, self._choice_style, self._pick_style),
         )
-        over = model.hand.is_over
-        self._undo.disabled = not model.can_undo
-        self._hint.disabled = not view.legal
-        self._why.disabled = not view.legal
-        self._explained.value = ""  # a fresh position: the last explanation no longer applies
-        self._next.disabled = not over
-        self._next.button_style = "primary" if over else ""
-        self._export_hand.disabled = not over
-        self._export_game.disabled = not model.records
         self._teaching.value = model.teaching
         self._say(model.message)
 

@@ -79,15 +79,18 @@ def status(page: Page) -> str:
 
 
 def act(page: Page) -> None:
-    """Take the reader's first legal choice (or deal the next hand) and wait until the board shows it."""
+    """Take the reader's first legal choice (or deal the next hand) and wait until the table is redrawn:
+    the board changed and every choice button replaced (the board goes out first, the buttons after)."""
     before = board(page)
+    page.evaluate("document.querySelectorAll('.loo-choices button').forEach(b => b.dataset.stale = '1')")
     next_hand = page.locator(".loo-next")
     if next_hand.is_enabled():
         next_hand.click()
     else:
         page.locator(".loo-choices button.mod-primary").first.click()
     page.wait_for_function(
-        "(before) => { const b = document.querySelector('.loo-board'); return b && b.innerText !== before; }",
+        "(before) => { const b = document.querySelector('.loo-board');"
+        " return b && b.innerText !== before && !document.querySelector('.loo-choices button[data-stale]'); }",
         arg=before,
         timeout=WAIT,
     )
