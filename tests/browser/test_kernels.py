@@ -29,6 +29,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.browser.table_page import act, board
 from tests.conftest import ROOT, Served, serve_server
 from widgets.server import RETRY_AFTER_SECONDS
 from widgets.store import TableStore
@@ -114,25 +115,6 @@ def kernel_in(html: str) -> str:
     found = re.search(r'"kernelId": "([0-9a-f-]{36})"', html)
     assert found, "no kernel id in the page"
     return found[1]
-
-
-def board(page: Page) -> str:
-    return page.locator(".loo-board").inner_text()
-
-
-def play_a_move(page: Page) -> None:
-    """The reader's first legal choice (or the next hand's deal); wait until the board shows it."""
-    before = board(page)
-    next_hand = page.locator(".loo-next")
-    if next_hand.is_enabled():
-        next_hand.click()
-    else:
-        page.locator(".loo-choices button.mod-primary").first.click()
-    page.wait_for_function(
-        "(before) => { const b = document.querySelector('.loo-board'); return b && b.innerText !== before; }",
-        arg=before,
-        timeout=WAIT,
-    )
 
 
 def leave(page: Page) -> None:
@@ -325,7 +307,7 @@ def test_a_table_left_without_a_word_is_culled_and_its_game_resumes(context: Bro
         page = context.new_page()
         open_table(page, f"{capped.base}/tables/{TABLE}")
         never_run = fetched.result()
-    play_a_move(page)
+    act(page, WAIT)
     url, position, table_id = page.url, board(page), parse_qs(urlparse(page.url).query)["table"][0]
     saved = TableStore(capped.db).count(table_id)
     assert saved >= 2, "the deal and the move are saved"
@@ -346,6 +328,6 @@ def test_a_table_left_without_a_word_is_culled_and_its_game_resumes(context: Bro
         timeout=WAIT,
     )
     assert TableStore(capped.db).count(table_id) == saved
-    play_a_move(again)  # and it plays on
+    act(again, WAIT)  # and it plays on
     assert TableStore(capped.db).count(table_id) > saved
     leave(again)

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from loo.records import load
+from tests.browser.table_page import WAIT, act, board
 from tests.conftest import ROOT, serve_book
 from widgets.board import piece_name
 from widgets.dealcode import parse_deal_code
@@ -24,8 +25,6 @@ from widgets.store import TableStore
 
 pytestmark = pytest.mark.browser
 SHOTS = ROOT / "test-results"
-# Generous: a table's kernel may still be starting when the server first answers, on a busy machine.
-WAIT = 90_000
 
 
 @pytest.fixture(scope="module")
@@ -61,10 +60,6 @@ def table_id_of(page: Page) -> str:
     return found[0]
 
 
-def board(page: Page) -> str:
-    return page.locator(".loo-board").inner_text()
-
-
 def board_shows(page: Page, text: str) -> None:
     """Wait until the board reads ``text`` (as a reader sees it: its inner text)."""
     page.wait_for_function(
@@ -76,24 +71,6 @@ def board_shows(page: Page, text: str) -> None:
 
 def status(page: Page) -> str:
     return page.locator(".loo-table-view [role=status]").first.inner_text()
-
-
-def act(page: Page) -> None:
-    """Take the reader's first legal choice (or deal the next hand) and wait until the table is redrawn:
-    the board changed and every choice button replaced (the board goes out first, the buttons after)."""
-    before = board(page)
-    page.evaluate("document.querySelectorAll('.loo-choices button').forEach(b => b.dataset.stale = '1')")
-    next_hand = page.locator(".loo-next")
-    if next_hand.is_enabled():
-        next_hand.click()
-    else:
-        page.locator(".loo-choices button.mod-primary").first.click()
-    page.wait_for_function(
-        "(before) => { const b = document.querySelector('.loo-board');"
-        " return b && b.innerText !== before && !document.querySelector('.loo-choices button[data-stale]'); }",
-        arg=before,
-        timeout=WAIT,
-    )
 
 
 def own_hand(page: Page) -> list[str]:
