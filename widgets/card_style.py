@@ -15,6 +15,11 @@ Classes a view puts on its widgets:
 A view switches to the four-colour deck by showing ``card_stylesheet(four_colour=True)`` in place
 of the plain sheet: the class names are the same.
 
+At a live table the page itself links the plain sheet (``widgets.server`` serves :func:`card_css`
+at :data:`SHEET_PATH`, and says so to its kernels through :data:`PAGE_SHEET_ENV`), so the sheet
+is fetched once, cached by the browser, and not sent again through every table's widget state;
+the view then adds only the four-colour sheet, when the reader asks for that deck.
+
 Size, measured with the faces drawn 64 (cards) and 96 (tiles) pixels wide: 135,113 bytes for
 either deck (the four-colour inks are as long as the plain ones), of which the 28 tile faces take
 22.4 kB and the button rules 4.7 kB.  That is well inside the 400 kB budget, so the tiles share
@@ -25,6 +30,7 @@ Safari 9); a browser older than that drops them and shows each name on an ordina
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from urllib.parse import quote
 
@@ -35,6 +41,10 @@ from loo.tiles import Tile, full_set
 TEXT_ONLY_CLASS = "loo-text-only"
 """On a container, its pieces show as ordinary buttons labelled with their names, with no picture."""
 CARD_PX, TILE_PX = 64, 96  # drawn widths; a card is 64 x 90 px, a tile lying down 96 x 48 px
+SHEET_PATH = "/tables/cards.css"
+"""Where ``widgets.server`` serves the plain sheet, which its table pages link from their head."""
+PAGE_SHEET_ENV = "LANTERLOO_PAGE_CARD_SHEET"
+"""Set to ``1`` by ``widgets.server`` for its kernels: the page already has the plain sheet."""
 
 # Pieces drawn as pictures, unless inside a text-only container.
 _PICTURE = f":not(.{TEXT_ONLY_CLASS} *)"
@@ -111,10 +121,20 @@ def _face(cls: str, svg: str) -> str:
 
 
 @cache
-def _stylesheet(four_colour: bool) -> str:
+def card_css(*, four_colour: bool = False) -> str:
+    """The rules of :func:`card_stylesheet` as a CSS file, with no ``<style>`` element around them.
+
+    >>> card_stylesheet() == f"<style>{card_css()}</style>"
+    True
+    """
     cards = "".join(_face(card_class(c), card_svg(c, width=CARD_PX, four_colour=four_colour)) for c in full_pack())
     tiles = "".join(_face(tile_class(t), tile_svg(t, width=TILE_PX)) for t in full_set())
-    return f"<style>{_rules()}{cards}{tiles}</style>"
+    return _rules() + cards + tiles
+
+
+@cache
+def _stylesheet(four_colour: bool) -> str:
+    return f"<style>{card_css(four_colour=four_colour)}</style>"
 
 
 def card_stylesheet(*, four_colour: bool = False) -> str:
@@ -130,3 +150,8 @@ def card_stylesheet(*, four_colour: bool = False) -> str:
     True
     """
     return _stylesheet(four_colour)
+
+
+def sheet_in_page() -> bool:
+    """Whether the page a table is drawn on already links the plain sheet (see :data:`PAGE_SHEET_ENV`)."""
+    return os.environ.get(PAGE_SHEET_ENV) == "1"

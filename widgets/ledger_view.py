@@ -37,6 +37,7 @@ from matplotlib.ticker import MaxNLocator
 
 from widgets.model import HandLine, TableModel
 from widgets.safety import guarded
+from widgets.shared import lean, shared_layout
 
 MINUS = "\u2212"  # a true minus sign: read as "minus", and as wide as a plus
 NO_HAND = "No hand finished yet."
@@ -231,14 +232,15 @@ class LedgerView(ipw.VBox):
         self.model = model
         self._shown = shown  # kept current only while shown (see set_shown)
         self._stale = False
-        self._table = ipw.HTML()
-        self._chart = ipw.HTML()
-        self._note = ipw.HTML()
+        self._table = lean(ipw.HTML)
+        self._chart = lean(ipw.HTML)
+        self._note = lean(ipw.HTML)
         self._chart_key: tuple[tuple[int, int], ...] | None = None
         self.chart_draws = 0  # how many times the chart has been drawn (the cache keeps this low)
         self.chart_seconds = 0.0  # how long the last drawing took
-        super().__init__([self._table, self._chart, self._note])
-        self.add_class("loo-ledger-view")
+        super().__init__(
+            [self._table, self._chart, self._note], layout=shared_layout(), _dom_classes=["loo-ledger-view"]
+        )
         self._wire()
         self._render()
 

@@ -15,15 +15,15 @@ from typing import Any
 from urllib.parse import quote
 
 import ipywidgets as ipw
-from ipywidgets.widgets.widget_bool import ToggleButtonStyle
 
 from loo.actions import Action
 from loo.cards import Card
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import LIST_VERBS, action_label, board_html, pam_card, piece_label, piece_name
-from widgets.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, tile_class
+from widgets.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, sheet_in_page, tile_class
 from widgets.model import TableModel
 from widgets.safety import guarded
+from widgets.shared import ROW, is_shared, lean, own_layout, shared_layout
 
 KEYS_HELP = (
     "Keys: Tab or the arrow keys move between choices, Enter or Space takes one; "
@@ -33,10 +33,7 @@ KEYS_HELP = (
 
 
 def _row(children: list[ipw.Widget] | tuple[ipw.Widget, ...] = (), cls: str = "") -> ipw.HBox:
-    box = ipw.HBox(list(children), layout=ipw.Layout(flex_flow="row wrap", align_items="center"))
-    if cls:
-        box.add_class(cls)
-    return box
+    return lean(ipw.HBox, list(children), layout=ROW, _dom_classes=[cls] if cls else [])
 
 
 def _picked(action: Action) -> bool:
@@ -49,79 +46,122 @@ def _is_piece(action: Action) -> bool:
     return action.verb == "play" and isinstance(action.value, Card | Tile) and action.suit is None
 
 
-def _close(widgets: list[ipw.Widget], shared: tuple[ipw.Widget, ...] = ()) -> None:
-    """Close ``widgets`` and the layout and style widgets each one made for itself (not ``shared`` ones)."""
+def _close(widgets: list[ipw.Widget]) -> None:
+    """Close ``widgets`` and the layout and style widgets each one made for itself (not shared ones)."""
     for widget in widgets:
         parts = [getattr(widget, name, None) for name in ("layout", "style")]
         widget.close()
         for part in parts:
-            if isinstance(part, ipw.Widget) and not any(part is kept for kept in shared):
+            if isinstance(part, ipw.Widget) and not is_shared(part):
                 part.close()
 
 
-def _show(widget: ipw.Widget, shown: bool) -> None:
-    widget.layout.display = None if shown else "none"
+def _show(widget: ipw.DOMWidget, shown: bool) -> None:
+    own_layout(widget).display = None if shown else "none"
 
 
 class TableView(ipw.VBox):
     """A table for one reader. Construct it with a model, then display it; it never displays itself."""
 
-    def __init__(self, model: TableModel) -> None:
+    def __init__(self, model: TableModel, *, page_sheet: bool | None = None) -> None:
+        """``page_sheet``: whether the page already has the plain card sheet (the default: whether
+        ``widgets.server`` said so, :func:`~widgets.card_style.sheet_in_page`); then the view adds
+        only the four-colour one, when it is asked for."""
         self.model = model
-        self._style = ipw.HTML(card_stylesheet())  # card faces: the same for everyone, reveals nothing
-        self._board = ipw.HTML()
+        self._page_sheet = sheet_in_page() if page_sheet is None else page_sheet
+        # Card faces: the same for everyone, they reveal nothing.
+        self._style = lean(ipw.HTML, "" if self._page_sheet else card_stylesheet())
+        self._board = lean(ipw.HTML)
         self._choices = _row(cls="loo-choices")
-        # One layout and one style for every choice button: new buttons each move send no more.
-        self._choice_layout = ipw.Layout()
-        self._choice_style = ipw.ButtonStyle()
-        self._pick_style = ToggleButtonStyle()
-        self._unavailable = ipw.HTML()
+        self._unavailable = lean(ipw.HTML)
         self._picks = _row(cls="loo-picks")
-        self._confirm = ipw.Button(description="Exchange", tooltip="Exchange the cards selected above")
-        self._status = ipw.HTML()
-        self._undo = ipw.Button(description="Take back", tooltip="Take back your last move (key U)")
-        self._hint = ipw.Button(description="Hint", tooltip="Ask the strong computer player for its choice (key H)")
-        self._why = ipw.Button(description="Why?", tooltip="The law behind each of your choices now (key W)")
-        self._why.add_class("loo-why")
-        self._explained = ipw.HTML()
-        self._next = ipw.Button(description="Next hand", tooltip="Deal the next hand of this game (key N)")
-        self._new_game = ipw.Button(description="New game", tooltip="Start a new game: the ledger starts again")
-        self._teaching = ipw.ToggleButton(
-            value=False, description="Show all hands", tooltip="Teaching: show every hand face up", icon="eye"
+        # Every widget shares its layout and style (widgets.shared), and is given its classes when
+        # it is made: each choice button then opens with one message, and the table with fewer.
+        self._confirm = lean(ipw.Button, description="Exchange", tooltip="Exchange the cards selected above")
+        self._status = lean(ipw.HTML)
+        self._undo = lean(
+            ipw.Button, description="Take back", tooltip="Take back your last move (key U)", _dom_classes=["loo-undo"]
         )
-        self._four_colour = ipw.Checkbox(value=False, description="Four-colour deck", indent=False)
-        self._four_colour.tooltip = "Blue diamonds and green clubs, so no two suits share a colour"
-        self._text_only = ipw.Checkbox(value=False, description="Cards as text", indent=False)
-        self._text_only.tooltip = "Show cards and tiles as plain named buttons instead of pictures"
-        self._sure = ipw.Button(description="Yes, new game", button_style="danger", tooltip="Start a new game now")
-        self._keep = ipw.Button(description="Keep playing", tooltip="Go back to this game")
-        self._confirm_new = _row(
-            [ipw.HTML("Start a new game? This game's ledger starts again from nothing. "), self._sure, self._keep]
+        self._hint = lean(
+            ipw.Button,
+            description="Hint",
+            tooltip="Ask the strong computer player for its choice (key H)",
+            _dom_classes=["loo-hint"],
         )
-        for button, cls in ((self._undo, "loo-undo"), (self._hint, "loo-hint"), (self._next, "loo-next")):
-            button.add_class(cls)
+        self._why = lean(
+            ipw.Button,
+            description="Why?",
+            tooltip="The law behind each of your choices now (key W)",
+            _dom_classes=["loo-why"],
+        )
+        self._explained = lean(ipw.HTML)
+        self._next = lean(
+            ipw.Button,
+            description="Next hand",
+            tooltip="Deal the next hand of this game (key N)",
+            _dom_classes=["loo-next"],
+        )
+        self._new_game = lean(ipw.Button, description="New game", tooltip="Start a new game: the ledger starts again")
+        self._teaching = lean(
+            ipw.ToggleButton,
+            value=False,
+            description="Show all hands",
+            tooltip="Teaching: show every hand face up",
+            icon="eye",
+        )
+        self._four_colour = lean(
+            ipw.Checkbox,
+            value=False,
+            description="Four-colour deck",
+            indent=False,
+            tooltip="Blue diamonds and green clubs, so no two suits share a colour",
+        )
+        self._text_only = lean(
+            ipw.Checkbox,
+            value=False,
+            description="Cards as text",
+            indent=False,
+            tooltip="Show cards and tiles as plain named buttons instead of pictures",
+        )
+        self._sure = lean(
+            ipw.Button, description="Yes, new game", button_style="danger", tooltip="Start a new game now"
+        )
+        self._keep = lean(ipw.Button, description="Keep playing", tooltip="Go back to this game")
+        sure = lean(ipw.HTML, "Start a new game? This game's ledger starts again from nothing. ")
+        self._confirm_new = lean(  # shown when New game is clicked, so with a layout of its own
+            ipw.HBox,
+            [sure, self._sure, self._keep],
+            layout=ipw.Layout(flex_flow="row wrap", align_items="center", display="none"),
+        )
         # Export and import of records, folded away until wanted.
-        self._export_hand = ipw.Button(description="Export this hand", tooltip="The finished hand as a record")
-        self._export_game = ipw.Button(description="Export the game", tooltip="Every finished hand as records")
-        self._exported = ipw.HTML()
-        self._import_text = ipw.Textarea(
+        self._export_hand = lean(ipw.Button, description="Export this hand", tooltip="The finished hand as a record")
+        self._export_game = lean(ipw.Button, description="Export the game", tooltip="Every finished hand as records")
+        self._exported = lean(ipw.HTML)
+        self._import_text = lean(
+            ipw.Textarea,
             placeholder='Paste a loo-record/1 here: {"format": "loo-record/1", ...}',
             description="Record",
             layout=ipw.Layout(width="100%", height="7em"),
         )
-        self._import = ipw.Button(description="Load record", tooltip="Sit down at the hand the record describes")
-        self._upload = ipw.FileUpload(accept=".json", multiple=False, description="Load a file")
-        self._upload.tooltip = "Load a record from a .json file"
-        records = ipw.VBox(
+        self._import = lean(ipw.Button, description="Load record", tooltip="Sit down at the hand the record describes")
+        self._upload = lean(
+            ipw.FileUpload,
+            accept=".json",
+            multiple=False,
+            description="Load a file",
+            tooltip="Load a record from a .json file",
+        )
+        records = lean(
+            ipw.VBox,
             [
                 _row([self._export_hand, self._export_game]),
                 self._exported,
                 self._import_text,
                 _row([self._import, self._upload]),
-            ]
+            ],
         )
-        self._records = ipw.Accordion([records], titles=("Records: export and import",), selected_index=None)
-        self._keys = ipw.HTML(f'<p class="loo-keys" style="font-size:12px;color:#555">{escape(KEYS_HELP)}</p>')
+        self._records = lean(ipw.Accordion, [records], titles=("Records: export and import",), selected_index=None)
+        self._keys = lean(ipw.HTML, f'<p class="loo-keys" style="font-size:12px;color:#555">{escape(KEYS_HELP)}</p>')
         super().__init__(
             [
                 self._style,
@@ -136,10 +176,10 @@ class TableView(ipw.VBox):
                 self._confirm_new,
                 self._records,
                 self._keys,
-            ]
+            ],
+            layout=shared_layout(),
+            _dom_classes=["loo-table-view"],
         )
-        self.add_class("loo-table-view")
-        _show(self._confirm_new, False)
         self._wire()
         self._render()
 
@@ -177,7 +217,7 @@ class TableView(ipw.VBox):
         cards_as_buttons = any(_is_piece(action) for action, _legal, _slot in specs)
         # While the reader plays, the hand is the row of card buttons: draw it once, not twice.
         four = self._four_colour.value
-        self._style.value = card_stylesheet(four_colour=four)
+        self._style.value = card_stylesheet(four_colour=True) if four else "" if self._page_sheet else card_stylesheet()
         # The controls' states, then the board (what the reader watches), then the new buttons: the
         # board goes out before the buttons, and whoever sees it changed finds the controls current.
         over = model.hand.is_over
@@ -207,10 +247,7 @@ class TableView(ipw.VBox):
         # The buttons of the last position are gone from the page: close them (with their layout
         # and style widgets), or a long game would leave thousands of widgets in the kernel, each
         # sent again to a page that reconnects.
-        _close(
-            [w for w in replaced if w is not self._confirm],
-            shared=(self._choice_layout, self._choice_style, self._pick_style),
-        )
+        _close([w for w in replaced if w is not self._confirm])
         self._teaching.value = model.teaching
         self._say(model.message)
 
@@ -292,12 +329,11 @@ class TableView(ipw.VBox):
             classes.append(f"loo-slot-{slot}")  # its digit key: the piece's place in the hand
         # Classes, layout and style given at construction: one message opens the button, where
         # adding each class afterwards, and a layout and a style of its own, would send five more.
-        button = ipw.Button(
+        button = lean(
+            ipw.Button,
             description=name,  # a card's or tile's button is named for it
             tooltip=tooltip if legal else f"{tooltip}: not allowed now (click to see why)",
             button_style="primary" if legal else "",
-            layout=self._choice_layout,
-            style=self._choice_style,
             _dom_classes=classes,
         )
         button.on_click(guarded(self._say)(lambda _b, a=action: self._choose(a, legal)))
@@ -323,13 +359,7 @@ class TableView(ipw.VBox):
         verb = sorted(verbs)[0]
         self._pick_verb = verb
         toggles = [
-            ipw.ToggleButton(
-                description=piece_label(p),
-                tooltip=piece_name(p, pam_card(view)),
-                value=False,
-                layout=self._choice_layout,
-                style=self._pick_style,
-            )
+            lean(ipw.ToggleButton, description=piece_label(p), tooltip=piece_name(p, pam_card(view)), value=False)
             for p in view.hand
         ]
         self._pick_pieces = list(view.hand)
