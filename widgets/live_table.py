@@ -24,11 +24,13 @@ from urllib.parse import parse_qs, quote
 
 import ipywidgets as ipw
 
+from widgets.board import board_html
 from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.ledger_view import LedgerView
 from widgets.model import ReplayError, TableModel
 from widgets.rules_picker import RulesPicker
 from widgets.safety import guarded
+from widgets.shared import AUTO_WIDTH, ROW, lean, shared_layout
 from widgets.step_viewer import StepViewer
 from widgets.store import BadTableId, TableStore, UnknownTable
 from widgets.table_view import TableView
@@ -61,22 +63,23 @@ class LiveTable(ipw.VBox):
         # the biggest tab, is built the first time its tab is opened, so a table opens quicker.
         self.ledger = LedgerView(model, shown=False)
         self.picker: RulesPicker | None = None
-        self._rules = ipw.VBox([ipw.HTML("<p>The rules are being laid out…</p>")])
-        self._review_note = ipw.HTML(f"<p>{REVIEW_WAIT}</p>")
-        self._review_button = ipw.Button(
+        self._rules = lean(ipw.VBox, [lean(ipw.HTML, "<p>The rules are being laid out…</p>")])
+        self._review_note = lean(ipw.HTML, f"<p>{REVIEW_WAIT}</p>")
+        self._review_button = lean(
+            ipw.Button,
             description="Step through this hand",
             tooltip="Every step of the finished hand, with every hand face up",
             disabled=True,
-            layout=ipw.Layout(width="auto"),
+            layout=AUTO_WIDTH,
         )
-        self._review = ipw.VBox()
-        review = ipw.VBox([self._review_note, self._review_button, self._review])
-        self.tabs = ipw.Tab(
-            [ipw.VBox([self.table, self.codes]), review, self.ledger, self._rules],
+        self._review = lean(ipw.VBox)
+        review = lean(ipw.VBox, [self._review_note, self._review_button, self._review])
+        self.tabs = lean(
+            ipw.Tab,
+            [lean(ipw.VBox, [self.table, self.codes]), review, self.ledger, self._rules],
             titles=("Table", "Review", "Ledger", "Rules"),
         )
-        super().__init__([self.tabs])
-        self.add_class("loo-live-table")
+        super().__init__([self.tabs], layout=shared_layout(), _dom_classes=["loo-live-table"])
         self._wire()
         self._update()
 
@@ -116,31 +119,39 @@ class DealCodes(ipw.VBox):
 
     def __init__(self, model: TableModel, *, saved: bool = False) -> None:
         self.model = model
-        self._show = ipw.Button(
-            description="This hand's code", tooltip="Show this hand's deal code, to give others this deal"
+        self._show = lean(
+            ipw.Button,
+            description="This hand's code",
+            tooltip="Show this hand's deal code, to give others this deal",
+            _dom_classes=["loo-show-code"],
         )
-        self._show.add_class("loo-show-code")
-        self._shown = ipw.HTML()
-        self._code = ipw.Text(
+        self._shown = lean(ipw.HTML)
+        self._code = lean(
+            ipw.Text,
             placeholder="a deal code, such as l3.peel.s0.n12345",
             description="Deal code",
             layout=ipw.Layout(width="28em"),
+            _dom_classes=["loo-code-input"],
         )
-        self._code.add_class("loo-code-input")
-        self._play = ipw.Button(description="Play this deal", tooltip="Start a new game at the deal this code names")
-        self._play.add_class("loo-play-code")
-        self._status = ipw.HTML()
+        self._play = lean(
+            ipw.Button,
+            description="Play this deal",
+            tooltip="Start a new game at the deal this code names",
+            _dom_classes=["loo-play-code"],
+        )
+        self._status = lean(ipw.HTML)
         note = (
             '<p class="loo-saved-note" style="font-size:12px;color:#555;margin:2px 0">This game is saved as you '
             "play: this page's address brings it back, after a reload or another day.</p>"
             if saved
             else ""
         )
-        row = ipw.HBox(
-            [self._show, self._code, self._play], layout=ipw.Layout(flex_flow="row wrap", align_items="center")
+        row = lean(ipw.HBox, [self._show, self._code, self._play], layout=ROW)
+        super().__init__(
+            [row, self._shown, self._status, lean(ipw.HTML, note)],
+            layout=shared_layout(),
+            _dom_classes=["loo-deal-codes"],
         )
-        super().__init__([row, self._shown, self._status, ipw.HTML(note)])
-        self.add_class("loo-deal-codes")
         self._hand: Any = None
         self._wire()
 
@@ -193,6 +204,19 @@ def live_table(
 ) -> LiveTable:
     """A live table of ``game`` under ``preset`` (its primary source's rules by default)."""
     return LiveTable(TableModel(game, preset=preset, seed=seed, rng=rng, **kwargs))
+
+
+def warm_up(game: str, preset: str | None = None) -> None:
+    """Deal and draw a throwaway hand of ``game``, saving nothing and showing nothing.
+
+    A table kernel's first deal pays for lazy imports and first-use caches (the computer players',
+    the drawings'): 30 to 50 ms on this project's machine, where later deals take a few. A preheated
+    kernel calls this before it waits for a reader (the table notebooks do), so no reader waits for it.
+    """
+    model = TableModel(game, preset=preset, seed=0, rng=random.Random(0))
+    view = model.view()
+    board_html(view, model.names, model.seat, show_own=True, open_hands=model.open_hands())
+    model.unavailable()
 
 
 def notice(message: str, page: str, *, title: str = "This table cannot be opened") -> ipw.HTML:

@@ -17,6 +17,10 @@ that:
 * drops error and stderr messages on their way to the browser, so no
   traceback ever reaches a reader, whatever a kernel does;
 * uses the ``lanterloo`` template, which links nothing from a CDN;
+* makes a table page quick to open: the page links the card sheet (:class:`CardSheetHandler`)
+  rather than each table sending it, loads a do-nothing stand-in for MathJax (:data:`NO_MATH_JS`),
+  and the pool of preheated kernels is refilled only once the reader's page has had the machine
+  to itself (:data:`REFILL_DELAY_SECONDS`);
 * gives every new table an id: ``/tables/<table>`` (and a table's Voila page asked for without
   one) is redirected to the same page with ``?table=<id>``, a fresh unguessable id reserved in
   the tables' database (``--db``, see :mod:`widgets.store`), so the address bar holds the id from
@@ -52,6 +56,7 @@ from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
+from widgets.card_style import PAGE_SHEET_ENV, SHEET_PATH, card_css
 from widgets.store import TableStore, default_path
 
 log = logging.getLogger("lanterloo.server")
@@ -70,6 +75,11 @@ DEFAULT_MAX_TABLES = 40
 # the place after this.
 HOLD_SECONDS = 20.0
 RETRY_AFTER_SECONDS = 60
+# How long after a table's preheated kernel is taken Voila starts the next one. Preheating runs the
+# notebook's imports, a second or more of work for one core; begun a second after the request
+# (Voila's default), it took that core from the reader's browser while the page was still being
+# drawn, and a table took 0.3 to 0.5 s longer to become playable on a 2-core machine.
+REFILL_DELAY_SECONDS = 5.0
 
 # Messages a reader's browser must never receive (STACK.md: tracebacks and stderr leak).
 _BLOCKED_TYPES = {"error"}
@@ -356,6 +366,53 @@ def send_tables_full(handler: tornado.web.RequestHandler, seats: TableSeats) -> 
     handler.finish(tables_full_page(cap=seats.cap, again=handler.request.uri or "/", saved_game=saved_game))
 
 
+class CardSheetHandler(tornado.web.RequestHandler):
+    """The plain card sheet (:func:`widgets.card_style.card_css`), which every table page links from
+    its head: fetched while the table is being dealt, and kept by the browser. It is revalidated on
+    each visit (tornado's ETag: a 304 once the browser has it), so a new version is never missed."""
+
+    def get(self) -> None:
+        self.set_header("Content-Type", "text/css; charset=utf-8")
+        self.set_header("Cache-Control", "no-cache")
+        self.write(card_css())
+
+
+NO_MATH_PATH = "/tables/no-math.js"
+# What a table page loads in place of MathJax. Voila's page typesets every widget's text with the
+# MathJax 3 it bundles, fetched the first time a widget is drawn: a megabyte of script, compiled
+# and started while the table is being drawn, for a page that shows no mathematics (and where a
+# pair of dollar signs in a player's text would wrongly be read as mathematics). Given a MathJax
+# address (page_config below), the page uses JupyterLab's MathJax 2 typesetter instead, which
+# loads this, and its typesetting does nothing.
+NO_MATH_JS = (
+    "/* Lanterloo's tables show no mathematics: this stands in for MathJax (widgets/server.py). */\n"
+    "window.MathJax = {Hub: {Config: function () {}, Configured: function () {}, Queue: function () {},\n"
+    "  Register: {StartupHook: function () {}}}, Ajax: {}, InputJax: {TeX: {resetEquationNumbers: function () {}}}};\n"
+)
+# Front-end extensions a table page does without: code highlighting (a table shows no code).
+UNUSED_EXTENSIONS = frozenset({"jupyterlab_pygments"})
+
+
+def page_config(config: dict[str, Any], **_context: Any) -> dict[str, Any]:
+    """Voila's page configuration for a table page (its ``page_config_hook``): no MathJax (see
+    :data:`NO_MATH_JS`), and none of the :data:`UNUSED_EXTENSIONS`."""
+    config["fullMathjaxUrl"] = NO_MATH_PATH
+    config["mathjaxConfig"] = "none"
+    config["federated_extensions"] = [
+        e for e in config.get("federated_extensions", []) if e.get("name") not in UNUSED_EXTENSIONS
+    ]
+    return config
+
+
+class NoMathHandler(tornado.web.RequestHandler):
+    """:data:`NO_MATH_JS`, at :data:`NO_MATH_PATH` (the page asks for it with a query, ignored)."""
+
+    def get(self) -> None:
+        self.set_header("Content-Type", "text/javascript; charset=utf-8")
+        self.set_header("Cache-Control", "no-cache")
+        self.write(NO_MATH_JS)
+
+
 class TableLinkHandler(tornado.web.RequestHandler):
     """``/tables/<name>`` redirects to the table's Voila page, keeping the query (deal codes, table ids).
 
@@ -485,6 +542,8 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             if handler is VoilaShutdownKernelHandler:
                 spec = (pattern, TableShutdownHandler, *spec[2:])
             handlers.append(spec)
+        handlers.append((re.escape(SHEET_PATH), CardSheetHandler))
+        handlers.append((re.escape(NO_MATH_PATH), NoMathHandler))
         handlers.append(
             (
                 r"/tables/([a-z0-9-]+)/?",
@@ -513,10 +572,12 @@ def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
     c.Voila.tornado_settings = {"disable_check_xsrf": True}
     c.VoilaConfiguration.template = "lanterloo"
     c.VoilaConfiguration.show_tracebacks = False
+    c.VoilaConfiguration.page_config_hook = page_config
     # Voila stops waiting for a notebook's output after nbclient's 4 s by default: tables opened
     # at the same moment on a busy machine then came back as pages with no table on them.
     c.VoilaExecutor.iopub_timeout = 60
     c.VoilaConfiguration.preheat_kernel = True
+    c.VoilaKernelManager.fill_delay = REFILL_DELAY_SECONDS
     # One preheated kernel per table notebook and none for anything else, so that no other notebook
     # that finds its way into the folder is ever run (preheat_denylist will not do: Voila 0.5.13
     # matches it against absolute paths, and an anchored pattern quietly stops all preheating).
@@ -592,6 +653,7 @@ def main(argv: list[str] | None = None) -> int:
     if unused or idle:
         log.info("forgot %d tables never played and %d not played for %g days", unused, idle, args.keep_days)
     os.environ["LANTERLOO_DB"] = str(db)  # the kernels save their games in the same file
+    os.environ[PAGE_SHEET_ENV] = "1"  # the table pages link the card sheet: the kernels need not send it
     # Voila finds templates on the Jupyter data path; ours is shipped beside this module.
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
     try:  # say so plainly if the port is taken, rather than a traceback later

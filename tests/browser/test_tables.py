@@ -19,8 +19,10 @@ from loo.records import load
 from tests.browser.table_page import WAIT, act, board
 from tests.conftest import ROOT, serve_book
 from widgets.board import piece_name
+from widgets.card_style import SHEET_PATH
 from widgets.dealcode import parse_deal_code
 from widgets.model import STALE_MESSAGE, TableModel, code_record
+from widgets.server import NO_MATH_PATH
 from widgets.store import TableStore
 
 pytestmark = pytest.mark.browser
@@ -108,6 +110,54 @@ def test_a_deal_code_deals_that_seeds_deal(page: Page, served: tuple[str, Path],
     assert parse_deal_code(shown.inner_text()) == parse_deal_code(str(TableModel(code=deal).deal_code()))
     shot(page, f"deal-code-{table}")
     assert errors == []
+
+
+PROBE = """(cls) => {
+  let probe = document.getElementById('probe');
+  if (!probe) {  // a card's button, as the table draws one, in the table (where the sheets apply)
+    probe = document.createElement('button');
+    probe.id = 'probe';
+    document.querySelector('.loo-table-view').appendChild(probe);
+  }
+  probe.className = 'loo-card-button ' + cls;
+  return getComputedStyle(probe).backgroundImage;
+}"""
+
+
+def test_the_cards_are_drawn_from_the_pages_own_sheet_and_the_page_loads_no_mathjax(
+    page: Page, served: tuple[str, Path]
+) -> None:
+    """The table page links the card sheet from its head, so no table's widgets carry it; the
+    four-colour deck, asked for, comes with the table. MathJax is replaced by a stand-in."""
+    base, _db = served
+    errors = watch(page)
+    asked: list[str] = []
+    failed: list[str] = []
+    page.on("request", lambda r: asked.append(urlparse(r.url).path))
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    open_table(page, f"{base}/tables/three-card-loo?deal=l3.peel.s0.n987654")
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=WAIT)  # the page is fully started
+    assert SHEET_PATH in asked
+    queen = page.evaluate(PROBE, "loo-card-QH")
+    assert queen.startswith('url("data:image/svg+xml'), queen
+    plain_diamond = page.evaluate(PROBE, "loo-card-QD")
+    assert plain_diamond.startswith('url("data:image/svg+xml') and plain_diamond != queen
+    # No copy of the sheet in the table: its style element is empty until the four-colour deck is asked for.
+    sheets_in_table = (
+        "() => Array.from(document.querySelectorAll('.loo-table-view style')).map(s => s.textContent.length)"
+    )
+    assert sum(page.evaluate(sheets_in_table)) == 0
+    page.get_by_role("checkbox", name="Four-colour deck").check()
+    page.wait_for_function(f"() => ({sheets_in_table})().some(n => n > 100000)", timeout=WAIT)
+    four_diamond = page.evaluate(PROBE, "loo-card-QD")
+    assert four_diamond.startswith('url("data:image/svg+xml') and four_diamond != plain_diamond
+    page.get_by_role("checkbox", name="Four-colour deck").uncheck()
+    page.wait_for_function(f"() => ({sheets_in_table})().every(n => n === 0)", timeout=WAIT)
+    assert page.evaluate(PROBE, "loo-card-QD") == plain_diamond
+    # Voila's page would fetch MathJax as the first widget was drawn; it asks for the stand-in instead.
+    assert NO_MATH_PATH in asked
+    assert page.evaluate("() => typeof window.MathJax.Hub.Queue") == "function"
+    assert failed == [] and errors == []
 
 
 def test_a_reload_continues_the_game_at_the_same_point(page: Page, served: tuple[str, Path]) -> None:

@@ -22,6 +22,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
 from tests.conftest import run_async
 from widgets import server
+from widgets.card_style import SHEET_PATH, card_css
 from widgets.server import (
     DEFAULT_MAX_TABLES,
     DEFAULT_TABLES,
@@ -31,6 +32,7 @@ from widgets.server import (
     SeatedKernelManager,
     TableSeats,
     must_withhold,
+    page_config,
     server_config,
     tables_full_page,
 )
@@ -302,7 +304,9 @@ def routed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lanterlo
     yield app
 
 
-def fetch_at_once(app: tornado.web.Application, paths: list[str]) -> list[HTTPResponse]:
+def fetch_at_once(
+    app: tornado.web.Application, paths: list[str], headers: dict[str, str] | None = None
+) -> list[HTTPResponse]:
     """GET every path at the same time from ``app`` on a free port; redirects are not followed."""
 
     async def run() -> list[HTTPResponse]:
@@ -312,7 +316,9 @@ def fetch_at_once(app: tornado.web.Application, paths: list[str]) -> list[HTTPRe
         client = AsyncHTTPClient(force_instance=True, max_clients=len(paths))
         try:
             fetches = [
-                client.fetch(f"http://127.0.0.1:{port}{path}", follow_redirects=False, raise_error=False)
+                client.fetch(
+                    f"http://127.0.0.1:{port}{path}", follow_redirects=False, raise_error=False, headers=headers
+                )
                 for path in paths
             ]
             return list(await asyncio.gather(*fetches))
@@ -372,3 +378,38 @@ def test_the_render_route_gives_a_new_table_an_id_and_holds_its_place(routed: La
     location = response.headers["Location"]
     assert re.fullmatch(r"/voila/render/nap\.ipynb\?table=[\w-]{22}&deal=nap.hoffmann.s0.n7", location), location
     assert routed.seats is not None and routed.seats.in_use() == 1 and reserved(routed.db_path) == 1
+
+
+# --- What a table page loads ----------------------------------------------------------------------
+
+
+def test_the_card_sheet_is_served_for_the_table_pages_and_revalidated(routed: LanterlooServer) -> None:
+    """The page links the plain card sheet (the kernels then leave it out of the table's widgets);
+    the browser keeps it and asks again with its ETag, getting a 304 while the sheet is unchanged."""
+    (first,) = fetch_at_once(routed.app, [SHEET_PATH])
+    assert first.code == 200 and first.headers["Content-Type"].startswith("text/css")
+    assert first.body.decode() == card_css() and ".loo-card-QH{" in first.body.decode()
+    assert first.headers["Cache-Control"] == "no-cache"
+    (again,) = fetch_at_once(routed.app, [SHEET_PATH], headers={"If-None-Match": first.headers["Etag"]})
+    assert again.code == 304 and not again.body
+
+
+def test_a_table_page_gets_no_mathjax_and_no_code_highlighting(routed: LanterlooServer) -> None:
+    """Voila's page would fetch and start a megabyte of MathJax as the table is drawn: the page's
+    configuration points its typesetter at a stand-in that does nothing, which the server serves."""
+    config = page_config(
+        {"federated_extensions": [{"name": "jupyterlab_pygments"}, {"name": "@jupyter-widgets/jupyterlab-manager"}]}
+    )
+    assert config["fullMathjaxUrl"] == server.NO_MATH_PATH and config["mathjaxConfig"] not in (None, "null")
+    assert [e["name"] for e in config["federated_extensions"]] == ["@jupyter-widgets/jupyterlab-manager"]
+    assert routed.voila_configuration.page_config_hook is page_config
+    (stand_in,) = fetch_at_once(routed.app, [f"{server.NO_MATH_PATH}?config=none&amp;delayStartupUntil=configured"])
+    assert stand_in.code == 200 and stand_in.headers["Content-Type"].startswith("text/javascript")
+    # what JupyterLab's MathJax 2 typesetter calls once the script has loaded, and when it typesets
+    for name in ("Config", "Configured", "Queue", "StartupHook", "resetEquationNumbers"):
+        assert f"{name}: function () {{}}" in stand_in.body.decode(), name
+
+
+def test_the_pool_is_refilled_only_once_the_readers_page_is_drawn() -> None:
+    config = server_config(tables=DEFAULT_TABLES, port=_free_port(), ip="127.0.0.1", max_idle=60)
+    assert config.VoilaKernelManager.fill_delay == server.REFILL_DELAY_SECONDS >= 3

@@ -10,7 +10,15 @@ from urllib.parse import parse_qs
 import pytest
 
 from widgets import server
-from widgets.server import DEFAULT_TABLES, TEMPLATES, LanterlooServer, TableRenderHandler, server_config, with_table_id
+from widgets.server import (
+    DEFAULT_TABLES,
+    TEMPLATES,
+    LanterlooServer,
+    TableLinkHandler,
+    TableRenderHandler,
+    server_config,
+    with_table_id,
+)
 from widgets.store import TableStore, valid_id
 
 
@@ -47,8 +55,8 @@ def test_the_render_route_adds_table_ids(tmp_path: Path, monkeypatch: pytest.Mon
     render = [spec for spec in handlers if spec[0].endswith("/voila/render/(.*)")]
     assert len(render) == 1 and render[0][1] is TableRenderHandler
     assert TableRenderHandler.db == tmp_path / "t.sqlite3"
-    links = [spec for spec in handlers if spec[0].startswith("/tables/")]
-    assert links[0][2]["db"] == tmp_path / "t.sqlite3"
+    (link,) = [spec for spec in handlers if spec[1] is TableLinkHandler]
+    assert link[0].startswith("/tables/") and link[2]["db"] == tmp_path / "t.sqlite3"
 
 
 def test_the_database_may_not_live_inside_the_book(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
