@@ -209,10 +209,11 @@ def wait_quiet(pids: list[int], *, window: float = 0.5, busy: float = 0.05, time
 def wait_pool_warm(served: Served, *, timeout: float = 120.0) -> float:
     """Wait until every table has a preheated kernel waiting and the server and its kernels are idle.
 
-    Returns the seconds waited. Voila refills a table's pool a second after its kernel is taken.
+    Returns the seconds waited. The server refills a table's pool a few seconds after its kernel
+    is taken (``widgets.server.REFILL_DELAY_SECONDS``); the count of waiting kernels is already
+    one short before then, since a kernel in use no longer waits for a request.
     """
     start = time.monotonic()
-    time.sleep(1.2)  # Voila's fill_delay: the refill has not begun before this
     while len(waiting_kernels(served)) < len(TABLES):
         if time.monotonic() - start > timeout:
             raise TimeoutError(f"the kernel pool was not refilled within {timeout:.0f} s")
