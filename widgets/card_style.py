@@ -99,6 +99,9 @@ def _rules() -> str:
         f"{_selectors(('.loo-card-button.loo-illegal', '.loo-tile-button.loo-illegal'))}"
         "{opacity:.55;filter:grayscale(.4)}"
         f"{_selectors(_CARDS + _TILES, ':focus-visible')}{{outline:3px solid #e0a000;outline-offset:2px}}"
+        # A drawn hand (one picture of the row) shrinks to fit a narrow screen rather than overflow it.
+        f"{_selectors(('.loo-board svg.loo-cards', '.loo-board svg.loo-tiles'), _PICTURE)}"
+        "{max-width:100%;height:auto}"
         # Text only: no picture; the button keeps the widget library's own size, colours and border.
         f"{text_only}{{background-image:none!important}}"
         # An illegal piece in text: struck through rather than faded, so its name stays readable.
