@@ -33,6 +33,7 @@ that:
 from __future__ import annotations
 
 import argparse
+import asyncio
 import html
 import json
 import logging
@@ -74,6 +75,10 @@ DEFAULT_MAX_TABLES = 40
 # browser's request for its page (which follows at once); a client that never follows it frees
 # the place after this.
 HOLD_SECONDS = 20.0
+# A reader who reloads a table at a full server: the page being left frees its place with a beacon
+# sent as it goes, but the reloaded page's request may reach the server first. A request for a
+# table that has a live kernel waits this long for a place before it is told the tables are full.
+RELOAD_WAIT_SECONDS = 3.0
 RETRY_AFTER_SECONDS = 60
 # How long after a table's preheated kernel is taken Voila starts the next one. Preheating runs the
 # notebook's imports, a second or more of work for one core; begun a second after the request
@@ -220,18 +225,27 @@ class TableSeats:
     :meth:`Seat.settle` moves the place to the kernel's id in one step when the kernel is known:
     a kernel being started is counted, and no kernel is counted twice. Counting is a set
     intersection with the live kernels' ids, cheap at any size this server can reach.
+
+    A reload at a full server: the page being left frees its place with its beacon, but the
+    reloaded page's request can reach the server first. A request for a table whose game a live
+    kernel holds (:meth:`is_open`) therefore waits a little for a place (:meth:`wait_for_room`)
+    before it is refused; the check and the taking of the place still run with no ``await``
+    between them.
     """
 
     def __init__(self, cap: int, kernel_ids: Callable[[], Iterable[str]]) -> None:
         self.cap = cap
         self._kernel_ids = kernel_ids  # the kernel manager's list of live kernels
         self.kernels: set[str] = set()
+        self.tables: dict[str, str] = {}  # table kernel id -> the table id its page asked for
         self.starting = 0
         self.held: dict[str, float] = {}  # new table id -> when its hold lapses (time.monotonic)
 
     def in_use(self) -> int:
         """Places taken: live table kernels, pages whose kernel is on its way, new tables held."""
         self.kernels &= set(self._kernel_ids())
+        if len(self.tables) > len(self.kernels):
+            self.tables = {k: t for k, t in self.tables.items() if k in self.kernels}
         now = time.monotonic()
         if any(until <= now for until in self.held.values()):
             self.held = {table_id: until for table_id, until in self.held.items() if until > now}
@@ -241,6 +255,21 @@ class TableSeats:
         """True if a table page may open: a place is free, or one is held for ``table_id``."""
         in_use = self.in_use()
         return (table_id is not None and table_id in self.held) or in_use < self.cap
+
+    def is_open(self, table_id: str | None) -> bool:
+        """Whether a live kernel holds ``table_id``'s game (its page is open, or is being reloaded)."""
+        if table_id is None:
+            return False
+        self.in_use()  # forget kernels gone
+        return any(self.tables.get(kernel_id) == table_id for kernel_id in self.kernels)
+
+    async def wait_for_room(self, table_id: str | None, timeout: float = RELOAD_WAIT_SECONDS) -> None:
+        """For a table whose game a live kernel holds (a reload), wait up to ``timeout`` seconds for
+        a place: the page being left frees one as it goes. Returns at once for any other request, so
+        a flood of new readers is refused as quickly as ever; the caller checks for room after this."""
+        deadline = time.monotonic() + timeout
+        while not self.has_room(table_id) and self.is_open(table_id) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
 
     def hold(self, table_id: str) -> None:
         """Keep a place for the new table ``table_id`` until its page is asked for."""
@@ -253,18 +282,20 @@ class TableSeats:
         if table_id is not None:
             self.held.pop(table_id, None)
         self.starting += 1
-        return Seat(self)
+        return Seat(self, table_id)
 
     def leave(self, kernel_id: str) -> None:
         """A page said it is leaving (its beacon): its kernel's place is free while the kernel shuts down."""
         self.kernels.discard(kernel_id)
+        self.tables.pop(kernel_id, None)
 
 
 class Seat:
     """One admitted table page's place: counted as starting until its kernel is known, then as that kernel."""
 
-    def __init__(self, seats: TableSeats) -> None:
+    def __init__(self, seats: TableSeats, table_id: str | None = None) -> None:
         self._seats = seats
+        self._table_id = table_id
         self._open = True
 
     def settle(self, kernel_id: str) -> None:
@@ -273,6 +304,8 @@ class Seat:
             self._open = False
             self._seats.starting -= 1
             self._seats.kernels.add(kernel_id)
+            if self._table_id is not None:
+                self._seats.tables[kernel_id] = self._table_id
 
     def release(self) -> None:
         """The page's request is over; if it never got a kernel (an error, a closed connection), free its place."""
@@ -426,11 +459,12 @@ class TableLinkHandler(tornado.web.RequestHandler):
         self.seats = seats
         self.db = db
 
-    def get(self, name: str) -> None:
+    async def get(self, name: str) -> None:
         if not TABLE_NAME.match(name) or not (self.tables / f"{name}.ipynb").is_file():
             raise tornado.web.HTTPError(404)
         query = self.request.query
         table_id = self.get_query_argument("table", None)
+        await self.seats.wait_for_room(table_id)  # a reload at a full server: see RELOAD_WAIT_SECONDS
         # No await from here to the hold: see TableSeats on bursts.
         if not self.seats.has_room(table_id):
             send_tables_full(self, self.seats)
@@ -471,6 +505,7 @@ class TableRenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
             await super().get(path=path)
             return
         table_id = self.get_query_argument("table", None)
+        await self.seats.wait_for_room(table_id)  # a reload at a full server: see RELOAD_WAIT_SECONDS
         # No await from here to admit() or hold(): see TableSeats on bursts.
         if not self.seats.has_room(table_id):
             send_tables_full(self, self.seats)

@@ -204,6 +204,63 @@ def test_a_page_leaving_frees_its_place_before_its_kernel_has_stopped() -> None:
     assert seats.in_use() == 0
 
 
+def test_a_reload_at_a_full_server_waits_for_its_old_page_to_leave() -> None:
+    """The reloaded page's request may reach the server before the beacon of the page it replaces:
+    it waits for that page's place, where a request for any other table is refused at once."""
+    kernels = Kernels()
+    kernels.live += ["a", "b"]
+    seats = TableSeats(2, kernels.list_kernel_ids)
+    for kernel_id, table_id in (("a", "T1"), ("b", "T2")):
+        seat = seats.admit(table_id)
+        assert seat is not None
+        seat.settle(kernel_id)
+    assert seats.is_open("T1") and not seats.is_open("T3") and not seats.has_room("T1")
+
+    async def reload_then_beacon() -> tuple[bool, float]:
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.2, seats.leave, "a")  # T1's old page says goodbye a little late
+        start = loop.time()
+        await seats.wait_for_room("T1")
+        return seats.has_room("T1"), loop.time() - start
+
+    room, waited = run_async(reload_then_beacon())
+    assert room and 0.15 < waited < 1.0, waited
+    assert not seats.is_open("T1"), "the beacon freed T1's kernel"
+
+    async def other_tables(table_id: str | None) -> float:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await seats.wait_for_room(table_id)
+        return loop.time() - start
+
+    seat = seats.admit("T1")
+    assert seat is not None
+    seat.settle("c")
+    kernels.live.append("c")
+    for other in (None, "T3"):  # a new reader, or a table with no live kernel: no wait, refused at once
+        assert run_async(other_tables(other)) < 0.05 and not seats.has_room(other)
+    assert seats.tables == {"b": "T2", "c": "T1"}, "T1 is at its new kernel"
+    kernels.live.remove("b")  # T2's kernel culled: forgotten with it
+    assert seats.in_use() == 1 and seats.tables == {"c": "T1"}
+
+
+def test_a_reload_waits_no_longer_than_its_limit() -> None:
+    kernels = Kernels()
+    kernels.live.append("a")
+    seats = TableSeats(1, kernels.list_kernel_ids)
+    seat = seats.admit("T1")
+    assert seat is not None
+    seat.settle("a")  # and no beacon ever comes (the old tab is still open)
+
+    async def wait() -> float:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await seats.wait_for_room("T1", timeout=0.3)
+        return loop.time() - start
+
+    assert 0.25 < run_async(wait()) < 1.0 and not seats.has_room("T1")
+
+
 def test_a_held_place_is_kept_for_its_table_only_and_lapses(monkeypatch: pytest.MonkeyPatch) -> None:
     now = [1000.0]
     monkeypatch.setattr(server.time, "monotonic", lambda: now[0])
