@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import ConsoleMessage, Page, expect
 
 from tests.conftest import Served
 
@@ -82,7 +82,13 @@ def watch(page: Page) -> tuple[list[str], list[str]]:
     errors: list[str] = []
     failed: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+
+    def console(message: ConsoleMessage) -> None:
+        # A resource that fails is logged with no address in its text: name the address and the page.
+        if message.type == "error":
+            errors.append(f"{message.text} ({message.location.get('url', '?')}, on {page.url})")
+
+    page.on("console", console)
     page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     return errors, failed
 
