@@ -43,6 +43,27 @@ async def _request_info(url: str) -> str | None:
     return message if isinstance(message, str) else message.decode()
 
 
+def preheated() -> bool:
+    """Whether this kernel was started ahead of any reader (Voila sets ``VOILA_PREHEAT``)."""
+    return os.getenv("VOILA_PREHEAT", "False") != "False"
+
+
+def _endpoint(url: str | None) -> str:
+    if url is None:
+        protocol = os.getenv("VOILA_WS_PROTOCOL", "ws")
+        ip = os.getenv("VOILA_APP_IP", "127.0.0.1")
+        port = os.getenv("VOILA_APP_PORT", "8866")
+        base = os.getenv("VOILA_WS_BASE_URL", os.getenv("VOILA_SERVER_URL", "/"))
+        url = f"{protocol}://{ip}:{port}{base}voila/query"
+    return f"{url}/{os.getenv('VOILA_KERNEL_ID')}"
+
+
+def _apply(message: str | None) -> None:
+    if message is not None:
+        for key, value in json.loads(message).items():
+            os.environ[key] = value
+
+
 def wait_for_request(url: str | None = None) -> None:
     """In a preheated kernel, wait for the reader's request and put its details in ``os.environ``.
 
@@ -50,15 +71,9 @@ def wait_for_request(url: str | None = None) -> None:
     from ``VOILA_WS_PROTOCOL``, ``VOILA_APP_IP``, ``VOILA_APP_PORT``, ``VOILA_WS_BASE_URL`` (else
     ``VOILA_SERVER_URL``) and ``VOILA_KERNEL_ID``.
     """
-    if os.getenv("VOILA_PREHEAT", "False") == "False":
+    if not preheated():
         return
-    if url is None:
-        protocol = os.getenv("VOILA_WS_PROTOCOL", "ws")
-        ip = os.getenv("VOILA_APP_IP", "127.0.0.1")
-        port = os.getenv("VOILA_APP_PORT", "8866")
-        base = os.getenv("VOILA_WS_BASE_URL", os.getenv("VOILA_SERVER_URL", "/"))
-        url = f"{protocol}://{ip}:{port}{base}voila/query"
-    endpoint = f"{url}/{os.getenv('VOILA_KERNEL_ID')}"
+    endpoint = _endpoint(url)
     found: list[str | None] = [None]
 
     def receive() -> None:  # in a thread of its own: the kernel's event loop is running
@@ -71,6 +86,11 @@ def wait_for_request(url: str | None = None) -> None:
     thread = threading.Thread(target=receive, name="wait-for-request")
     thread.start()
     thread.join()
-    if found[0] is not None:
-        for key, value in json.loads(found[0]).items():
-            os.environ[key] = value
+    _apply(found[0])
+
+
+async def request_arrived(url: str | None = None) -> None:
+    """:func:`wait_for_request` as a coroutine, for a task on the kernel's own event loop: the cell
+    that starts the task ends at once, so the notebook finishes preheating before any request."""
+    if preheated():
+        _apply(await _request_info(_endpoint(url)))

@@ -9,11 +9,15 @@ import os
 import socket
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
+import ipywidgets as ipw
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
-from widgets.request import wait_for_request
+from widgets.live_table import LiveTable, table_for_request
+from widgets.request import request_arrived, wait_for_request
+from widgets.store import TableStore
 
 KERNEL = "0b8d0c4e-1f2a-4c3b-9d8e-7f6a5b4c3d2e"
 DETAILS = {
@@ -95,3 +99,41 @@ def test_no_server_means_no_details_and_no_exception(monkeypatch: pytest.MonkeyP
     preheated(monkeypatch, port)
     wait_for_request()
     assert "QUERY_STRING" not in os.environ
+
+
+def test_the_coroutine_sets_the_same_details(
+    voila_query_server: tuple[int, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    port, asked = voila_query_server
+    preheated(monkeypatch, port)
+    asyncio.run(request_arrived())
+    assert {name: os.environ.get(name) for name in DETAILS} == DETAILS
+    assert asked == [f"/voila/query/{KERNEL}"]
+
+
+def test_a_preheated_table_shows_dealing_then_deals_the_requests_table(
+    voila_query_server: tuple[int, list[str]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The notebook's cell returns a box at once (so Voila can send the whole page before any
+    request); when the request comes, the box holds the table its query string names."""
+    port, _asked = voila_query_server
+    preheated(monkeypatch, port)
+    store = TableStore(tmp_path / "games.sqlite3")
+    table_id = store.new_table("three-card-loo")
+    monkeypatch.setitem(DETAILS, "QUERY_STRING", f"table={table_id}&deal=l3.peel.s0.n12")  # what the server sends
+    monkeypatch.setenv("LANTERLOO_DB", str(tmp_path / "games.sqlite3"))
+
+    async def open_the_page() -> tuple[list[str], ipw.Widget]:
+        box = table_for_request("three-card-loo", "peel")
+        before = [type(w).__name__ for w in box.children]
+        assert "Dealing the cards" in box.children[0].value
+        for _ in range(200):  # the task deals once the request's details come
+            await asyncio.sleep(0.02)
+            if isinstance(box.children[0], LiveTable):
+                break
+        return before, box.children[0]
+
+    before, table = asyncio.run(open_the_page())
+    assert before == ["HTML"]
+    assert isinstance(table, LiveTable) and table.model.table_id == table_id
+    assert str(table.model.deal_code()) == "l3.peel.s0.n12"
