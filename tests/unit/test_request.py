@@ -15,6 +15,7 @@ import ipywidgets as ipw
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
+from tests.conftest import run_async
 from widgets.live_table import LiveTable, table_for_request
 from widgets.request import request_arrived, wait_for_request
 from widgets.store import TableStore
@@ -106,7 +107,7 @@ def test_the_coroutine_sets_the_same_details(
 ) -> None:
     port, asked = voila_query_server
     preheated(monkeypatch, port)
-    asyncio.run(request_arrived())
+    run_async(request_arrived())
     assert {name: os.environ.get(name) for name in DETAILS} == DETAILS
     assert asked == [f"/voila/query/{KERNEL}"]
 
@@ -133,7 +134,7 @@ def test_a_preheated_table_shows_dealing_then_deals_the_requests_table(
                 break
         return before, box.children[0]
 
-    before, table = asyncio.run(open_the_page())
+    before, table = run_async(open_the_page())
     assert before == ["HTML"]
     assert isinstance(table, LiveTable) and table.model.table_id == table_id
     assert str(table.model.deal_code()) == "l3.peel.s0.n12"
