@@ -622,6 +622,9 @@ def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
     c.VoilaConfiguration.file_allowlist = [r".*\.(png|jpg|jpeg|gif|svg)$"]
     # Kernels talk to the server over Unix sockets, not TCP ports other local users could reach.
     c.KernelManager.transport = "ipc"
+    # A preheated kernel has run its notebook to the end and sits idle with no page connected until a
+    # reader comes; Voila's kernel manager keeps such pool kernels from the culler
+    # (tests/browser/test_kernels.py checks it still does).
     c.MappingKernelManager.cull_idle_timeout = max_idle
     c.MappingKernelManager.cull_interval = max(10, min(60, max_idle // 4))
     return c

@@ -291,6 +291,33 @@ def test_leaving_a_table_shuts_its_kernel_down(context: BrowserContext, capped: 
 
 # ----- culling ----------------------------------------------------------------------------------
 
+CULL_INTERVAL = 10  # seconds: server_config checks every max(10, min(60, max_idle // 4))
+
+
+def test_the_preheated_kernel_is_never_culled_and_still_serves_the_next_reader(
+    context: BrowserContext, capped: Served
+) -> None:
+    """A preheated kernel runs its notebook to the end before anyone asks for the table (the table
+    cell deals when the request comes), so it sits idle with no page connected, exactly what the
+    culler looks for. Voila's kernel manager keeps pool kernels from the culler; if it did not, the
+    pool would be emptied after --max-idle and never refilled, and every reader would wait for a
+    cold kernel. Idle past a whole cull check, the pool's kernel is still there and the next
+    reader's table is drawn by it."""
+    no_table_open(capped)
+    wait_until("the pool's kernel", lambda: len(kernel_ids(capped)) == POOL)
+    (pooled,) = kernel_ids(capped)
+    log_before = capped.log()
+    time.sleep(MAX_IDLE + CULL_INTERVAL + 3)  # a check has come after it was idle for MAX_IDLE
+    assert pooled in kernel_ids(capped), "the preheated kernel was culled"
+    assert not re.search(rf"Culling .*{pooled}", capped.log())
+    page = context.new_page()
+    open_table(page, f"{capped.base}/tables/{TABLE}")
+    assert kernel_of(page) == pooled, "the table was not drawn by the preheated kernel"
+    assert f"Using pre-heated kernel: {pooled}" in capped.log()[len(log_before) :]
+    act(page, WAIT)  # and it plays
+    leave(page)
+
+
 
 def test_a_table_left_without_a_word_is_culled_and_its_game_resumes(context: BrowserContext, capped: Served) -> None:
     """A tab closed with no beforeunload (as when a browser crashes or a laptop's lid shuts), and a
