@@ -22,8 +22,10 @@ folder, as the browser tests start it: tests/conftest.py):
    the script waits until every table has a preheated kernel waiting for a reader (it holds its
    websocket to the server open: widgets/request.py) and the server and kernels are idle, so
    each visit finds the pool warm. "HTML first byte" and "HTML complete" are the page's own
-   response, from the Navigation Timing API: Voila streams the page, and completes it once the
-   table notebook has run, so "complete" includes building the table in the kernel. A line of
+   response, from the Navigation Timing API. A preheated kernel has run its notebook before the
+   request (the table cell shows "Dealing the cards…" and deals when the request comes), so
+   Voila sends the page whole at once, and the kernel deals while the browser loads the page's
+   scripts; a kernel started for its request deals before the page is complete. A line of
    medians then splits the wait: HTML, DOMContentLoaded, load (the scripts), table drawn.
 3. ``memory``: one table's kernel under 150 MB. The kernel of each of the six tables (the
    server's child process whose connection file names the page's kernel id) is read from

@@ -56,8 +56,13 @@ PLAYABLE_JS = """
     if (window.__lanterlooPlayable === undefined && playable()) {
       window.__lanterlooPlayable = performance.now();
       observer.disconnect();
+      ready();
     }
   };
+  let ready;
+  // Awaited once by the script (open_table): polling the page from outside would take the page's
+  // own thread every few ms, a cost no reader pays.
+  window.__lanterlooReady = new Promise((resolve) => { ready = resolve; });
   const observer = new MutationObserver(seen);
   observer.observe(document, { childList: true, subtree: true, attributes: true });
 })();
@@ -178,7 +183,12 @@ def open_table(s: Session, url: str) -> dict[str, float]:
     """Go to ``url`` and wait for a playable table; the timings in ms (see :data:`PLAYABLE_JS`)."""
     start = time.perf_counter()
     s.page.goto(url, wait_until="commit", timeout=WAIT_MS)
-    s.page.wait_for_function("window.__lanterlooPlayable !== undefined", timeout=WAIT_MS, polling=10)
+    s.page.wait_for_function("window.__lanterlooReady !== undefined", timeout=WAIT_MS)  # the new page's
+    s.page.evaluate(
+        "(ms) => Promise.race([window.__lanterlooReady, new Promise((_, no) => setTimeout(() => no(new Error("
+        "`no playable table after ${ms} ms`)), ms))])",
+        WAIT_MS,
+    )
     wall = (time.perf_counter() - start) * 1000
     timing = s.page.evaluate(
         """() => { const n = performance.getEntriesByType('navigation')[0];

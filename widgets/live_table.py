@@ -4,10 +4,11 @@ Each part is a view of the one :class:`~widgets.model.TableModel`; this module o
 out in tabs and wires the review button and the deal codes (the hand's code, shown when asked
 for, and a box to play a code's deal). The constructor never displays.
 
-:func:`served_table` is what a table notebook displays under ``python -m widgets.server``: it
-reads the request's query string (``?table=<id>`` and perhaps ``?deal=<code>``) and resumes the
-saved game, or starts a new one and saves it (:mod:`widgets.store`); a bad id or code gets a
-plain message.
+:func:`table_for_request` is what a table notebook displays under ``python -m widgets.server``.
+In a preheated kernel it shows "Dealing the cards…" at once and, when the reader's request comes,
+puts in its place :func:`served_table`, which reads the request's query string (``?table=<id>``
+and perhaps ``?deal=<code>``) and resumes the saved game, or starts a new one and saves it
+(:mod:`widgets.store`); a bad id or code gets a plain message.
 
 >>> table = live_table("nap", seed=3, rng=random.Random(3))
 >>> [table.tabs.get_title(i) for i in range(len(table.tabs.children))]
@@ -285,7 +286,8 @@ def served_table(
     store: TableStore | None = None,
     rng: random.Random | None = None,
 ) -> ipw.Widget:
-    """The table a request asks for: ``query`` is its query string (after ``voila.utils.wait_for_request()``).
+    """The table a request asks for: ``query`` is its query string (``QUERY_STRING``, in a
+    preheated kernel once :func:`widgets.request.request_arrived` has put it in ``os.environ``).
 
     ``?table=<id>``: the game saved under that id, at its last action; a new game, saved from its
     first move, if the id was reserved by the server but never played (``?deal=<code>`` then deals

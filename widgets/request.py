@@ -1,32 +1,28 @@
 """The reader's request, in a preheated table kernel: Voila's ``wait_for_request`` without Voila's server.
 
 The server preheats a kernel per table (STACK.md): Voila runs each table notebook before anyone
-asks for it, up to a call of ``voila.utils.wait_for_request()``. When a reader's request comes,
-the server sends its details (``QUERY_STRING``, ``SCRIPT_NAME``, ``SERVER_NAME``...) to the waiting
-kernel over a websocket at ``<server>/voila/query/<kernel id>``, and the function copies them into
-``os.environ``. Outside preheating (``VOILA_PREHEAT`` is not ``True``) the kernel was started
+asks for it. When a reader's request comes, the server sends its details (``QUERY_STRING``,
+``SCRIPT_NAME``, ``SERVER_NAME``...) to the waiting kernel over a websocket at
+``<server>/voila/query/<kernel id>``, and Voila's ``voila.utils.wait_for_request()`` copies them
+into ``os.environ``. Outside preheating (``VOILA_PREHEAT`` is not ``True``) the kernel was started
 for the request with those variables already set, and there is nothing to wait for.
 
-:func:`wait_for_request` does exactly that, with the same environment variables and the same
-endpoint, but imports only ``websockets`` (a dependency of Voila's). Importing ``voila.utils``
+:func:`request_arrived` does the same, with the same environment variables and the same endpoint,
+but as a coroutine (Voila's blocks the cell until the request comes), and importing only
+``websockets`` (a dependency of Voila's). Importing ``voila.utils``
 in a kernel imports Voila's whole server stack (jupyter_server, jupyterlab_server): about two
 seconds of CPU per kernel, and with a kernel per table starting at once it made the first table
 after a server start take 30-36 s instead of 4 s on a two-core machine.
-``tests/unit/test_request.py`` runs this function and Voila's own against one fake server and
-checks that they set the same variables, so a Voila that changes the protocol fails a test.
-
->>> import os
->>> os.environ.pop("VOILA_PREHEAT", None) and None
->>> wait_for_request()  # not preheated: returns at once
+``tests/unit/test_request.py`` runs this coroutine and Voila's own function against one fake
+server and checks that they set the same variables, so a Voila that changes the protocol fails a
+test.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
-import threading
 
 log = logging.getLogger("lanterloo.widgets.request")
 
@@ -64,33 +60,16 @@ def _apply(message: str | None) -> None:
             os.environ[key] = value
 
 
-def wait_for_request(url: str | None = None) -> None:
+async def request_arrived(url: str | None = None) -> None:
     """In a preheated kernel, wait for the reader's request and put its details in ``os.environ``.
+
+    A coroutine, for a task on the kernel's own event loop (``widgets.live_table.table_for_request``):
+    the cell that starts the task ends at once, so the notebook finishes preheating before any
+    request and Voila can send the whole page the moment a reader asks for it.
 
     ``url`` is the server's request-details endpoint; by default it is made, as Voila makes it,
     from ``VOILA_WS_PROTOCOL``, ``VOILA_APP_IP``, ``VOILA_APP_PORT``, ``VOILA_WS_BASE_URL`` (else
     ``VOILA_SERVER_URL``) and ``VOILA_KERNEL_ID``.
     """
-    if not preheated():
-        return
-    endpoint = _endpoint(url)
-    found: list[str | None] = [None]
-
-    def receive() -> None:  # in a thread of its own: the kernel's event loop is running
-        loop = asyncio.new_event_loop()
-        try:
-            found[0] = loop.run_until_complete(_request_info(endpoint))
-        finally:
-            loop.close()
-
-    thread = threading.Thread(target=receive, name="wait-for-request")
-    thread.start()
-    thread.join()
-    _apply(found[0])
-
-
-async def request_arrived(url: str | None = None) -> None:
-    """:func:`wait_for_request` as a coroutine, for a task on the kernel's own event loop: the cell
-    that starts the task ends at once, so the notebook finishes preheating before any request."""
     if preheated():
         _apply(await _request_info(_endpoint(url)))

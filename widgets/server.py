@@ -20,7 +20,9 @@ that:
 * makes a table page quick to open: the page links the card sheet (:class:`CardSheetHandler`)
   rather than each table sending it, loads a do-nothing stand-in for MathJax (:data:`NO_MATH_JS`),
   and the pool of preheated kernels is refilled only once the reader's page has had the machine
-  to itself (:data:`REFILL_DELAY_SECONDS`);
+  to itself (:data:`REFILL_DELAY_SECONDS`). A preheated kernel has run its notebook to the end
+  before anyone asks (:func:`widgets.live_table.table_for_request`), so the page is sent whole
+  at once and the kernel deals while the browser loads the page's scripts;
 * gives every new table an id: ``/tables/<table>`` (and a table's Voila page asked for without
   one) is redirected to the same page with ``?table=<id>``, a fresh unguessable id reserved in
   the tables' database (``--db``, see :mod:`widgets.store`), so the address bar holds the id from

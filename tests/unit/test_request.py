@@ -1,5 +1,6 @@
 """widgets.request speaks Voila's request-details protocol: run against one fake server, it sets
-exactly the variables that the installed Voila's own ``wait_for_request`` sets."""
+exactly the variables that the installed Voila's own ``wait_for_request`` sets, and a preheated
+table cell deals the table the request names once it comes."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
 from tests.conftest import run_async
+from widgets import request
 from widgets.live_table import LiveTable, table_for_request
-from widgets.request import request_arrived, wait_for_request
+from widgets.request import request_arrived
 from widgets.store import TableStore
 
 KERNEL = "0b8d0c4e-1f2a-4c3b-9d8e-7f6a5b4c3d2e"
@@ -75,7 +77,7 @@ def test_the_same_details_as_voilas_own(
 ) -> None:
     port, asked = voila_query_server
     preheated(monkeypatch, port)
-    wait_for_request()
+    run_async(request_arrived())
     ours = {name: os.environ.get(name) for name in DETAILS}
     assert ours == DETAILS
 
@@ -89,8 +91,14 @@ def test_the_same_details_as_voilas_own(
 
 def test_not_preheated_it_returns_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VOILA_PREHEAT", "False")
-    monkeypatch.setenv("VOILA_APP_PORT", "1")  # nothing listens there: it must not even try
-    wait_for_request()
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+
+    async def asked(url: str) -> str:
+        raise AssertionError(f"a kernel started for its request asked {url} for it")
+
+    monkeypatch.setattr(request, "_request_info", asked)
+    run_async(asyncio.wait_for(request_arrived(), 1))
+    assert "QUERY_STRING" not in os.environ
 
 
 def test_no_server_means_no_details_and_no_exception(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -98,18 +106,8 @@ def test_no_server_means_no_details_and_no_exception(monkeypatch: pytest.MonkeyP
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     preheated(monkeypatch, port)
-    wait_for_request()
-    assert "QUERY_STRING" not in os.environ
-
-
-def test_the_coroutine_sets_the_same_details(
-    voila_query_server: tuple[int, list[str]], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    port, asked = voila_query_server
-    preheated(monkeypatch, port)
     run_async(request_arrived())
-    assert {name: os.environ.get(name) for name in DETAILS} == DETAILS
-    assert asked == [f"/voila/query/{KERNEL}"]
+    assert "QUERY_STRING" not in os.environ
 
 
 def test_a_preheated_table_shows_dealing_then_deals_the_requests_table(
