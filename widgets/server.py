@@ -22,7 +22,9 @@ that:
   and the pool of preheated kernels is refilled only once the reader's page has had the machine
   to itself (:data:`REFILL_DELAY_SECONDS`). A preheated kernel has run its notebook to the end
   before anyone asks (:func:`widgets.live_table.table_for_request`), so the page is sent whole
-  at once and the kernel deals while the browser loads the page's scripts;
+  at once and the kernel deals while the browser loads the page's scripts. While readers are
+  playing, the pools refill one kernel at a time (:class:`OneRefillAtATime`), so a class that
+  opened its tables together keeps a core for its clicks;
 * gives every new table an id: ``/tables/<table>`` (and a table's Voila page asked for without
   one) is redirected to the same page with ``?table=<id>``, a fresh unguessable id reserved in
   the tables' database (``--db``, see :mod:`widgets.store`), so the address bar holds the id from
@@ -87,13 +89,18 @@ RETRY_AFTER_SECONDS = 60
 # (Voila's default), it took that core from the reader's browser while the page was still being
 # drawn, and a table took 0.3 to 0.5 s longer to become playable on a 2-core machine.
 REFILL_DELAY_SECONDS = 5.0
+# Readers who acted this recently are playing: pool refills then start one at a time.
+PLAY_QUIET_SECONDS = 5.0
+# How long a refill may hold the refill queue (:class:`OneRefillAtATime`) while its kernel runs the
+# table notebook; past that the next refill starts anyway.
+REFILL_TURN_SECONDS = 60.0
 
 # Messages a reader's browser must never receive (STACK.md: tracebacks and stderr leak).
 _BLOCKED_TYPES = {"error"}
 
 
 def _message_parts(message: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The header and content of an outgoing kernel message, in any of the wire forms; (None, None) if unreadable."""
+    """The header and content of a kernel message, either way, in any of the wire forms; (None, None) if unreadable."""
     try:
         if isinstance(message, dict):
             return message.get("header"), message.get("content")
@@ -137,12 +144,39 @@ def must_withhold(message: Any) -> bool:
     return False
 
 
+class PlayClock:
+    """When a reader last acted at a table: a click, or a value changed, sent from a page to its
+    kernel (a ``comm_msg`` whose method is ``custom`` or ``update``). Opening a page sends other
+    messages, and does not count."""
+
+    def __init__(self) -> None:
+        self.last = float("-inf")
+
+    def note(self, message: Any) -> None:
+        header, content = _message_parts(message)
+        if (header or {}).get("msg_type") == "comm_msg":
+            method = ((content or {}).get("data") or {}).get("method")
+            if method in ("custom", "update"):
+                self.last = time.monotonic()
+
+    def playing(self, within: float = PLAY_QUIET_SECONDS) -> bool:
+        """Whether a reader acted in the last ``within`` seconds."""
+        return time.monotonic() - self.last < within
+
+
+play_clock = PlayClock()
+
+
 class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):
     """Voila's kernel websocket with TCP no-delay and a filter on what reaches the browser."""
 
     async def open(self, kernel_id: str) -> None:  # type: ignore[override]
         self.set_nodelay(True)
         await super().open(kernel_id)
+
+    def on_message(self, message: Any) -> Any:
+        play_clock.note(message)
+        return super().on_message(message)
 
     def write_message(self, message: Any, binary: bool = False) -> Any:
         if must_withhold(message):
@@ -553,6 +587,65 @@ class TableShutdownHandler(VoilaShutdownKernelHandler):  # type: ignore[misc]
         await super().post(kernel_id)
 
 
+class OneRefillAtATime:
+    """Voila's pool refills, one kernel at a time while readers are playing.
+
+    Each table's pool starts a new kernel a few seconds after its preheated one is taken
+    (:data:`REFILL_DELAY_SECONDS`), and starting one (Python, the imports, the table notebook) is a
+    second or two of work for one core. When a class opened its tables together and began to play,
+    every table's pool refilled at once and took both cores from the readers: their clicks waited
+    up to 2 s in the first seconds of play (bench/tables.py, load). While a reader has acted in the
+    last :data:`PLAY_QUIET_SECONDS` (``playing``), a refill waits until no other is warming, so one
+    core is always left to the readers; with nobody playing (a class still opening its tables, say)
+    refills start at once, so the pools fill as fast as they can.
+
+    It wraps the kernel manager's ``_initialize``, the coroutine Voila's ``fill_if_needed`` runs for
+    each new pool kernel. A refill (no kernel id yet) counts as warming from its start until its
+    kernel has run the table notebook (a preheated table cell ends at once:
+    :func:`widgets.live_table.table_for_request`), or for :data:`REFILL_TURN_SECONDS` at most. A
+    request that takes the kernel meanwhile waits for it to finish warming. Kernels started for a
+    request (the pool empty) never wait: a reader is waiting for them.
+    """
+
+    POLL_SECONDS = 0.25
+
+    def __init__(
+        self,
+        initialize: Callable[..., Any],
+        playing: Callable[[], bool],
+        turn_seconds: float = REFILL_TURN_SECONDS,
+        logger: logging.Logger | logging.LoggerAdapter[logging.Logger] = log,
+    ) -> None:
+        self._initialize = initialize
+        self._playing = playing
+        self.log = logger  # the server's log (Voila's), where the kernel manager writes
+        self._turn_seconds = turn_seconds
+        self.warming = 0  # refills started and not yet warm
+        self.waited = 0  # refills that had to wait their turn (for the log and the tests)
+
+    async def __call__(self, notebook_path: str, kernel_id: str | None = None, **kwargs: Any) -> Any:
+        if kernel_id is not None:  # a restart: not a refill
+            return await self._initialize(notebook_path, kernel_id, **kwargs)
+        if self.warming and self._playing():
+            self.waited += 1
+            self.log.info("Readers are playing: the refill for %s waits for the one warming", notebook_path)
+            while self.warming and self._playing():
+                await asyncio.sleep(self.POLL_SECONDS)
+        self.warming += 1
+        try:
+            content = await self._initialize(notebook_path, None, **kwargs)
+            task = content.get("task") if isinstance(content, dict) else None
+            if isinstance(task, asyncio.Future):
+                try:  # shielded: counting it warm must not cancel the notebook's run
+                    await asyncio.wait_for(asyncio.shield(task), self._turn_seconds)
+                except Exception:  # a slow or failed run is Voila's to report, not the queue's
+                    self.log.warning("A pool kernel for %s took over %.0f s to warm, or failed", notebook_path,
+                                self._turn_seconds)  # fmt: skip
+            return content
+        finally:
+            self.warming -= 1
+
+
 class LanterlooServer(Voila):  # type: ignore[misc]
     """Voila with the book at the root and only the table notebooks behind it."""
 
@@ -563,6 +656,9 @@ class LanterlooServer(Voila):  # type: ignore[misc]
 
     def init_handlers(self) -> list[Any]:
         handlers = []
+        manager = self.kernel_manager
+        if hasattr(manager, "fill_if_needed") and not isinstance(manager.__dict__.get("_initialize"), OneRefillAtATime):
+            manager._initialize = OneRefillAtATime(manager._initialize, play_clock.playing, logger=manager.log)
         self.seats = TableSeats(self.max_tables, self.kernel_manager.list_kernel_ids)
         TableRenderHandler.db, TableRenderHandler.tables = self.db_path, Path(self.root_dir)
         TableRenderHandler.seats = TableShutdownHandler.seats = self.seats

@@ -470,3 +470,141 @@ def test_a_table_page_gets_no_mathjax_and_no_code_highlighting(routed: Lanterloo
 def test_the_pool_is_refilled_only_once_the_readers_page_is_drawn() -> None:
     config = server_config(tables=DEFAULT_TABLES, port=_free_port(), ip="127.0.0.1", max_idle=60)
     assert config.VoilaKernelManager.fill_delay == server.REFILL_DELAY_SECONDS >= 3
+
+
+# ----- pool refills while readers play (OneRefillAtATime, PlayClock) ----------------------------
+
+
+class FakeStarts:
+    """Voila's ``_initialize`` for a pool kernel, with the kernel's notebook run left to the test:
+    each start returns at once (as Voila's does) with a render task that ends when ``warm(n)``."""
+
+    def __init__(self) -> None:
+        self.started: list[str] = []
+        self.runs: list[asyncio.Future[None]] = []
+
+    async def __call__(self, notebook_path: str, kernel_id: str | None = None, **_: Any) -> dict[str, Any]:
+        self.started.append(kernel_id or f"new {notebook_path}")
+        run: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.runs.append(run)
+        return {"task": run, "renderer": None, "kernel_id": kernel_id or f"k{len(self.started)}"}
+
+
+async def _settle() -> None:
+    for _ in range(3):
+        await asyncio.sleep(server.OneRefillAtATime.POLL_SECONDS + 0.05)
+
+
+def test_with_nobody_playing_the_pools_refill_all_at_once() -> None:
+    async def scenario() -> tuple[list[str], int]:
+        starts = FakeStarts()
+        queue = server.OneRefillAtATime(starts, playing=lambda: False)
+        refills = [asyncio.ensure_future(queue(f"{n}.ipynb")) for n in ("nap", "irish-loo", "pam")]
+        await _settle()
+        started = list(starts.started)
+        for run in starts.runs:
+            run.set_result(None)
+        await asyncio.gather(*refills)
+        return started, queue.waited
+
+    started, waited = run_async(scenario())
+    assert started == ["new nap.ipynb", "new irish-loo.ipynb", "new pam.ipynb"] and waited == 0
+
+
+def test_while_readers_play_a_refill_waits_until_the_one_warming_has_run_its_notebook() -> None:
+    async def scenario() -> list[object]:
+        starts = FakeStarts()
+        queue = server.OneRefillAtATime(starts, playing=lambda: True)
+        first = asyncio.ensure_future(queue("nap.ipynb"))
+        second = asyncio.ensure_future(queue("irish-loo.ipynb"))
+        await _settle()
+        seen: list[object] = [list(starts.started), first.done(), queue.waited]
+        starts.runs[0].set_result(None)  # the first kernel has run its notebook: warm
+        await _settle()
+        seen += [list(starts.started), (await first)["kernel_id"]]
+        starts.runs[1].set_result(None)
+        seen.append((await second)["kernel_id"])
+        return seen
+
+    before, first_done, waited, after, first_id, second_id = run_async(scenario())
+    assert before == ["new nap.ipynb"], "the second refill started while the first was warming"
+    assert first_done is False, "a refill is handed over only once its kernel is warm"
+    assert waited == 1
+    assert after == ["new nap.ipynb", "new irish-loo.ipynb"]
+    assert (first_id, second_id) == ("k1", "k2")
+
+
+def test_a_refill_that_never_warms_holds_the_others_back_no_longer_than_its_turn() -> None:
+    async def scenario() -> tuple[list[str], bool]:
+        starts = FakeStarts()
+        queue = server.OneRefillAtATime(starts, playing=lambda: True, turn_seconds=0.2)
+        stuck = asyncio.ensure_future(queue("nap.ipynb"))
+        nxt = asyncio.ensure_future(queue("irish-loo.ipynb"))
+        await _settle()
+        starts.runs[1].set_result(None)
+        await nxt
+        still_running = not starts.runs[0].done()  # giving up its turn did not cancel its notebook
+        starts.runs[0].set_result(None)
+        await stuck
+        return starts.started, still_running
+
+    started, still_running = run_async(scenario())
+    assert started == ["new nap.ipynb", "new irish-loo.ipynb"] and still_running
+
+
+def test_a_restart_is_not_a_refill_and_never_waits() -> None:
+    async def scenario() -> list[str]:
+        starts = FakeStarts()
+        queue = server.OneRefillAtATime(starts, playing=lambda: True)
+        warming = asyncio.ensure_future(queue("nap.ipynb"))  # warming, never warm
+        await asyncio.sleep(0)
+        await asyncio.wait_for(queue("nap.ipynb", "kernel-7"), 1)
+        warming.cancel()
+        return starts.started
+
+    assert run_async(scenario()) == ["new nap.ipynb", "kernel-7"]
+
+
+@pytest.mark.parametrize("wrap", [lambda t, c: v1(t, c, "shell"), as_json])
+def test_the_play_clock_counts_a_readers_clicks_and_changes_not_a_page_opening(wrap: Any) -> None:
+    clock = server.PlayClock()
+    opening = [
+        wrap("kernel_info_request", {}),
+        wrap("comm_info_request", {"target_name": "jupyter.widget"}),
+        wrap("comm_msg", {"comm_id": "c", "data": {"method": "request_states"}}),
+        wrap("comm_msg", {"comm_id": "c", "data": {"method": "request_state"}}),
+        b"\x00garbage",
+    ]
+    for message in opening:
+        clock.note(message)
+    assert not clock.playing(), "opening a page is not playing"
+    clock.note(wrap("comm_msg", {"comm_id": "b", "data": {"method": "custom", "content": {"event": "click"}}}))
+    assert clock.playing() and not clock.playing(within=0.0)
+    clock.last = float("-inf")
+    clock.note(wrap("comm_msg", {"comm_id": "t", "data": {"method": "update", "state": {"value": "x"}}}))
+    assert clock.playing()
+
+
+def test_the_server_queues_its_pool_refills_and_its_websocket_keeps_the_play_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The preheating server's kernel manager starts pool kernels through OneRefillAtATime, fed by
+    the clock that the kernel websocket handler keeps."""
+    monkeypatch.setenv("JUPYTER_PATH", str(TEMPLATES))
+    monkeypatch.setattr(LanterlooServer, "book_dir", tmp_path)
+    config = server_config(tables=DEFAULT_TABLES, port=_free_port(), ip="127.0.0.1", max_idle=60)
+    assert config.VoilaConfiguration.preheat_kernel is True
+    config.VoilaKernelManager.kernel_pools_config = {"default": {"pool_size": 0}}  # start no kernel here
+    app = LanterlooServer(config=config)
+    app.initialize([])
+
+    async def build() -> Any:
+        app.init_settings()
+        app.init_handlers()
+        assert not any(app.kernel_manager._pools.values()), "a unit test started a kernel"
+        return app.kernel_manager.__dict__.get("_initialize")
+
+    initialize = run_async(build())
+    assert isinstance(initialize, server.OneRefillAtATime)
+    assert initialize._playing == server.play_clock.playing
+    assert server.TableKernelWebsocketHandler.on_message is not server.VoilaKernelWebsocketHandler.on_message
