@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import html
 import json
 import logging
@@ -482,6 +483,72 @@ class NoMathHandler(tornado.web.RequestHandler):
         self.write(NO_MATH_JS)
 
 
+STARTUP_BUNDLE_PATH = "/tables/voila-startup.js"
+# The scripts of Voila's front end that a table page fetches before its table is drawn, in the
+# order Voila 0.5.13's page asks for them: the chunks of Voila's own page script (served at
+# ``/voila/static/``), then those of the two front-end extensions that draw widgets (served at
+# ``/voila/labextensions/``; a ``*`` stands for the content hash in their names). Fetched one by one
+# they were 68 requests for 3.4 MB of script, each compiled and run as a script of its own, and on
+# a 2-core machine that also runs the server a table took about half a second longer to open
+# (bench/tables.py, open part). A table page loads them as one script (:class:`StartupBundleHandler`)
+# just before Voila's own: each chunk registers itself with its loader when run, and the loaders
+# then fetch none of them. The list is a speed-up, not a requirement: a chunk missing from it is
+# fetched as before, and a test (tests/browser/test_tables.py) names any that a table page still
+# fetches on its own.
+VOILA_STARTUP_CHUNKS = tuple(
+    f"{chunk}.voila.js"
+    for chunk in (
+        *(5764, 8135, 3992, 8925, 9582, 7883, 7556, 6049, 1670, 3311, 6573, 1621, 4135, 3649),
+        *(3916, 8487, 9684, 143, 4041, 7155, 3144, 1601, 4972, 9890, 5312, 6468, 3459, 630),
+        *(5688, 2930, 1187, 73, 4173, 7483, 431, 3989, 8766, 9151, 4729, 6382, 5044, 7598),
+        *(9081, 7770, 3249, 4653, 8862, 9981, 5767, 4222, 8773, 3307, 6008, 8017, 457, 9212),
+    )
+)
+WIDGET_STARTUP_CHUNKS = (
+    *(f"@jupyter-widgets/jupyterlab-manager/static/{chunk}.*.js" for chunk in (7, 704, 170, 84, 32, 452, 967, 160)),
+    *(f"@voila-dashboards/widgets-manager8/static/{chunk}.*.js" for chunk in (883, 496)),
+    # drawn once the table's widgets are known: the controls (buttons, boxes, tabs) and what they need
+    *(f"@jupyter-widgets/jupyterlab-manager/static/{chunk}.*.js" for chunk in (718, 121)),
+)
+
+
+def startup_bundle(
+    static_paths: Iterable[str | Path], labextension_paths: Iterable[str | Path]
+) -> tuple[bytes, list[str]]:
+    """:data:`VOILA_STARTUP_CHUNKS`, read from the first of Voila's ``static_paths`` that has each,
+    and :data:`WIDGET_STARTUP_CHUNKS`, from ``labextension_paths``, joined into one script; and the
+    chunks found in neither (another version of Voila or of ipywidgets), which a page fetches itself
+    if it needs them."""
+    parts, missing = [], []
+    for folders, chunks in (
+        (list(static_paths), VOILA_STARTUP_CHUNKS),
+        (list(labextension_paths), WIDGET_STARTUP_CHUNKS),
+    ):
+        for chunk in chunks:
+            found = next((hit for folder in folders for hit in sorted(Path(folder).glob(chunk))), None)
+            if found is None:
+                missing.append(chunk)
+            else:
+                parts.append(f"/* {found.name} */\n".encode() + found.read_bytes() + b"\n;\n")
+    return b"".join(parts), missing
+
+
+class StartupBundleHandler(tornado.web.RequestHandler):
+    """:func:`startup_bundle`, read once when the server starts, at :data:`STARTUP_BUNDLE_PATH`.
+    Like the card sheet it is revalidated on each visit (its ETag, a 304 once the browser has it)."""
+
+    def initialize(self, bundle: bytes, etag: str) -> None:
+        self.bundle, self.etag = bundle, etag
+
+    def compute_etag(self) -> str:
+        return self.etag  # computed once, not by hashing 2.6 MB for every request
+
+    def get(self) -> None:
+        self.set_header("Content-Type", "text/javascript; charset=utf-8")
+        self.set_header("Cache-Control", "no-cache")
+        self.write(self.bundle)
+
+
 class TableLinkHandler(tornado.web.RequestHandler):
     """``/tables/<name>`` redirects to the table's Voila page, keeping the query (deal codes, table ids).
 
@@ -677,6 +744,13 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             handlers.append(spec)
         handlers.append((re.escape(SHEET_PATH), CardSheetHandler))
         handlers.append((re.escape(NO_MATH_PATH), NoMathHandler))
+        bundle, missing = startup_bundle(self.static_paths, self.labextensions_path)
+        if missing:
+            self.log.warning(
+                "Voila's front end has none of %s: a table page fetches what it needs itself", ", ".join(missing)
+            )
+        etag = '"' + hashlib.sha256(bundle).hexdigest()[:32] + '"'
+        handlers.append((re.escape(STARTUP_BUNDLE_PATH), StartupBundleHandler, {"bundle": bundle, "etag": etag}))
         handlers.append(
             (
                 r"/tables/([a-z0-9-]+)/?",

@@ -8,6 +8,7 @@ check what was saved.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -22,7 +23,7 @@ from widgets.board import piece_name
 from widgets.card_style import SHEET_PATH
 from widgets.dealcode import parse_deal_code
 from widgets.model import STALE_MESSAGE, TableModel, code_record
-from widgets.server import NO_MATH_PATH
+from widgets.server import NO_MATH_PATH, STARTUP_BUNDLE_PATH
 from widgets.store import TableStore
 
 pytestmark = pytest.mark.browser
@@ -124,11 +125,18 @@ PROBE = """(cls) => {
 }"""
 
 
+# A chunk of Voila's front end or of a widget extension, fetched as a script of its own (the
+# extensions' remoteEntry scripts are not chunks: Voila loads them itself).
+CHUNK = re.compile(r"/voila/static/\d+\.voila\.js|/voila/labextensions/.+/static/\d+\.[0-9a-f]+\.js")
+
+
 def test_the_cards_are_drawn_from_the_pages_own_sheet_and_the_page_loads_no_mathjax(
     page: Page, served: tuple[str, Path]
 ) -> None:
     """The table page links the card sheet from its head, so no table's widgets carry it; the
-    four-colour deck, asked for, comes with the table. MathJax is replaced by a stand-in."""
+    four-colour deck, asked for, comes with the table. MathJax is replaced by a stand-in. Voila's
+    startup chunks come in one script (widgets/server.py, VOILA_STARTUP_CHUNKS): the page fetches
+    none on its own, from its start to the four-colour deck and back."""
     base, _db = served
     errors = watch(page)
     asked: list[str] = []
@@ -157,6 +165,9 @@ def test_the_cards_are_drawn_from_the_pages_own_sheet_and_the_page_loads_no_math
     # Voila's page would fetch MathJax as the first widget was drawn; it asks for the stand-in instead.
     assert NO_MATH_PATH in asked
     assert page.evaluate("() => typeof window.MathJax.Hub.Queue") == "function"
+    assert STARTUP_BUNDLE_PATH in asked
+    alone = [path for path in asked if CHUNK.fullmatch(path)]
+    assert alone == [], f"fetched on their own: add them to VOILA_STARTUP_CHUNKS or WIDGET_STARTUP_CHUNKS: {alone}"
     assert failed == [] and errors == []
 
 

@@ -34,6 +34,7 @@ from widgets.server import (
     must_withhold,
     page_config,
     server_config,
+    startup_bundle,
     tables_full_page,
 )
 from widgets.store import TableStore
@@ -465,6 +466,46 @@ def test_a_table_page_gets_no_mathjax_and_no_code_highlighting(routed: Lanterloo
     # what JupyterLab's MathJax 2 typesetter calls once the script has loaded, and when it typesets
     for name in ("Config", "Configured", "Queue", "StartupHook", "resetEquationNumbers"):
         assert f"{name}: function () {{}}" in stand_in.body.decode(), name
+
+
+def test_voilas_startup_chunks_come_as_one_script_revalidated(routed: LanterlooServer) -> None:
+    """The installed Voila's startup chunks, and the widget extensions', joined in their order into
+    the script the page runs before Voila's own; none of the listed chunks is missing here (a newer
+    Voila would be caught by the browser test, which sees what the page fetches)."""
+    bundle, missing = startup_bundle(routed.static_paths, routed.labextensions_path)
+    assert missing == []
+    names = re.findall(rb"^/\* ([\w.]+\.js) \*/$", bundle, re.M)
+    assert len(names) == len(server.VOILA_STARTUP_CHUNKS) + len(server.WIDGET_STARTUP_CHUNKS)
+    assert names[: len(server.VOILA_STARTUP_CHUNKS)] == [c.encode() for c in server.VOILA_STARTUP_CHUNKS]
+    assert names[-1].startswith(b"121.")  # the controls, last
+    (first,) = fetch_at_once(routed.app, [server.STARTUP_BUNDLE_PATH])
+    assert first.code == 200 and first.headers["Content-Type"].startswith("text/javascript")
+    assert first.body == bundle and first.headers["Cache-Control"] == "no-cache"
+    (again,) = fetch_at_once(routed.app, [server.STARTUP_BUNDLE_PATH], headers={"If-None-Match": first.headers["Etag"]})
+    assert again.code == 304 and not again.body
+    page = (TEMPLATES / "voila/templates/lanterloo/index.html.j2").read_text()
+    assert page.index('tables/voila-startup.js"></script>') < page.index(
+        "{{ super() }}", page.index("block body_footer")
+    )
+
+
+def test_the_startup_bundle_takes_each_chunk_from_the_first_folder_and_names_the_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second, extensions = tmp_path / "a", tmp_path / "b", tmp_path / "ext"
+    for folder in (first, second, extensions / "@x/y/static"):
+        folder.mkdir(parents=True)
+    (first / "1.voila.js").write_text("one()")
+    (second / "1.voila.js").write_text("shadowed()")
+    (second / "2.voila.js").write_text("two()")
+    (extensions / "@x/y/static/7.0ab1.js").write_text("seven()")
+    monkeypatch.setattr(server, "VOILA_STARTUP_CHUNKS", ("2.voila.js", "1.voila.js", "3.voila.js"))
+    monkeypatch.setattr(server, "WIDGET_STARTUP_CHUNKS", ("@x/y/static/7.*.js", "@x/y/static/8.*.js"))
+    bundle, missing = startup_bundle([first, second], [tmp_path / "nowhere", extensions])
+    text = bundle.decode()
+    assert re.findall(r"\w+\(\)", text) == ["two()", "one()", "seven()"]
+    assert "/* 7.0ab1.js */" in text and text.count(";\n") == 3  # each chunk ends its statement
+    assert missing == ["3.voila.js", "@x/y/static/8.*.js"]
 
 
 def test_the_pool_is_refilled_only_once_the_readers_page_is_drawn() -> None:
