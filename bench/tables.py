@@ -18,7 +18,7 @@ folder, as the browser tests start it: tests/conftest.py):
    in the page from the start of the navigation (the redirect to the table's id included) to the
    first visible, enabled choice ("playable"; the 95th percentile must be under 2 s, and the worst
    is shown). The same reader then opens the table again, its browser's cache warm ("a returning
-   reader", the usual case for a reader coming from the book or a class). Before each visit
+   reader", as when a reader comes back to a table, or a class opens its tables again). Before each visit
    the script waits until every table has a preheated kernel waiting for a reader (it holds its
    websocket to the server open: widgets/request.py) and the server and kernels are idle, so
    each visit finds the pool warm. "HTML first byte" and "HTML complete" are the page's own
@@ -26,7 +26,9 @@ folder, as the browser tests start it: tests/conftest.py):
    request (the table cell shows "Dealing the cards…" and deals when the request comes), so
    Voila sends the page whole at once, and the kernel deals while the browser loads the page's
    scripts; a kernel started for its request deals before the page is complete. A line of
-   medians then splits the wait: HTML, DOMContentLoaded, load (the scripts), table drawn.
+   medians then splits the wait: HTML, DOMContentLoaded (Voila's page script and its chunks, which
+   come in one script: VOILA_STARTUP_CHUNKS in widgets/server.py, compiled and run), load (Voila
+   then starts), table drawn.
 3. ``memory``: one table's kernel under 150 MB. The kernel of each of the six tables (the
    server's child process whose connection file names the page's kernel id) is read from
    /proc/<pid>/smaps_rollup once the table is playable and again after some hands: RSS

@@ -19,6 +19,7 @@ that:
 * uses the ``lanterloo`` template, which links nothing from a CDN;
 * makes a table page quick to open: the page links the card sheet (:class:`CardSheetHandler`)
   rather than each table sending it, loads a do-nothing stand-in for MathJax (:data:`NO_MATH_JS`),
+  gets the chunks of Voila's front end in one script rather than 68 (:data:`VOILA_STARTUP_CHUNKS`),
   and the pool of preheated kernels is refilled only once the reader's page has had the machine
   to itself (:data:`REFILL_DELAY_SECONDS`). A preheated kernel has run its notebook to the end
   before anyone asks (:func:`widgets.live_table.table_for_request`), so the page is sent whole
