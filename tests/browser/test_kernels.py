@@ -5,7 +5,7 @@ navigation or by closing its tab shutting its kernel down at once.
 Kernels are counted as the server's child processes, read from ``/proc``; each kernel's id is in
 its command line (``ipykernel_launcher -f .../kernel-<id>.json``), and a table page names its own
 in its page config. The server here runs one table notebook only, so that besides the tables'
-kernels one preheated kernel runs (its pool's, refilled a second after a page takes it). It runs
+kernels one preheated kernel runs (its pool's, refilled a few seconds after a page takes it). It runs
 at most two tables, and culls a kernel idle for 10 s with no page connected: short enough for a
 test to wait for, and long enough for a page being drawn to connect to its kernel first.
 """
@@ -294,35 +294,16 @@ def test_leaving_a_table_shuts_its_kernel_down(context: BrowserContext, capped: 
 CULL_INTERVAL = 10  # seconds: server_config checks every max(10, min(60, max_idle // 4))
 
 
-def test_the_preheated_kernel_is_never_culled_and_still_serves_the_next_reader(
+def test_a_table_left_without_a_word_is_culled_the_preheated_kernel_never_and_the_game_resumes(
     context: BrowserContext, capped: Served
 ) -> None:
-    """A preheated kernel runs its notebook to the end before anyone asks for the table (the table
-    cell deals when the request comes), so it sits idle with no page connected, exactly what the
-    culler looks for. Voila's kernel manager keeps pool kernels from the culler; if it did not, the
-    pool would be emptied after --max-idle and never refilled, and every reader would wait for a
-    cold kernel. Idle past a whole cull check, the pool's kernel is still there and the next
-    reader's table is drawn by it."""
-    no_table_open(capped)
-    wait_until("the pool's kernel", lambda: len(kernel_ids(capped)) == POOL)
-    (pooled,) = kernel_ids(capped)
-    log_before = capped.log()
-    time.sleep(MAX_IDLE + CULL_INTERVAL + 3)  # a check has come after it was idle for MAX_IDLE
-    assert pooled in kernel_ids(capped), "the preheated kernel was culled"
-    assert not re.search(rf"Culling .*{pooled}", capped.log())
-    page = context.new_page()
-    open_table(page, f"{capped.base}/tables/{TABLE}")
-    assert kernel_of(page) == pooled, "the table was not drawn by the preheated kernel"
-    assert f"Using pre-heated kernel: {pooled}" in capped.log()[len(log_before) :]
-    act(page, WAIT)  # and it plays
-    leave(page)
-
-
-
-def test_a_table_left_without_a_word_is_culled_and_its_game_resumes(context: BrowserContext, capped: Served) -> None:
     """A tab closed with no beforeunload (as when a browser crashes or a laptop's lid shuts), and a
-    page fetched by a client that never ran it: both kernels are culled once idle; the saved game
-    comes back, at its last move, from its address."""
+    page fetched by a client that never ran it: both kernels are culled once idle. The pool's new
+    preheated kernel has run its notebook to the end and sits idle with no page connected, exactly
+    what the culler looks for, but Voila's kernel manager keeps pool kernels from it: if it did
+    not, the pool would be emptied and never refilled, and every reader would wait for a cold
+    kernel. Idle past a whole cull check, it is still there, and it draws the next table: the
+    saved game, back at its last move from its address."""
     no_table_open(capped)
 
     def fetch_and_forget() -> str:
@@ -341,14 +322,24 @@ def test_a_table_left_without_a_word_is_culled_and_its_game_resumes(context: Bro
     left = kernel_of(page)
     assert left in kernel_ids(capped)
     page.close()  # no beforeunload handlers: no beacon
+    tables = {left, never_run}
+    wait_until("the pool's new kernel", lambda: len(kernel_ids(capped) - tables) == POOL)
+    (pooled,) = kernel_ids(capped) - tables
+    pooled_since = time.monotonic()  # started, and idle once its notebook has run (a second or two)
     # idle 10 s with no page connected, noticed at the next check (every 10 s)
-    wait_until("both kernels to be culled", lambda: not {left, never_run} & kernel_ids(capped), timeout=60)
+    wait_until("both kernels to be culled", lambda: not tables & kernel_ids(capped), timeout=60)
     log = capped.log()
-    for kernel_id in (left, never_run):
+    for kernel_id in tables:
         assert re.search(rf"Culling '\w+' kernel '[^']*' \({kernel_id}\) with 0 connections", log), kernel_id
+    time.sleep(max(0.0, pooled_since + MAX_IDLE + CULL_INTERVAL + 3 - time.monotonic()))  # a check since its idle 10 s
+    assert pooled in kernel_ids(capped), "the preheated kernel was culled"
+    assert not re.search(rf"Culling .*{pooled}", capped.log())
 
+    log_before = capped.log()
     again = context.new_page()
     open_table(again, url)
+    assert kernel_of(again) == pooled, "the table was not drawn by the preheated kernel"
+    assert f"Using pre-heated kernel: {pooled}" in capped.log()[len(log_before) :]
     again.wait_for_function(
         "(text) => { const b = document.querySelector('.loo-board'); return b && b.innerText === text; }",
         arg=position,
