@@ -171,6 +171,36 @@ def test_the_cards_are_drawn_from_the_pages_own_sheet_and_the_page_loads_no_math
     assert failed == [] and errors == []
 
 
+# Every text the loading screen and the table's placeholder show, sampled once a frame (just before
+# it is painted) until the table is drawn: what a reader sees while a table opens.
+LOADING_TEXTS_JS = """
+(() => {
+  const texts = window.__loadingTexts = [];
+  const note = (text) => { text = text.trim(); if (text && !texts.includes(text)) { texts.push(text); } };
+  const sample = () => {
+    const loading = document.getElementById('loading_text');
+    if (loading && loading.offsetParent !== null) { note(loading.textContent); }
+    for (const output of document.querySelectorAll('.jp-OutputArea-output')) {
+      if (!output.firstElementChild) { note(output.textContent); }
+    }
+    if (!document.querySelector('.loo-table-view')) { requestAnimationFrame(sample); }
+  };
+  requestAnimationFrame(sample);
+})();
+"""
+
+
+def test_while_a_table_opens_the_page_says_so_in_plain_words(page: Page, served: tuple[str, Path]) -> None:
+    """Voila's loading screen counts cells ("Executing 3 of 3") and its placeholder says "Loading
+    widget...": the reader is told that the table is being opened, then dealt."""
+    base, _db = served
+    page.add_init_script(LOADING_TEXTS_JS)
+    open_table(page, f"{base}/tables/nap")
+    seen = page.evaluate("() => window.__loadingTexts")
+    assert seen[0] == "Opening the table…", seen
+    assert set(seen) <= {"Opening the table…", "Dealing the cards…"}, seen
+
+
 def test_a_reload_continues_the_game_at_the_same_point(page: Page, served: tuple[str, Path]) -> None:
     base, db = served
     errors = watch(page)
