@@ -19,6 +19,7 @@ import functools
 import logging
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -36,6 +37,29 @@ def log_dir() -> Path:
     path = Path(base)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+KERNEL_LOG_DAYS = 14
+"""How long a kernel's log is kept after its last line (:func:`prune_kernel_logs`)."""
+
+
+def prune_kernel_logs(days: float = KERNEL_LOG_DAYS, *, now: float | None = None) -> int:
+    """Remove the kernel logs last written more than ``days`` ago; return how many went.
+
+    The server calls it at start. Only ``kernel-<pid>.log`` files are touched, never anything else
+    in the folder.
+    """
+    folder = log_dir()
+    cutoff = (time.time() if now is None else now) - days * 86_400
+    removed = 0
+    for path in folder.glob("kernel-*.log"):
+        try:
+            if path.is_file() and path.stat().st_mtime < cutoff:
+                path.unlink()
+                removed += 1
+        except OSError:  # gone already, or not ours to remove: leave it
+            continue
+    return removed
 
 
 def guarded(report: Callable[[str], None]) -> Callable[[F], F]:
@@ -95,7 +119,7 @@ def install_kernel_guards() -> Path:
     path = log_dir() / f"kernel-{os.getpid()}.log"
     if _installed:
         return path
-    handler = logging.FileHandler(path, encoding="utf-8")
+    handler = logging.FileHandler(path, encoding="utf-8", delay=True)  # the file appears with its first line
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger("lanterloo")
     root.addHandler(handler)

@@ -64,11 +64,20 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from widgets.card_style import PAGE_SHEET_ENV, SHEET_PATH, card_css
+from widgets.safety import KERNEL_LOG_DAYS, log_dir, prune_kernel_logs
 from widgets.store import TableStore, default_path
 
 log = logging.getLogger("lanterloo.server")
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _project_root() -> Path:
+    """The clone this module runs from (an editable install), else the working folder (``pip install .``)."""
+    beside = Path(__file__).resolve().parent.parent
+    return beside if (beside / "_config.yml").is_file() else Path.cwd()
+
+
+PROJECT_ROOT = _project_root()
 DEFAULT_TABLES = PROJECT_ROOT / "book" / "tables"
 DEFAULT_BOOK = PROJECT_ROOT / "_build" / "html"
 TEMPLATES = Path(__file__).resolve().parent / "share" / "jupyter"
@@ -776,6 +785,8 @@ def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
     c.Voila.port_retries = 0  # fail rather than move to another port than the one printed
     c.Voila.ip = ip
     c.Voila.open_browser = False
+    c.Voila.log_format = LOG_FORMAT
+    c.Voila.log_datefmt = LOG_DATEFMT
     # The page's shutdown beacon fails without an _xsrf cookie otherwise (STACK.md).
     c.Voila.tornado_settings = {"disable_check_xsrf": True}
     c.VoilaConfiguration.template = "lanterloo"
@@ -803,10 +814,91 @@ def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
     return c
 
 
+# Settings passed through to Voila as --Class.name=value. Voila runs without jupyter_server's
+# ServerApp, so --ServerApp.name=value is taken as Voila's setting of the same name where it has one.
+_SETTING = re.compile(r"--([A-Z][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
+# What the server itself decides: a setting passed through may not change these.
+_OWN_SETTINGS = {
+    "Voila.root_dir": "--tables",
+    "Voila.port": "--port",
+    "Voila.ip": "--ip",
+    "Voila.base_url": None,
+    "Voila.server_url": None,
+    "VoilaConfiguration.template": None,
+}
+
+
+# One format for every line the server logs: Voila's, jupyter_server's, tornado's and ours.
+LOG_FORMAT = "[%(levelname)1.1s %(asctime)s %(name)s] %(message)s"
+LOG_DATEFMT = "%Y-%m-%d %H:%M:%S"
+# The loggers that write to the server's log besides Voila's own, with the least level written.
+# tornado.access at WARNING: failed requests are logged, not every script and card served.
+SERVER_LOGGERS = {"lanterloo": logging.INFO, "tornado.access": logging.WARNING,
+                  "tornado.application": logging.INFO, "tornado.general": logging.INFO}
+
+
+def share_server_log(voila_log: logging.Logger | logging.LoggerAdapter[Any]) -> None:
+    """Send the server's own loggers and tornado's through Voila's handlers, in its format."""
+    logger = voila_log.logger if isinstance(voila_log, logging.LoggerAdapter) else voila_log
+    for name, level in SERVER_LOGGERS.items():
+        target = logging.getLogger(name)
+        target.handlers = list(logger.handlers)
+        target.setLevel(level)
+        target.propagate = False
+
+
+def passed_settings(extra: list[str]) -> list[str]:
+    """The command line's ``--Class.name=value`` settings as Voila's ``initialize`` takes them.
+
+    A ``ValueError`` names an argument that is not such a setting, or one the server sets itself.
+
+    >>> passed_settings(["--ServerApp.log_level=DEBUG", "--MappingKernelManager.cull_interval=30"])
+    ['--Voila.log_level=DEBUG', '--MappingKernelManager.cull_interval=30']
+    >>> passed_settings(["--ServerApp.allow_origin=*"])
+    Traceback (most recent call last):
+    ValueError: --ServerApp.allow_origin: Voila serves the tables without a ServerApp and has no 'allow_origin'
+    >>> passed_settings(["--Voila.port=9"])
+    Traceback (most recent call last):
+    ValueError: --Voila.port is set by the server itself: use --port
+    """
+    voila_traits = Voila.class_traits(config=True)
+    argv: list[str] = []
+    for arg in extra:
+        found = _SETTING.fullmatch(arg)
+        if found is None:
+            raise ValueError(f"unrecognised argument {arg[:80]!r}: Voila and server settings go as --Class.name=value")
+        cls, name, value = found.groups()
+        if cls == "ServerApp":
+            if name not in voila_traits:
+                raise ValueError(f"--ServerApp.{name}: Voila serves the tables without a ServerApp and has no {name!r}")
+            cls = "Voila"
+        key = f"{cls}.{name}"
+        if key in _OWN_SETTINGS:
+            instead = _OWN_SETTINGS[key]
+            raise ValueError(f"--{key} is set by the server itself" + (f": use {instead}" if instead else ""))
+        argv.append(f"--{key}={value}")
+    return argv
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m widgets.server", description=__doc__.splitlines()[0])
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--ip", default="127.0.0.1")
+    parser = argparse.ArgumentParser(
+        prog=_program_name(),
+        description="Serve Lanterloo's built book and its live tables on one address.",
+        epilog=(
+            "Any --Class.name=value is passed to Voila's configuration, for example "
+            "--MappingKernelManager.cull_interval=30 or --Voila.tornado_settings=\"{'compress_response': True}\"; "
+            "--ServerApp.name=value sets Voila's own setting of that name. "
+            "Without --ip the server answers only this computer (127.0.0.1)."
+        ),
+        allow_abbrev=False,
+    )
+    parser.add_argument("--port", type=int, default=8000, help="the port to listen on (default: 8000)")
+    parser.add_argument(
+        "--ip",
+        default="127.0.0.1",
+        help="the address to listen on (default: 127.0.0.1, this computer only; 0.0.0.0 lets other computers "
+        "on the network reach it)",
+    )
     parser.add_argument("--book", type=Path, default=DEFAULT_BOOK, help="the built book (default: _build/html)")
     parser.add_argument("--tables", type=Path, default=DEFAULT_TABLES, help="folder holding only the table notebooks")
     parser.add_argument(
@@ -834,35 +926,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--keep-days", type=float, default=365, help="forget games not played for this many days (default: 365)"
     )
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
 
+    # The arguments first, then the files they name.
+    if args.keep_days <= 0:
+        return _fail("--keep-days must be more than 0")
+    if args.max_tables < 1:
+        return _fail("--max-tables must be 1 or more")
+    if args.max_idle < 1:
+        return _fail("--max-idle must be 1 or more")
+    try:
+        settings = passed_settings(extra)
+    except ValueError as problem:
+        return _fail(str(problem))
     book = args.book.resolve()
     if not (book / "index.html").is_file():
-        print(f"error: no built book at {book} (build it with: jupyter-book build .)", file=sys.stderr)
-        return 2
+        return _fail(f"no built book at {book} (build it with `make book`, or give its folder with --book)")
     tables = args.tables.resolve()
     if not tables.is_dir():
-        print(f"error: no table folder at {tables}", file=sys.stderr)
-        return 2
-    if args.keep_days <= 0:
-        print("error: --keep-days must be more than 0", file=sys.stderr)
-        return 2
-    if args.max_tables < 1:
-        print("error: --max-tables must be 1 or more", file=sys.stderr)
-        return 2
+        return _fail(f"no table folder at {tables} (give the folder of the table notebooks with --tables)")
     db = (args.db.expanduser() if args.db is not None else default_path()).resolve()
     for folder, what in ((book, "the built book"), (tables, "the table folder")):
         if db.is_relative_to(folder):  # the book is served file by file: the saved games would be too
-            print(f"error: the tables' database {db} must not be inside {what} ({folder})", file=sys.stderr)
-            return 2
+            return _fail(f"the tables' database {db} must not be inside {what} ({folder})")
     try:
         unused = table_store(db).forget_unused()
         idle = table_store(db).forget_idle(args.keep_days * 86_400)
     except Exception as exc:
-        print(f"error: cannot open the tables' database {db}: {exc}", file=sys.stderr)
-        return 2
-    if unused or idle:
-        log.info("forgot %d tables never played and %d not played for %g days", unused, idle, args.keep_days)
+        return _fail(f"cannot open the tables' database {db}: {exc}")
     os.environ["LANTERLOO_DB"] = str(db)  # the kernels save their games in the same file
     os.environ[PAGE_SHEET_ENV] = "1"  # the table pages link the card sheet: the kernels need not send it
     # Voila finds templates on the Jupyter data path; ours is shipped beside this module.
@@ -871,13 +962,21 @@ def main(argv: list[str] | None = None) -> int:
         with socket.create_server((args.ip, args.port)):
             pass
     except OSError as exc:
-        print(f"error: cannot listen on {args.ip}:{args.port}: {exc.strerror}", file=sys.stderr)
-        return 2
+        return _fail(f"cannot listen on {args.ip}:{args.port}: {exc.strerror}")
     LanterlooServer.book_dir = book
     LanterlooServer.db_path = db
     LanterlooServer.max_tables = args.max_tables
     app = LanterlooServer(config=server_config(tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle))
-    app.initialize([])
+    try:
+        app.initialize(settings)
+    except Exception as problem:  # a setting Voila could not take (a bad value, say)
+        return _fail(f"Voila would not start with the settings given: {problem}")
+    share_server_log(app.log)
+    if unused or idle:
+        log.info("forgot %d tables never played and %d not played for %g days", unused, idle, args.keep_days)
+    pruned = prune_kernel_logs()
+    if pruned:
+        log.info("removed %d kernel logs older than %d days from %s", pruned, KERNEL_LOG_DAYS, log_dir())
     print(f"Games are saved in {db}", flush=True)
     print(f"At most {args.max_tables} live tables at once (--max-tables)", flush=True)
     print(f"Lanterloo is being served at http://{args.ip}:{args.port}/  (press Ctrl-C to stop)", flush=True)
@@ -886,6 +985,17 @@ def main(argv: list[str] | None = None) -> int:
     app.start()
     print("Lanterloo server stopped.", flush=True)
     return 0
+
+
+def _program_name() -> str:
+    """``lanterloo`` when run as the console script, else how it was run."""
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    return "python -m widgets.server" if name in ("", "__main__.py", "server.py") else name
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":
