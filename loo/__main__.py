@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -34,9 +35,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     return status
 
 
+def _program_name() -> str:
+    """``loo`` when run as the console script, ``python -m loo`` when run as a module."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "python -m loo" if name in ("", "__main__.py", "-c") else name
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m loo", description="Lanterloo's rules engine for Loo and its relatives."
+        prog=_program_name(), description="Lanterloo's rules engine for Loo and its relatives."
     )
     commands = parser.add_subparsers(dest="command", required=True)
     p_check = commands.add_parser("check", help="replay a hand record and report on it as JSON")

@@ -1,0 +1,29 @@
+"""The console scripts pyproject.toml declares exist, and answer --help under their own names."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]["scripts"]
+
+
+def test_the_two_scripts_are_declared() -> None:
+    assert set(SCRIPTS) == {"lanterloo", "loo"}
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_each_script_answers_help_under_its_own_name(
+    name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module, _, function = SCRIPTS[name].partition(":")
+    main = getattr(importlib.import_module(module), function)
+    monkeypatch.setattr(sys, "argv", [f"/somewhere/bin/{name}", "--help"])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: {name} ")
