@@ -83,7 +83,7 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         help="show hands done, speed and time left on standard error (default: when it is a terminal)",
     )
     _one_line_errors(simulate)
-    simulate.set_defaults(run=lambda args: _guarded(simulate, cmd_simulate, args))
+    simulate.set_defaults(run=lambda args: _guarded(simulate, cmd_simulate, args), prog=simulate.prog)
 
 
 def _rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -203,7 +203,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
-        print(f"python -m loo simulate: interrupted after {done:,} of {hands:,} hands", file=sys.stderr)
+        print(f"{args.prog}: interrupted after {done:,} of {hands:,} hands", file=sys.stderr)
         return 130
     if bar is not None:
         bar.close()
