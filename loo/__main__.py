@@ -2,7 +2,7 @@
 
 ``check RECORD`` (or ``-`` for standard input) replays a hand record and prints
 one JSON object, exiting 0 for a legal record, 1 for an illegal action and 2
-for a record that cannot be read (spec/RECORDS.md).
+for a record that cannot be read (docs/records.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Actions: what a seat does, written as in spec/RECORDS.md.
+"""Actions: what a seat does, written as in docs/records.md.
 
 >>> a = Action.from_record({"seat": 0, "play": "as"})
 >>> a, a.to_record()

@@ -1,4 +1,4 @@
-"""Suits, ranks and cards, with the parse/format pair of spec/RECORDS.md.
+"""Suits, ranks and cards, with the parse/format pair of docs/records.md.
 
 The canonical form of a card is its rank (``A K Q J 10 9 8 7 6 5 4 3 2``)
 followed by its suit letter (``C D H S``): ``QH``, ``10S``.  Readers also
@@ -111,7 +111,7 @@ _RANK_SPOKEN = {
     Rank.TWO: "two",
 }
 
-# Reader aliases (RECORDS.md "Cards and tiles"): T for ten, lower case, suit symbols.
+# Reader aliases (docs/records.md, "Cards and tiles"): T for ten, lower case, suit symbols.
 _RANK_BY_TEXT = {r.symbol: r for r in Rank} | {"T": Rank.TEN}
 _SUIT_BY_TEXT = {s.letter: s for s in Suit} | {s.symbol: s for s in Suit}
 _VARIATION_SELECTOR = "\ufe0f"  # typed suit emoji often carry it: "♥️"
@@ -135,7 +135,7 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read a card, accepting the aliases of RECORDS.md; raise :class:`CardError` otherwise.
+        """Read a card, accepting the aliases of docs/records.md; raise :class:`CardError` otherwise.
 
         >>> Card.parse("10s") == Card(Rank.TEN, Suit.SPADES)
         True

@@ -3,7 +3,7 @@
 The rules live in :mod:`loo.dominoes_rules`, a hand in progress in :mod:`loo.dominoes_hand`,
 the computer players in :mod:`loo.dominoes_bots` and the fast simulator in
 :mod:`loo.dominoes_fast`; everything is importable from here.  Records are ``loo-record/1``
-(spec/RECORDS.md) with ``game`` ``domino-loo`` or ``domino-rounce`` and a deal of ``hands``
+(docs/records.md) with ``game`` ``domino-loo`` or ``domino-rounce`` and a deal of ``hands``
 (five tiles a seat), the ``turnup`` and the ``stock`` (the boneyard, top first, from which
 misses are drawn and Rounce's dummies laid out), or ``{"seed": N}``.
 

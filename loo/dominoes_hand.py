@@ -874,7 +874,7 @@ class DominoHand(TrickHand):
         for trick in s.tricks:
             won[trick.winner] += 1
         for_pool = self.dealer if s.for_pool else None
-        looed = tuple(sorted(p for p in s.players if won[p] == 0 and p != for_pool))  # in seat order (RECORDS.md)
+        looed = tuple(sorted(p for p in s.players if won[p] == 0 and p != for_pool))  # in seat order (docs/records.md)
         scoring = self.rules.domino_scoring
         zero = (0,) * n
         if scoring is not DominoScoring.CHIPS:

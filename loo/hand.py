@@ -49,7 +49,7 @@ class Phase(StrEnum):
 
 
 class DealKind(StrEnum):
-    """RECORDS.md ``deal_kind``."""
+    """The ``deal_kind`` of a record (docs/records.md)."""
 
     NORMAL = "normal"
     SINGLE = "single"  # Peel: one card each against the turn-up; Enquire Within: no miss, all play

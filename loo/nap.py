@@ -1163,7 +1163,7 @@ def _names(cards: Sequence[Card]) -> str:
 
 @dataclass(frozen=True)
 class NapRecord:
-    """One deal of Nap as a ``loo-record/1`` record (spec/RECORDS.md), game ``nap``.
+    """One deal of Nap as a ``loo-record/1`` record (docs/records.md), game ``nap``.
 
     ``deal`` is ``{"hands": [...], "stock": [...]}`` (the stock optional, top first), with
     ``"garnet"`` (five cards) under Sir Garnet and ``"peep"`` (one card) under Peep Nap; or

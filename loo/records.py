@@ -1,4 +1,4 @@
-"""Hand records, format ``loo-record/1`` (spec/RECORDS.md), read and written, and the checker.
+"""Hand records, format ``loo-record/1`` (docs/records.md), read and written, and the checker.
 
 >>> rec = Record.from_json({"format": "loo-record/1", "game": "three-card-loo",
 ...     "seats": ["Ann", "Ben", "Cat"], "dealer": 2, "pool": 3, "deal": {"seed": 7}, "actions": []})
@@ -345,7 +345,7 @@ def _read_cards(
 
 
 def check(text: str) -> tuple[int, dict[str, Any]]:
-    """``python -m loo check``: (exit status, the JSON object to print) as RECORDS.md defines them."""
+    """``python -m loo check``: (exit status, the JSON object to print) as docs/records.md defines them."""
     try:
         record = load(text)
     except RecordError as error:

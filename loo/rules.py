@@ -6,7 +6,7 @@ are named after their source: ``peel`` (the default three-card game),
 ``enquire-within``, ``britannica`` (the 003 text), ``pam`` (five-card Loo) and
 ``irish``.
 
-In records (spec/RECORDS.md) option names are written with ``-`` for ``_``
+In records (docs/records.md) option names are written with ``-`` for ``_``
 and enumerated values in lower case with ``-``:
 
 >>> rules = Rules.from_record("three-card-loo", {"preset": "peel", "first-lead-rule": "any-trump"})

@@ -1,4 +1,4 @@
-"""Dominoes of a double-six set, written high end first: ``6-3``, ``0-0`` (spec/RECORDS.md).
+"""Dominoes of a double-six set, written high end first: ``6-3``, ``0-0`` (docs/records.md).
 
 >>> Tile.parse("3-6"), str(Tile.parse("3-6")), Tile.parse("6-6").name
 (Tile.parse('6-3'), '6-3', 'double six')

@@ -1,6 +1,6 @@
 """Deal codes: one short, URL-safe line that names a deal exactly, so a class can all play the same hand.
 
-A deal code is the header of a ``loo-record/1`` record whose deal is ``{"seed": N}`` (RECORDS.md),
+A deal code is the header of a ``loo-record/1`` record whose deal is ``{"seed": N}`` (docs/records.md),
 plus the seat the reader takes. Its parts are separated by dots::
 
     l3.peel.s0.n482910233              three-card Loo, Peel's rules, seat 0 (Ann), seed 482910233

@@ -1,6 +1,6 @@
 """A hand record stepped through position by position, in a static page or at a live table.
 
-:class:`StepViewer` replays a ``loo-record/1`` record (spec/RECORDS.md) with the engine and draws
+:class:`StepViewer` replays a ``loo-record/1`` record (docs/records.md) with the engine and draws
 one frame per position: step 0 is the deal before anyone acts, step *k* the position after the
 record's *k*-th action. Every frame is written into the page, all but the first ``hidden``, and
 one small inline script switches between them in the browser. So the viewer works in the static

@@ -1,4 +1,4 @@
-"""Cards: parse and canonical format as in spec/RECORDS.md ("Cards and tiles")."""
+"""Cards: parse and canonical format as in docs/records.md ("Cards and tiles")."""
 
 from __future__ import annotations
 

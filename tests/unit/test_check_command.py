@@ -1,4 +1,4 @@
-"""``python -m loo check``: output and exit status exactly as spec/RECORDS.md gives them."""
+"""``python -m loo check``: output and exit status exactly as docs/records.md gives them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Domino records (spec/RECORDS.md): reading, writing, ``python -m loo check``, and the worked example
+"""Domino records (docs/records.md): reading, writing, ``python -m loo check``, and the worked example
 of 004 (DL-SC-06: pools of 25, 55 and 115 chips) played as a game from its golden records."""
 
 from __future__ import annotations

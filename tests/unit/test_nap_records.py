@@ -1,4 +1,4 @@
-"""Nap records (spec/RECORDS.md, game ``nap``) and ``python -m loo check`` on them."""
+"""Nap records (docs/records.md, game ``nap``) and ``python -m loo check`` on them."""
 
 from __future__ import annotations
 
