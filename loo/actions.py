@@ -23,7 +23,7 @@ PIECE_LISTS = ("exchange", "garnet", "purchase")  # verbs whose value is a list 
 
 
 class IllegalActionError(ValueError):
-    """An action the laws do not allow here. ``law`` is the LAWS.md ID it breaks."""
+    """An action the laws do not allow here. ``law`` is the catalogue ID it breaks."""
 
     def __init__(self, law: str, message: str, *, seat: int | None = None) -> None:
         super().__init__(f"{message} ({law})")

@@ -1,6 +1,6 @@
 """The ``deal`` and ``simulate`` commands of ``python -m loo``.
 
-``deal --seed N`` prints a ``loo-record/1`` record (spec/RECORDS.md) of a seeded deal with no
+``deal --seed N`` prints a ``loo-record/1`` record (docs/records.md) of a seeded deal with no
 actions; ``--cards`` writes the cards out instead of ``{"seed": N}``. ``simulate`` plays
 independent hands between bots and prints a JSON summary; ``--jobs N`` plays them in N processes
 with the same results, and a terminal sees its progress on standard error. Bad arguments give one

@@ -1,4 +1,4 @@
-"""Domino Loo and Domino Rounce (LAWS.md group F): records, games of many hands, and the whole API.
+"""Domino Loo and Domino Rounce (catalogue group F): records, games of many hands, and the whole API.
 
 The rules live in :mod:`loo.dominoes_rules`, a hand in progress in :mod:`loo.dominoes_hand`,
 the computer players in :mod:`loo.dominoes_bots` and the fast simulator in

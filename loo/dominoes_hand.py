@@ -1,4 +1,4 @@
-"""A hand of Domino Loo or Domino Rounce in progress (LAWS.md group F).
+"""A hand of Domino Loo or Domino Rounce in progress (catalogue group F).
 
 The same protocol as :class:`loo.hand.LooHand`: ``legal_actions()`` in a stable order,
 ``push()`` (checks the laws and raises :class:`~loo.actions.IllegalActionError` naming the law

@@ -1,6 +1,6 @@
-"""The rules in force for a hand of Domino Loo or Domino Rounce (LAWS.md group F).
+"""The rules in force for a hand of Domino Loo or Domino Rounce (catalogue group F).
 
-One frozen value, like :class:`loo.rules.Rules`: its fields are the options of LAWS.md that
+One frozen value, like :class:`loo.rules.Rules`: its fields are the options of the law catalogue (docs/laws.md) that
 apply to the domino games, each documented with the IDs it settles, and presets are named
 after the source (004): ``celko`` for Domino Loo (Celko's description as McLeod revised it),
 ``celko-points`` for the same scored by points (the usual way with two players), and ``rounce``

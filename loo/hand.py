@@ -121,7 +121,7 @@ class Settlement:
 
 @dataclass(frozen=True)
 class Explanation:
-    """Why an action is or is not allowed now: the law (LAWS.md ID) and a sentence in plain words."""
+    """Why an action is or is not allowed now: the law (catalogue ID) and a sentence in plain words."""
 
     action: Action
     legal: bool

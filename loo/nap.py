@@ -1,4 +1,4 @@
-"""Napoleon (Nap), LAWS.md group E: the orthodox game and its variants, records, and games of many hands.
+"""Napoleon (Nap), catalogue group E: the orthodox game and its variants, records, and games of many hands.
 
 The orthodox game: five cards each and no turn-up (NAP-DEAL-03/04); one round of calling from
 the eldest hand, each call raising the last (NAP-CALL-01, AMB-36); the highest caller leads and
@@ -76,7 +76,7 @@ def _doc(text: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class NapRules:
-    """The options in force at a Nap table: the flags LAWS.md section 10 lists for group E.
+    """The options in force at a Nap table: the option flags the catalogue lists for group E.
 
     Money is counted in chips; ``unit`` is the stake per trick (a penny at penny Nap), and the
     Nap values, the peep fee and the price of a card are in units.

@@ -2,7 +2,7 @@
 
 The rules dataclasses (:class:`loo.rules.Rules`, :class:`loo.nap.NapRules`,
 :class:`loo.dominoes_rules.DominoRules`) document each option in its field's metadata with the
-law IDs of LAWS.md it settles. This module reads that metadata once and adds what a reader needs
+law IDs of the catalogue it settles. This module reads that metadata once and adds what a reader needs
 to choose: a short label in the game's own words, a label for each enumerated value, and the
 source texts behind each option, found by looking its law IDs up in :mod:`loo.laws`. Presets are
 labelled after their source.
@@ -94,7 +94,7 @@ PRESET_SOURCES: Mapping[str, tuple[str, ...]] = {
     "rounce": ("004",),
 }
 
-# Named after the source. LAWS.md dates only two of the texts (Britannica 1911, Berkeley 1899),
+# Named after the source. The catalogue dates only two of the texts (Britannica 1911, Berkeley 1899),
 # so only those labels carry a year.
 PRESET_LABELS: Mapping[str, str] = {
     "peel": "Peel, Round Games with Cards",
@@ -272,7 +272,7 @@ class Option:
 
     @property
     def settles(self) -> tuple[str, ...]:
-        """The conflicts (CF) and ambiguities (AMB) of LAWS.md this option decides."""
+        """The conflicts (CF) and ambiguities (AMB) of the catalogue this option decides."""
         return tuple(law_id for law_id in self.laws if law_id.startswith(("CF-", "AMB-")))
 
     @property

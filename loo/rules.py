@@ -1,4 +1,4 @@
-"""The rules in force for a hand: one frozen value whose fields are the options of LAWS.md.
+"""The rules in force for a hand: one frozen value whose fields are the options of the law catalogue (docs/laws.md).
 
 Every field is an option that at least one source gives; its docstring names
 the sources and the conflict (CF-xx) or ambiguity (AMB-xx) it settles.  Presets

@@ -1,4 +1,4 @@
-"""Choose the game and its rules: a preset named after its source, and every option of LAWS.md.
+"""Choose the game and its rules: a preset named after its source, and every option of the law catalogue.
 
 :class:`RulesPicker` observes a :class:`widgets.model.TableModel`. The game and the preset are
 single deliberate choices, so picking one starts a new game at once. The options are many small
@@ -75,7 +75,7 @@ def _sentence(text: str) -> str:
 
 
 def sources_text(option: Option) -> str:
-    """The sources that give ``option``, and the conflicts or ambiguities of LAWS.md it decides."""
+    """The sources that give ``option``, and the conflicts or ambiguities of the catalogue it decides."""
     text = "Sources: " + ("; ".join(option.source_names) or "none cited")
     if option.settles:
         text += f"; it decides {', '.join(option.settles)}"

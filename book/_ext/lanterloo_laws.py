@@ -3,7 +3,7 @@
 - ``{law}`L3-PLAY-04``` renders the ID as a link to its row in the index of laws, with the law's
   one-line statement as the link's title. An ID the engine's catalogue (``loo.laws``) does not
   know is a build warning, so ``-W`` fails the build on a mistyped law.
-- ``:::{law-index}`` (used once, on the index page) becomes a table per section of LAWS.md: every
+- ``:::{law-index}`` (used once, on the index page) becomes a table per section of the catalogue: every
   law's ID, statement, status and sources, the pages of the book that cite it with the role, and
   the page that offers the live table for its game.
 

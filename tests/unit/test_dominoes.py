@@ -1,4 +1,4 @@
-"""Domino Loo and Domino Rounce, law by law (LAWS.md group F). Each test names the IDs it checks."""
+"""Domino Loo and Domino Rounce, law by law (catalogue group F). Each test names the IDs it checks."""
 
 from __future__ import annotations
 

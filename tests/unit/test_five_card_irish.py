@@ -1,4 +1,4 @@
-"""Five-card Loo with Pam (LAWS.md group B), Irish Loo (group C) and Unlimited Loo (group D), law by law."""
+"""Five-card Loo with Pam (catalogue group B), Irish Loo (group C) and Unlimited Loo (group D), law by law."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Napoleon, law by law (LAWS.md group E). Each test names the IDs it checks."""
+"""Napoleon, law by law (catalogue group E). Each test names the IDs it checks."""
 
 from __future__ import annotations
 

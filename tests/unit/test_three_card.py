@@ -1,4 +1,4 @@
-"""Three-card Loo, law by law (LAWS.md group A). Each test names the IDs it checks."""
+"""Three-card Loo, law by law (catalogue group A). Each test names the IDs it checks."""
 
 from __future__ import annotations
 
