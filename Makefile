@@ -1,5 +1,7 @@
 # Lanterloo: `make serve` serves the book and the live tables; `make test` runs every test.
-# Both do their own set-up on a fresh Debian machine and reuse it when run again.
+# Both do their own set-up on a fresh Debian 12 machine (with make, and sudo unless run as root)
+# and reuse it when run again. `make lock` moves every pinned Python package to the newest
+# version pyproject.toml allows.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -9,36 +11,64 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
-# The environment is rebuilt only when pyproject.toml changes.
-DEPS_HASH := $(shell sha1sum pyproject.toml | cut -c1-12)
+IP ?= 127.0.0.1
+# Every Python package the commands install, at an exact version (written by `make lock`).
+CONSTRAINTS := constraints.txt
+# The environment is rebuilt only when pyproject.toml or the pins change.
+DEPS_HASH := $(shell cat pyproject.toml $(CONSTRAINTS) | sha1sum | cut -c1-12)
 RUNTIME_STAMP := $(VENV)/.runtime-$(DEPS_HASH)
 TEST_STAMP := $(VENV)/.test-$(DEPS_HASH)
-BOOK := _build/html/index.html
 WIDGET_JS := _assets/widgets/embed-amd.js
+# Build isolation (setuptools for the editable install) takes the pins too.
+PIP := PIP_CONSTRAINT=$(CURDIR)/$(CONSTRAINTS) $(PY) -m pip
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PYTHONDONTWRITEBYTECODE := 1
+# Run apt-get as root, through sudo when not root.
+APT := DEBIAN_FRONTEND=noninteractive $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get
 
-.PHONY: help serve test lint unit book chromium clean
+.PHONY: help serve test lint unit book system chromium lock clean
 
 help:
-	@echo "make serve   build the book and serve it with the live tables at http://127.0.0.1:$(PORT)/"
+	@echo "make serve   build the book and serve it with the live tables at http://$(IP):$(PORT)/"
 	@echo "make test    lint, type-check, build the book and run every test (unit and browser)"
+	@echo "make unit    the tests that need no browser and no built book"
+	@echo "make lock    move the pinned Python packages ($(CONSTRAINTS)) to the newest pyproject.toml allows"
 
-$(VENV)/bin/python:
+# Debian's packages the commands need and a fresh Debian 12 lacks: Python's venv module, and npm
+# (with Node.js) for the pinned widget bundle. Installed only when missing.
+system:
+	@missing=""; \
+	command -v $(PYTHON) >/dev/null || missing="$$missing python3"; \
+	$(PYTHON) -c "import ensurepip, venv" 2>/dev/null || missing="$$missing python3-venv"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  echo "==> installing Debian's$$missing"; \
+	  $(APT) update -qq; \
+	  $(APT) install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  echo "==> installing Debian's chromium"; \
+	  $(APT) update -qq; \
+	  $(APT) install -y -qq chromium >/dev/null; \
+	fi
+
+$(VENV)/bin/python: | system
 	$(PYTHON) -m venv $(VENV)
 
-$(RUNTIME_STAMP): pyproject.toml | $(VENV)/bin/python
-	@echo "==> installing Lanterloo and its dependencies into $(VENV)"
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+$(RUNTIME_STAMP): pyproject.toml $(CONSTRAINTS) | $(VENV)/bin/python
+	@echo "==> installing Lanterloo and its dependencies into $(VENV) (versions from $(CONSTRAINTS))"
+	$(PIP) install --quiet --upgrade pip setuptools
+	$(PIP) install --quiet -e .
 	touch $@
 
 $(TEST_STAMP): $(RUNTIME_STAMP)
 	@echo "==> installing the test tools into $(VENV)"
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PIP) install --quiet -e '.[test]'
 	touch $@
 
-$(WIDGET_JS): web/package.json web/package-lock.json web/vendor.sh
+$(WIDGET_JS): web/package.json web/package-lock.json web/vendor.sh | system
 	@echo "==> vendoring the widget bundle from the npm registry (pinned in web/package-lock.json)"
 	bash web/vendor.sh
 
@@ -47,15 +77,8 @@ book: $(RUNTIME_STAMP) $(WIDGET_JS)
 	@echo "==> building the book"
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 
-chromium:
-	@if [ ! -x /usr/bin/chromium ]; then \
-	  echo "==> installing Debian's chromium"; \
-	  $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get update -qq; \
-	  DEBIAN_FRONTEND=noninteractive $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -qq chromium >/dev/null; \
-	fi
-
 serve: book
-	@$(PY) -m widgets.server --port $(PORT)
+	@$(VENV)/bin/lanterloo --port $(PORT) --ip $(IP)
 
 lint: $(TEST_STAMP)
 	@echo "==> ruff"
@@ -69,6 +92,19 @@ unit: $(TEST_STAMP)
 test: $(TEST_STAMP) chromium lint book
 	@echo "==> pytest: unit, doctests and browser tests"
 	$(PY) -m pytest -q
+
+# A fresh environment from pyproject.toml's ranges alone, frozen into $(CONSTRAINTS).
+lock: | system
+	@echo "==> resolving the newest versions pyproject.toml allows"
+	rm -rf .lock-venv
+	$(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/pip install --quiet --upgrade pip setuptools
+	.lock-venv/bin/pip install --quiet -e '.[test]'
+	{ echo "# Exact versions of every Python package 'make serve' and 'make test' install."; \
+	  echo "# Written by 'make lock' from pyproject.toml's ranges; do not edit by hand."; \
+	  .lock-venv/bin/pip freeze --all --exclude-editable | LC_ALL=C sort -f; } > $(CONSTRAINTS)
+	rm -rf .lock-venv
+	@echo "==> wrote $(CONSTRAINTS); run 'make test' to try the new versions"
 
 clean:
 	rm -rf _build _assets web/node_modules
