@@ -5,7 +5,8 @@
 # when it is missing or older than the lock file, then copies into
 # _assets/widgets/ (generated, git-ignored; published by html_extra_path):
 #   require.js    from requirejs
-#   embed-amd.js  from @jupyter-widgets/html-manager (no chunk files)
+#   embed-amd.js  from @jupyter-widgets/html-manager (no chunk files), its Ajv told not to warn
+#                 about the library's own schemas (see below)
 #   the font/icon files that embed-amd.js references by hashed name
 # Files in _assets/widgets/ that are not in that list are removed.
 # Idempotent; prints nothing on success.
@@ -43,6 +44,22 @@ while IFS= read -r f; do
 done < <(grep -oE '"[0-9a-f]{20}\.(woff2|woff|ttf|eot|svg|otf|png|gif)"' "$bundle" | tr -d '"' | sort -u)
 
 mkdir -p "$dest"
+# embed-amd.js compiles the widget-state schemas with Ajv's defaults at load, and Ajv's strict
+# mode then logs a warning in every book page's console about the schemas' union types. The
+# compiled schemas are the library's own, so the bundle is copied with its one `new Ajv()` given
+# {strictTypes: false}, which stops that warning and nothing else. The pattern is checked to match
+# exactly once: a new version of the bundle that no longer matches stops here.
+patched="$(mktemp)"
+trap 'rm -f "$patched" ${log:+"$log"}' EXIT
+count="$(grep -oE '=new\(\w+\(\)\);\w+\.compile\(' "$bundle" | wc -l)"
+if [[ "$count" != 1 ]]; then
+  echo "vendor.sh: expected one 'new Ajv()' before the schema compiles in $bundle, found $count:" >&2
+  echo "  check the strictTypes patch against this version of @jupyter-widgets/html-manager" >&2
+  exit 1
+fi
+sed -E 's/=new\((\w+)\(\)\);(\w+)\.compile\(/=new(\1())({strictTypes:!1});\2.compile(/' "$bundle" >"$patched"
+files[embed-amd.js]="$patched"
+
 for name in "${!files[@]}"; do
   src="${files[$name]}"
   [[ -f "$src" ]] || { echo "vendor.sh: missing $src" >&2; exit 1; }

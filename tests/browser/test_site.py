@@ -78,15 +78,16 @@ def test_book_page_shows_the_svg_hand_and_a_working_widget(page: Page, site: str
 
 
 def watch(page: Page) -> tuple[list[str], list[str]]:
-    """Page errors and failed responses, filled in as the page runs."""
+    """Page errors, console errors and warnings, and failed responses, filled in as the page runs."""
     errors: list[str] = []
     failed: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
 
     def console(message: ConsoleMessage) -> None:
         # A resource that fails is logged with no address in its text: name the address and the page.
-        if message.type == "error":
-            errors.append(f"{message.text} ({message.location.get('url', '?')}, on {page.url})")
+        # A warning counts as much as an error: the console of every page is to stay clean.
+        if message.type in ("error", "warning"):
+            errors.append(f"{message.type}: {message.text} ({message.location.get('url', '?')}, on {page.url})")
 
     page.on("console", console)
     page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)

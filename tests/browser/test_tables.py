@@ -39,10 +39,10 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
 
 
 def watch(page: Page) -> list[str]:
-    """Errors in the page, and any traceback shown to the reader, collected as the page runs."""
+    """Errors in the page, and console errors and warnings, collected as the page runs."""
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
     return errors
 
 
