@@ -53,7 +53,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     cli.add_commands(commands)
     args = parser.parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except BrokenPipeError:  # the reader of the output went away (`loo ... | head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the interpreter's last flush does not fail too
+        return 141  # what a shell reports for a command ended by SIGPIPE
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -27,3 +29,19 @@ def test_each_script_answers_help_under_its_own_name(
         main()
     assert exited.value.code == 0
     assert capsys.readouterr().out.startswith(f"usage: {name} ")
+
+
+def test_output_into_a_closed_pipe_ends_quietly() -> None:
+    """``loo ... | head`` where head has gone: no traceback, the shell's status for SIGPIPE."""
+    root = Path(__file__).resolve().parents[2]
+    reader, writer = os.pipe()
+    os.close(reader)  # nobody will read what loo writes
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "loo", "deal", "--seed", "1", "--cards"],
+            stdout=writer, stderr=subprocess.PIPE, text=True, timeout=60, cwd=root,
+        )
+    finally:
+        os.close(writer)
+    assert "Traceback" not in done.stderr and done.stderr == ""
+    assert done.returncode == 141
