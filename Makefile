@@ -93,18 +93,12 @@ test: $(TEST_STAMP) chromium lint book
 	@echo "==> pytest: unit, doctests and browser tests"
 	$(PY) -m pytest -q
 
-# A fresh environment from pyproject.toml's ranges alone, frozen into $(CONSTRAINTS).
-lock: | system
+# pyproject.toml's ranges resolved afresh, for Debian 12's Python 3.11.2 (tools/lock.py).
+lock: $(VENV)/bin/python
 	@echo "==> resolving the newest versions pyproject.toml allows"
-	rm -rf .lock-venv
-	$(PYTHON) -m venv .lock-venv
-	.lock-venv/bin/pip install --quiet --upgrade pip setuptools
-	.lock-venv/bin/pip install --quiet -e '.[test]'
-	{ echo "# Exact versions of every Python package 'make serve' and 'make test' install."; \
-	  echo "# Written by 'make lock' from pyproject.toml's ranges; do not edit by hand."; \
-	  .lock-venv/bin/pip freeze --all --exclude-editable | LC_ALL=C sort -f; } > $(CONSTRAINTS)
-	rm -rf .lock-venv
-	@echo "==> wrote $(CONSTRAINTS); run 'make test' to try the new versions"
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) tools/lock.py $(CONSTRAINTS)
+	@echo "==> run 'make test' to try the new versions, and commit $(CONSTRAINTS) if it passes"
 
 clean:
 	rm -rf _build _assets web/node_modules
