@@ -29,6 +29,7 @@ import ipywidgets as ipw
 
 from widgets.board import board_html
 from widgets.dealcode import DealCodeError, parse_deal_code
+from widgets.journal import BadTableId, Journals, UnknownTable
 from widgets.ledger_view import LedgerView
 from widgets.model import ReplayError, TableModel
 from widgets.request import preheated, request_arrived
@@ -36,7 +37,6 @@ from widgets.rules_picker import RulesPicker
 from widgets.safety import guarded
 from widgets.shared import AUTO_WIDTH, ROW, lean, shared_layout
 from widgets.step_viewer import StepViewer
-from widgets.store import BadTableId, TableStore, UnknownTable
 from widgets.table_view import TableView
 
 log = logging.getLogger("lanterloo.widgets.live_table")
@@ -283,7 +283,7 @@ def served_table(
     preset: str | None = None,
     query: str = "",
     *,
-    store: TableStore | None = None,
+    store: Journals | None = None,
     rng: random.Random | None = None,
 ) -> ipw.Widget:
     """The table a request asks for: ``query`` is its query string (``QUERY_STRING``, in a
@@ -308,7 +308,10 @@ def served_table(
             if code_problem:
                 return notice(code_problem, game, title="This deal cannot be dealt")
             return LiveTable(TableModel(game, preset=preset, code=code, rng=rng))
-        store = store if store is not None else TableStore()
+        if store is None:
+            from widgets.store import TableStore  # the server's database (SQLite), imported only here
+
+            store = TableStore()
         try:
             saved = store.load(table_id)
         except (BadTableId, UnknownTable) as error:

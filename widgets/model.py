@@ -16,10 +16,11 @@ hand's deal code (:mod:`widgets.dealcode`) is given only when asked for (:meth:`
 Saving: the model writes a journal of what happened, one event per change (a new game, the
 reader's action with the bots' replies, a take-back, the next hand, an imported record), each
 with every bot action it caused, so that replaying the journal rebuilds the game exactly without
-asking a bot or a random generator anything. :meth:`TableModel.attach` saves it in a
-:class:`~widgets.store.TableStore` as it happens; :meth:`TableModel.resume` rebuilds a saved
-game. A change whose write the store refuses (another tab moved the game on) is not made: the
-model reloads the game as saved and tells the reader so.
+asking a bot or a random generator anything. :meth:`TableModel.attach` saves it, as it
+happens, in a :class:`~widgets.journal.Journals` (the server's database, or the browser's
+storage); :meth:`TableModel.resume` rebuilds a saved game. A change whose write the store
+refuses (another tab moved the game on) is not made: the model reloads the game as saved and
+tells the reader so.
 
 >>> table = TableModel("three-card-loo", preset="enquire-within", seed=12, rng=random.Random(1))
 >>> view = table.view()
@@ -48,7 +49,7 @@ from loo.laws import cite
 from loo.records import RecordError, load, record_type, replay_actions
 from loo.tiles import Tile
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
-from widgets.store import START, Event, StaleTable, StoreError, TableStore
+from widgets.journal import START, Event, Journals, StaleTable, StoreError
 
 log = logging.getLogger("lanterloo.widgets.model")
 
@@ -139,7 +140,7 @@ class TableModel(traitlets.HasTraits):
         self._pushed: list[Action] = []  # the bot actions the change in hand has caused
         self._script: list[dict[str, Any]] | None = None  # while replaying: the bot actions to push
         self._replaying = False
-        self._store: TableStore | None = None
+        self._store: Journals | None = None
         self.table_id: str | None = None
         self._count = 0  # the events of this table that the store holds, as this model last saw them
         if journal is not None:
@@ -614,7 +615,7 @@ class TableModel(traitlets.HasTraits):
             return self.import_record(str(event["record"]))
         raise ReplayError(f"unknown event {kind!r}")
 
-    def attach(self, store: TableStore, table_id: str) -> bool:
+    def attach(self, store: Journals, table_id: str) -> bool:
         """Save this game in ``store`` as table ``table_id`` (a table reserved, never played) and as it goes on.
 
         If the table was started meanwhile (a second tab of a new table), this model becomes the
@@ -629,10 +630,10 @@ class TableModel(traitlets.HasTraits):
         return False
 
     @classmethod
-    def resume(cls, store: TableStore, table_id: str, *, rng: random.Random | None = None) -> TableModel:
+    def resume(cls, store: Journals, table_id: str, *, rng: random.Random | None = None) -> TableModel:
         """The game saved as ``table_id``, at its last action, saving on as it goes.
 
-        Raises :class:`~widgets.store.UnknownTable` or :class:`~widgets.store.BadTableId` for a
+        Raises :class:`~widgets.journal.UnknownTable` or :class:`~widgets.journal.BadTableId` for a
         table the store does not hold, :class:`ReplayError` for one that no longer replays.
         """
         saved = store.load(table_id)

@@ -1,5 +1,6 @@
-"""Where live tables keep their games: an embedded SQLite database (standard library only).
+"""Where the server's live tables keep their games: an embedded SQLite database (standard library only).
 
+It keeps journals as :mod:`widgets.journal` describes them (:class:`~widgets.journal.Journals`).
 Each table has an unguessable id (``secrets.token_urlsafe``) and a journal of events, numbered
 1, 2, 3... in the order they happened. An event is a JSON object whose ``type`` says what
 happened (the model writes them: :mod:`widgets.model`); an event of type ``start`` begins a new
@@ -35,20 +36,30 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import secrets
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-Event = dict[str, Any]
-START = "start"
-ID_BYTES = 16  # 22 characters of base64url: 128 bits, unguessable
-TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
+from widgets.journal import (
+    START,
+    BadTableId,
+    Event,
+    Saved,
+    StaleTable,
+    StoreError,
+    UnknownTable,
+    check_id,
+    new_id,
+    valid_id,
+)
+
+__all__ = [
+    "START", "BadTableId", "Event", "Saved", "StaleTable", "StoreError", "TableStore", "UnknownTable",
+    "check_id", "default_path", "valid_id",
+]
+
 SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -70,37 +81,6 @@ CREATE INDEX IF NOT EXISTS starts ON events (table_id, seq) WHERE kind = 'start'
 """
 
 
-class StoreError(Exception):
-    """A table the store cannot give or take; the message is plain words for the server's log."""
-
-
-class BadTableId(StoreError):
-    """A table id that is not one this store could have made (wrong length or characters)."""
-
-
-class UnknownTable(StoreError):
-    """A well-formed table id that the store does not hold."""
-
-
-class StaleTable(StoreError):
-    """A write from a writer that has not seen the table's latest events: refused, nothing written."""
-
-    def __init__(self, expected: int, actual: int) -> None:
-        super().__init__(f"this table has {actual} events, not {expected}: it was played on elsewhere")
-        self.expected = expected
-        self.actual = actual
-
-
-@dataclass(frozen=True)
-class Saved:
-    """A table as stored: its page, its event count, and the events of its current game (from the last start)."""
-
-    table_id: str
-    page: str
-    count: int
-    events: list[Event]
-
-
 def default_path() -> Path:
     """``$LANTERLOO_DB``, else the user's data folder: never the book's build folder."""
     explicit = os.environ.get("LANTERLOO_DB")
@@ -108,15 +88,6 @@ def default_path() -> Path:
         return Path(explicit).expanduser()
     data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(data) / "lanterloo" / "tables.sqlite3"
-
-
-def valid_id(table_id: str) -> bool:
-    return bool(TABLE_ID.match(table_id))
-
-
-def check_id(table_id: str) -> None:
-    if not isinstance(table_id, str) or not valid_id(table_id):
-        raise BadTableId(f"{str(table_id)[:40]!r} is not a table id")
 
 
 class TableStore:
@@ -177,7 +148,7 @@ class TableStore:
         """Reserve a fresh, unguessable table id for a table opened from ``page``; it has no events yet."""
         now = time.time()
         while True:
-            table_id = secrets.token_urlsafe(ID_BYTES)
+            table_id = new_id()
             try:
                 with self._write():
                     self._db.execute(

@@ -1,5 +1,7 @@
-"""The tables' database: games saved as they happen and resumed exactly, in every game; ids that
-are not ours refused; a stale writer refused without harm; WAL mode; a restart resumes."""
+"""Where tables keep their games: saved as they happen and resumed exactly, in every game; ids that
+are not ours refused; a stale writer refused without harm. The contract's tests run against both
+homes of a table, the server's SQLite database and the journals kept for a table in the reader's
+browser (``widgets.journal.MemoryJournals``); WAL mode, restarts and forgetting are the database's own."""
 
 from __future__ import annotations
 
@@ -11,14 +13,23 @@ from pathlib import Path
 import pytest
 
 from tests.unit.loo_helpers import EVERY_TABLE_GAME
+from widgets.journal import Journals, MemoryJournals, Saved
 from widgets.model import STALE_MESSAGE, TableModel
 from widgets.store import BadTableId, StaleTable, TableStore, UnknownTable, default_path
 
 GAMES = EVERY_TABLE_GAME
 
 
+@pytest.fixture(params=["sqlite", "browser"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Journals:
+    """Each home of a table in turn: the server's database, and the journals of an in-browser table."""
+    if request.param == "sqlite":
+        return TableStore(tmp_path / "tables.sqlite3")
+    return MemoryJournals()
+
+
 @pytest.fixture
-def store(tmp_path: Path) -> TableStore:
+def database(tmp_path: Path) -> TableStore:
     return TableStore(tmp_path / "tables.sqlite3")
 
 
@@ -44,7 +55,7 @@ def play(table: TableModel, rng: random.Random, moves: int) -> None:
 
 
 @pytest.mark.parametrize(("game", "preset"), GAMES)
-def test_a_game_is_resumed_mid_hand_and_between_hands(store: TableStore, game: str, preset: str) -> None:
+def test_a_game_is_resumed_mid_hand_and_between_hands(store: Journals, game: str, preset: str) -> None:
     table_id = store.new_table(game)
     table = TableModel(game, preset=preset, rng=random.Random(3))
     assert table.attach(store, table_id)
@@ -66,7 +77,7 @@ def test_a_game_is_resumed_mid_hand_and_between_hands(store: TableStore, game: s
     same_game(resumed, TableModel.resume(store, table_id))
 
 
-def test_a_take_back_is_saved_so_a_reload_does_not_bring_the_move_back(store: TableStore) -> None:
+def test_a_take_back_is_saved_so_a_reload_does_not_bring_the_move_back(store: Journals) -> None:
     table_id = store.new_table("nap")
     table = TableModel("nap", seed=5, rng=random.Random(5))
     table.attach(store, table_id)
@@ -77,7 +88,7 @@ def test_a_take_back_is_saved_so_a_reload_does_not_bring_the_move_back(store: Ta
     assert resumed.view() == before and not resumed.can_undo
 
 
-def test_a_new_game_and_a_deal_code_are_saved(store: TableStore) -> None:
+def test_a_new_game_and_a_deal_code_are_saved(store: Journals) -> None:
     table_id = store.new_table("three-card-loo")
     table = TableModel("three-card-loo", preset="peel", rng=random.Random(1))
     table.attach(store, table_id)
@@ -91,7 +102,7 @@ def test_a_new_game_and_a_deal_code_are_saved(store: TableStore) -> None:
     assert [e["type"] for e in store.load(table_id).events] == ["start"]
 
 
-def test_an_imported_record_is_saved(store: TableStore) -> None:
+def test_an_imported_record_is_saved(store: Journals) -> None:
     source = TableModel("three-card-loo", preset="britannica", seed=8, rng=random.Random(8))
     while not source.hand.is_over:
         source.act(source.legal()[0])
@@ -105,14 +116,14 @@ def test_an_imported_record_is_saved(store: TableStore) -> None:
 
 
 @pytest.mark.parametrize("bad", ["", "x", "a" * 21, "a" * 23, "../../etc/passwd", "abc def ghi jkl mno pq", "é" * 22])
-def test_a_malformed_id_is_refused(store: TableStore, bad: str) -> None:
+def test_a_malformed_id_is_refused(store: Journals, bad: str) -> None:
     with pytest.raises(BadTableId):
         store.load(bad)
     with pytest.raises(BadTableId):
         store.append(bad, 0, [{"type": "undo"}])
 
 
-def test_an_unknown_id_is_refused(store: TableStore) -> None:
+def test_an_unknown_id_is_refused(store: Journals) -> None:
     store.new_table("nap")
     forged = "A" * 22
     with pytest.raises(UnknownTable):
@@ -123,12 +134,12 @@ def test_an_unknown_id_is_refused(store: TableStore) -> None:
         store.append(forged, 0, [{"type": "start", "code": "nap.hoffmann.s0.n1"}])
 
 
-def test_new_ids_are_fresh_and_unguessable(store: TableStore) -> None:
+def test_new_ids_are_fresh_and_unguessable(store: Journals) -> None:
     ids = {store.new_table("nap") for _ in range(50)}
     assert len(ids) == 50 and all(len(i) == 22 for i in ids)
 
 
-def test_two_writers_with_the_same_starting_state_the_second_is_refused(store: TableStore) -> None:
+def test_two_writers_with_the_same_starting_state_the_second_is_refused(store: Journals) -> None:
     table_id = store.new_table("three-card-loo")
     assert store.append(table_id, 0, [{"type": "start", "code": "l3.peel.s0.n1"}]) == 1
     assert store.append(table_id, 1, [{"type": "deal", "seed": 2}]) == 2
@@ -162,7 +173,7 @@ def test_two_tabs_on_one_table_the_stale_one_is_told_and_nothing_is_corrupted(tm
         same_game(a, b)
 
 
-def test_a_second_tab_of_a_new_table_takes_the_game_saved_first(store: TableStore) -> None:
+def test_a_second_tab_of_a_new_table_takes_the_game_saved_first(store: Journals) -> None:
     table_id = store.new_table("nap")
     a, b = TableModel("nap", rng=random.Random(1)), TableModel("nap", rng=random.Random(2))
     assert a.attach(store, table_id)
@@ -192,34 +203,34 @@ def test_a_restart_is_a_new_store_on_the_same_file_and_resumes(tmp_path: Path) -
     same_game(table, TableModel.resume(restarted, table_id))
 
 
-def test_a_table_whose_database_is_gone_plays_on_unsaved(store: TableStore) -> None:
-    table_id = store.new_table("nap")
+def test_a_table_whose_database_is_gone_plays_on_unsaved(database: TableStore) -> None:
+    table_id = database.new_table("nap")
     table = TableModel("nap", rng=random.Random(3))
-    table.attach(store, table_id)
-    store.close()  # the database is gone: writing fails, and so does reading the game back
+    table.attach(database, table_id)
+    database.close()  # the database is gone: writing fails, and so does reading the game back
     assert not table.act(table.legal()[0])
     assert "can no longer be saved" in table.message  # the reader is told in plain words
     play(table, random.Random(1), 6)  # and plays on, unsaved
     assert table.saved_events == 0
 
 
-def test_unused_reservations_are_forgotten(store: TableStore) -> None:
-    unused, used = store.new_table("nap"), store.new_table("nap")
-    store.append(used, 0, [{"type": "start", "code": "nap.hoffmann.s0.n1"}])
-    assert store.forget_unused(older_than=-1) == 1
+def test_unused_reservations_are_forgotten(database: TableStore) -> None:
+    unused, used = database.new_table("nap"), database.new_table("nap")
+    database.append(used, 0, [{"type": "start", "code": "nap.hoffmann.s0.n1"}])
+    assert database.forget_unused(older_than=-1) == 1
     with pytest.raises(UnknownTable):
-        store.load(unused)
-    assert store.count(used) == 1
+        database.load(unused)
+    assert database.count(used) == 1
 
 
-def test_long_idle_tables_are_forgotten_whole(store: TableStore) -> None:
-    table_id = store.new_table("nap")
-    store.append(table_id, 0, [{"type": "start", "code": "nap.hoffmann.s0.n1"}, {"type": "deal", "seed": 2}])
-    assert store.forget_idle(older_than=3600) == 0
-    assert store.forget_idle(older_than=-1) == 1
+def test_long_idle_tables_are_forgotten_whole(database: TableStore) -> None:
+    table_id = database.new_table("nap")
+    database.append(table_id, 0, [{"type": "start", "code": "nap.hoffmann.s0.n1"}, {"type": "deal", "seed": 2}])
+    assert database.forget_idle(older_than=3600) == 0
+    assert database.forget_idle(older_than=-1) == 1
     with pytest.raises(UnknownTable):
-        store.load(table_id)
-    assert store._db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0, "its journal went with it"
+        database.load(table_id)
+    assert database._db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0, "its journal went with it"
 
 
 def test_the_default_place_is_the_environment_or_the_users_data_folder(
@@ -231,3 +242,29 @@ def test_the_default_place_is_the_environment_or_the_users_data_folder(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert default_path() == tmp_path / "data" / "lanterloo" / "tables.sqlite3"
     assert "_build" not in default_path().parts
+
+
+def test_browser_journals_hand_every_change_to_the_page_and_resume_from_it() -> None:
+    """What the page keeps (the last Saved handed over) is enough to resume the game in a new page."""
+    kept: dict[str, Saved] = {}
+    journals = MemoryJournals(on_change=lambda table_id, saved: kept.__setitem__(table_id, saved))
+    table_id = journals.new_table("five-card-loo")
+    table = TableModel("five-card-loo", rng=random.Random(5))
+    assert table.attach(journals, table_id)
+    play(table, random.Random(2), 25)
+    assert kept[table_id].count == table.saved_events
+    reloaded = MemoryJournals()  # a reload: a new page, with only what the browser kept
+    reloaded.restore(kept[table_id])
+    same_game(table, TableModel.resume(reloaded, table_id))
+
+
+def test_browser_journals_keep_only_the_current_game() -> None:
+    journals = MemoryJournals()
+    table_id = journals.new_table("nap")
+    start = {"type": "start", "code": "nap.hoffmann.s0.n1"}
+    journals.append(table_id, 0, [start, {"type": "deal", "seed": 2}])
+    journals.append(table_id, 2, [{"type": "start", "code": "nap.hoffmann.s0.n9"}])
+    saved = journals.load(table_id)
+    assert saved.count == 3 and saved.events == [{"type": "start", "code": "nap.hoffmann.s0.n9"}]
+    with pytest.raises(BadTableId):
+        journals.restore(Saved("../etc", "nap", 1, [start]))
