@@ -47,11 +47,16 @@ system:
 	  $(APT) install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
+# The browser tests: Debian's chromium, and libatomic1, which Playwright's own Node.js needs and a
+# minimal Debian 12 lacks.
 chromium:
-	@if [ ! -x /usr/bin/chromium ]; then \
-	  echo "==> installing Debian's chromium"; \
+	@missing=""; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	dpkg-query -W -f='$${Status}' libatomic1 2>/dev/null | grep -q "ok installed" || missing="$$missing libatomic1"; \
+	if [ -n "$$missing" ]; then \
+	  echo "==> installing Debian's$$missing"; \
 	  $(APT) update -qq; \
-	  $(APT) install -y -qq chromium >/dev/null; \
+	  $(APT) install -y -qq $$missing >/dev/null; \
 	fi
 
 $(VENV)/bin/python: | system

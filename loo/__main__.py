@@ -54,7 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     cli.add_commands(commands)
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args))
+        status = int(args.run(args))
+        sys.stdout.flush()  # a buffered stdout meets a closed pipe here, not at the interpreter's exit
+        return status
     except BrokenPipeError:  # the reader of the output went away (`loo ... | head`): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so that the interpreter's last flush does not fail too

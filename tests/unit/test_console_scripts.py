@@ -36,10 +36,11 @@ def test_output_into_a_closed_pipe_ends_quietly() -> None:
     root = Path(__file__).resolve().parents[2]
     reader, writer = os.pipe()
     os.close(reader)  # nobody will read what loo writes
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}  # stdout buffered
     try:
         done = subprocess.run(
             [sys.executable, "-m", "loo", "deal", "--seed", "1", "--cards"],
-            stdout=writer, stderr=subprocess.PIPE, text=True, timeout=60, cwd=root,
+            stdout=writer, stderr=subprocess.PIPE, text=True, timeout=60, cwd=root, env=env,
         )
     finally:
         os.close(writer)
