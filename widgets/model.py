@@ -35,7 +35,6 @@ import json
 import logging
 import random
 import re
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -560,7 +559,7 @@ class TableModel(traitlets.HasTraits):
         except StaleTable as stale:
             log.info("table %s: a stale write was refused (%s)", self.table_id, stale)
             self._reload(STALE_MESSAGE)
-        except (StoreError, sqlite3.Error, OSError):
+        except (StoreError, OSError):
             log.exception("table %s: could not save a %s event", self.table_id, event.get("type"))
             self._reload(NOT_SAVED_MESSAGE)
         return False

@@ -34,13 +34,15 @@ this table has 1 events, not 0: it was played on elsewhere
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 from widgets.journal import (
     START,
@@ -88,6 +90,22 @@ def default_path() -> Path:
         return Path(explicit).expanduser()
     data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(data) / "lanterloo" / "tables.sqlite3"
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _as_store_error(method: _F) -> _F:
+    """SQLite's own errors (a closed, locked, full or unwritable file) leave as :class:`StoreError`."""
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.Error as error:
+            raise StoreError(f"the tables' database failed: {error}") from error
+
+    return wrapper  # type: ignore[return-value]
 
 
 class TableStore:
@@ -144,6 +162,7 @@ class TableStore:
 
     # ----- tables --------------------------------------------------------------------------
 
+    @_as_store_error
     def new_table(self, page: str) -> str:
         """Reserve a fresh, unguessable table id for a table opened from ``page``; it has no events yet."""
         now = time.time()
@@ -166,10 +185,12 @@ class TableStore:
             raise UnknownTable(f"no table {table_id!r} in {self.path}")
         return str(row[0]), int(row[1])
 
+    @_as_store_error
     def count(self, table_id: str) -> int:
         """How many events the table's journal holds (0 for a table reserved but never played)."""
         return self._count(table_id)[1]
 
+    @_as_store_error
     def append(self, table_id: str, expected: int, events: Sequence[Event]) -> int:
         """Add ``events`` to the table's journal if it holds exactly ``expected`` events; return the new count.
 
@@ -194,6 +215,7 @@ class TableStore:
                 raise StaleTable(expected, self._count(table_id)[1])
         return expected + len(bodies)
 
+    @_as_store_error
     def load(self, table_id: str) -> Saved:
         """The table's page and count, and its current game's events (from its last ``start``)."""
         self._db.execute("BEGIN")  # one snapshot: the count and the events agree
@@ -211,11 +233,13 @@ class TableStore:
             self._db.execute("COMMIT")
         return Saved(table_id, page, count, [json.loads(body) for (body,) in rows])
 
+    @_as_store_error
     def forget_idle(self, older_than: float) -> int:
         """Delete tables (and their journals) not played for ``older_than`` seconds; return how many."""
         with self._write():
             return int(self._db.execute("DELETE FROM tables WHERE updated < ?", (time.time() - older_than,)).rowcount)
 
+    @_as_store_error
     def forget_unused(self, older_than: float = 86_400.0) -> int:
         """Delete tables reserved more than ``older_than`` seconds ago and never played; return how many."""
         with self._write():
