@@ -21,6 +21,7 @@ import asyncio
 import logging
 import os
 import random
+from collections.abc import Callable
 from html import escape
 from typing import Any
 from urllib.parse import parse_qs, quote
@@ -53,6 +54,16 @@ NO_TABLE = (
 
 
 LEDGER_TAB, RULES_TAB = 2, 3  # the tabs' places, as LiveTable lays them out
+
+
+def server_address(game: str, deal: str | None = None) -> str:
+    """The address of a new table of ``game`` (at ``deal``'s hand, if given) on the Lanterloo server."""
+    return f"/tables/{quote(game)}" + (f"?deal={quote(deal)}" if deal else "")
+
+
+table_address: Callable[[str, str | None], str] = server_address
+"""Where a link to a new table leads: the server's tables, or (a table in the reader's browser,
+:mod:`widgets.inpage`) the page the table is on."""
 
 
 class LiveTable(ipw.VBox):
@@ -179,7 +190,7 @@ class DealCodes(ipw.VBox):
             self._shown.value = "<p>This hand was loaded from a record: it has no deal code.</p>"
             return
         self._hand = self.model.hand
-        link = f"/tables/{quote(code.game)}?deal={quote(str(code))}"
+        link = table_address(code.game, str(code))
         self._shown.value = (
             f'<p class="loo-code-shown">Deal code for this hand: <code style="user-select:all">{escape(str(code))}'
             f'</code> (<a href="{escape(link)}" target="_blank" rel="noopener">a new table with this deal</a>)</p>'
@@ -269,7 +280,7 @@ def notice(message: str, page: str, *, title: str = "This table cannot be opened
     return ipw.HTML(
         f'<div class="loo-table-notice" role="alert"><h2 style="font-size:1.2em">{escape(title)}</h2>'
         f"<p>{escape(message)}</p>"
-        f'<p><a href="/tables/{quote(page)}">Start a new table</a></p></div>'
+        f'<p><a href="{escape(table_address(page, None))}">Start a new table</a></p></div>'
     )
 
 
