@@ -157,7 +157,8 @@ def test_links_to_new_tables_stay_on_the_page() -> None:
     [out] = run_page(
         """
         from widgets import live_table
-        print(json.dumps([live_table.table_address("nap", "nap.hoffmann.s0.n1"), live_table.table_address("nap", None)]))
+        address = live_table.table_address
+        print(json.dumps([address("nap", "nap.hoffmann.s0.n1"), address("nap", None)]))
         """
     )
     assert out == ["?deal=nap.hoffmann.s0.n1", "?"]
