@@ -294,7 +294,8 @@ def line_chart_svg(points: Sequence[tuple[int, int]], *, x_label: str, y_label: 
         for v, name in zip(y_ticks, y_names, strict=True)
     )
     parts.append(
-        f'<g font-size="12" fill="{LABEL_INK}" text-anchor="end" style="font-variant-numeric:tabular-nums">{labels}</g>'
+        f'<g class="loo-chart-y" font-size="12" fill="{LABEL_INK}" text-anchor="end" '
+        f'style="font-variant-numeric:tabular-nums">{labels}</g>'
     )
     zero = _at(py(0))
     marks = "".join(f'<line x1="{_at(px(x))}" x2="{_at(px(x))}" y1="{bottom}" y2="{bottom + 5}"/>' for x in x_ticks)
@@ -304,8 +305,8 @@ def line_chart_svg(points: Sequence[tuple[int, int]], *, x_label: str, y_label: 
     )
     x_names = "".join(f'<text x="{_at(px(x))}" y="{bottom + 19}">{escape(_number(x))}</text>' for x in x_ticks)
     parts.append(
-        f'<g font-size="12" fill="{LABEL_INK}" text-anchor="middle" style="font-variant-numeric:tabular-nums">'
-        f"{x_names}</g>"
+        f'<g class="loo-chart-x" font-size="12" fill="{LABEL_INK}" text-anchor="middle" '
+        f'style="font-variant-numeric:tabular-nums">{x_names}</g>'
     )
     parts.append(
         f'<g font-size="12.5" fill="{TITLE_INK}">'
@@ -332,7 +333,7 @@ def line_chart_svg(points: Sequence[tuple[int, int]], *, x_label: str, y_label: 
             f"<title>{escape(x_label)} {points[i][0]}: {escape(_number(points[i][1]))}</title></circle>"
             for i in shown
         )
-        parts.append(f'<g fill="{INK}" stroke="#fff" stroke-width="1.5">{dots}</g>')
+        parts.append(f'<g class="loo-chart-marks" fill="{INK}" stroke="#fff" stroke-width="1.5">{dots}</g>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -3,13 +3,30 @@ chips are conserved, and the pool chart is drawn once per finished hand, the sam
 
 from __future__ import annotations
 
+import itertools
 import random
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 import pytest
 
-from widgets.ledger_view import MINUS, NO_HAND, LedgerView, pool_chart_svg
+from widgets.ledger_view import (
+    CHART_W,
+    MAX_TICKS,
+    MINUS,
+    NO_HAND,
+    LedgerView,
+    inner_ticks,
+    line_chart_svg,
+    nice_ticks,
+    pool_chart_svg,
+    pool_description,
+)
 from widgets.model import TableModel
+
+SVG = "{http://www.w3.org/2000/svg}"
 
 GAMES = [
     ("three-card-loo", "peel"),
@@ -191,7 +208,8 @@ def test_the_chart_is_deterministic_and_small() -> None:
     assert svg == pool_chart_svg(points)
     assert svg.startswith("<svg") and "<?xml" not in svg and "Date" not in svg and "<metadata" not in svg
     assert len(svg.encode()) < 8000
-    assert 'id="figure_1"' not in svg  # no layout ids to clash with another chart on the page
+    # No ids at all, so two charts on one page cannot clash.
+    assert all("id" not in element.attrib for element in ET.fromstring(svg).iter())
     assert pool_chart_svg([(1, 3)]) != pool_chart_svg([(1, 4)])
     many = pool_chart_svg([(i, i % 7) for i in range(1, 31)])
     assert "30 hands" in many
@@ -235,3 +253,196 @@ def test_at_a_live_table_the_ledger_is_drawn_only_when_shown_and_the_rules_only_
     live.tabs.selected_index = 0
     finish_hand(table, chooser)
     assert live.ledger.chart_draws == 1, "hidden again, it waits"
+
+
+# ----- the chart's drawing, read back as XML --------------------------------------------------
+
+
+class Chart:
+    """A drawn chart parsed: its line's points, its markers and its tick labels with their places."""
+
+    def __init__(self, svg: str) -> None:
+        self.root = ET.fromstring(svg)  # well-formed XML, or this raises
+        line = self.root.find(f"{SVG}polyline")
+        self.line = [] if line is None else [tuple(map(float, xy.split(","))) for xy in line.get("points", "").split()]
+        self.marks = [(float(c.get("cx", "")), float(c.get("cy", ""))) for c in self.root.iter(f"{SVG}circle")]
+        self.y_ticks = [(tick_value(t.text), float(t.get("y", ""))) for t in self.group("loo-chart-y")]
+        self.x_ticks = [(tick_value(t.text), float(t.get("x", ""))) for t in self.group("loo-chart-x")]
+
+    def group(self, name: str) -> list[ET.Element]:
+        found = [g for g in self.root.iter(f"{SVG}g") if g.get("class") == name]
+        assert len(found) == 1
+        return list(found[0].iter(f"{SVG}text"))
+
+    def texts(self) -> list[str]:
+        return [t.text or "" for t in self.root.iter(f"{SVG}text")]
+
+
+def tick_value(label: str | None) -> int:
+    """A tick label read as a whole number: "12", "−5" (a minus sign), "3,000"."""
+    assert label is not None
+    return int(label.replace(MINUS, "-").replace(",", ""))
+
+
+def is_nice(step: int) -> bool:
+    """1, 2 or 5 times a power of ten."""
+    while step % 10 == 0:
+        step //= 10
+    return step in (1, 2, 5)
+
+
+def assert_nice(values: list[int]) -> None:
+    assert 1 <= len(values) <= MAX_TICKS
+    steps = {b - a for a, b in itertools.pairwise(values)}
+    assert len(steps) <= 1 and all(is_nice(step) for step in steps), values
+
+
+def y_of(chart: Chart, value: int) -> float:
+    """Where a tick's value is drawn, or between two ticks where it falls."""
+    (v0, y0), (v1, y1) = chart.y_ticks[0], chart.y_ticks[-1]
+    return y0 + (value - v0) * (y1 - y0) / (v1 - v0)
+
+
+def test_the_chart_is_an_svg_image_with_the_description_as_title_and_desc() -> None:
+    points = [(1, 3), (2, 12), (3, 6)]
+    svg = pool_chart_svg(points)
+    root = ET.fromstring(svg)
+    said = pool_description(points)
+    assert root.tag == f"{SVG}svg" and root.get("role") == "img" and root.get("aria-label") == said
+    assert root.findtext(f"{SVG}title") == said and root.findtext(f"{SVG}desc") == said
+    # It scales with its container, up to about the width the old chart had, and writes in the page's font.
+    assert root.get("viewBox") == f"0 0 {CHART_W} 210" and root.get("width") == "100%" and root.get("height") is None
+    style = root.get("style", "")
+    assert "max-width:400px" in style and "font-family:inherit" in style
+    assert not [e for e in root.iter() if e.get("font-family")], "no font of its own"
+    assert {"Hand", "Chips in the pool"} <= set(Chart(svg).texts())
+
+
+def test_points_go_left_to_right_and_a_bigger_pool_higher_up() -> None:
+    points = [(1, 3), (2, 12), (3, 6), (4, 0), (5, 15), (6, 6)]
+    chart = Chart(pool_chart_svg(points))
+    assert len(chart.line) == len(points) and chart.marks == chart.line
+    xs = [x for x, _ in chart.line]
+    assert xs == sorted(xs) and len(set(xs)) == len(xs)
+    for (_, a), (_, b), (_, ya), (_, yb) in zip(points, points[1:], chart.line, chart.line[1:], strict=False):
+        assert (ya > yb) == (a < b) and (ya == yb) == (a == b)  # SVG's y grows downwards
+    # Each point sits on its own value and hand as the ticks read them.
+    for (hand, pool), (x, y) in zip(points, chart.line, strict=True):
+        assert y == pytest.approx(y_of(chart, pool), abs=0.1)
+        for value, tick_x in chart.x_ticks:
+            if value == hand:
+                assert x == pytest.approx(tick_x, abs=0.1)
+
+
+def test_tick_labels_are_whole_numbers_a_nice_step_apart_and_cover_the_points() -> None:
+    cases = [
+        [(1, 3), (2, 12), (3, 6)],
+        [(i, (i * 37) % 41) for i in range(1, 20)],
+        [(1, 60), (2, 450), (3, 1200), (4, 2985), (5, 800)],
+        [(1, -4), (2, 3), (3, -9), (4, 6)],  # a pool never goes below zero in these games, but the chart copes
+    ]
+    for points in cases:
+        chart = Chart(pool_chart_svg(points))
+        hands, pools = [n for n, _ in points], [p for _, p in points]
+        y_values = [v for v, _ in chart.y_ticks]
+        assert_nice(y_values)
+        assert y_values[0] <= min(0, *pools) and y_values[-1] >= max(pools), "the value axis holds every point and 0"
+        assert 0 in y_values
+        ys = [y for _, y in chart.y_ticks]
+        assert ys == sorted(ys, reverse=True), "bigger values higher up"
+        x_values = [v for v, _ in chart.x_ticks]
+        assert_nice(x_values)
+        assert hands[0] <= x_values[0] and x_values[-1] <= hands[-1], "hand numbers that were played"
+        assert x_values[-1] - x_values[0] >= (hands[-1] - hands[0]) / 2, "and spread over the game"
+    assert [v for v, _ in Chart(pool_chart_svg([(1, 3), (2, 12), (3, 6)])).x_ticks] == [1, 2, 3]
+    assert f"{MINUS}5" in Chart(pool_chart_svg(cases[3])).texts()
+    assert "3,000" in Chart(pool_chart_svg(cases[2])).texts()
+
+
+def test_nice_ticks_for_any_range() -> None:
+    for low in range(-30, 31, 3):
+        for high in [*range(low, low + 60), 999, 12345]:
+            ticks = nice_ticks(low, high)
+            assert_nice(ticks)
+            assert len(ticks) >= 2 and ticks[0] <= low and ticks[-1] >= high
+            inner = inner_ticks(low, high)
+            assert_nice(inner)
+            assert low <= inner[0] and inner[-1] <= high
+
+
+def test_one_point_is_a_marker_above_its_hand() -> None:
+    chart = Chart(pool_chart_svg([(1, 3)]))
+    assert chart.line == [] and len(chart.marks) == 1
+    assert [v for v, _ in chart.x_ticks] == [1]
+    (x, y), ((_, tick_x),) = chart.marks[0], chart.x_ticks
+    assert x == pytest.approx(tick_x) and y == pytest.approx(y_of(chart, 3))
+    assert [v for v, _ in chart.y_ticks] == [0, 1, 2, 3]
+
+
+def test_a_flat_line_lies_on_its_value() -> None:
+    for value in (0, 5):
+        chart = Chart(pool_chart_svg([(i, value) for i in range(1, 7)]))
+        assert len({y for _, y in chart.line}) == 1
+        assert chart.line[0][1] == pytest.approx(y_of(chart, value))
+        ticks = [v for v, _ in chart.y_ticks]
+        assert ticks[0] == 0 and ticks[-1] >= max(value, 1), "a pool always empty still has an axis"
+
+
+def test_a_game_of_hundreds_of_hands_thins_its_markers() -> None:
+    points = [(i, (i * 7919) % 43) for i in range(1, 301)]
+    svg = pool_chart_svg(points)
+    chart = Chart(svg)
+    assert len(chart.line) == 300 and [x for x, _ in chart.line] == sorted(x for x, _ in chart.line)
+    assert len(chart.marks) == 1 and chart.marks[0] == chart.line[-1], "one marker, on the last hand"
+    x_values = [v for v, _ in chart.x_ticks]
+    assert_nice(x_values)
+    assert x_values[-1] == 300
+    assert len(svg.encode()) < 12000
+    assert "300 hands" in ET.fromstring(svg).findtext(f"{SVG}desc", "")
+    # Fewer hands keep a marker on every point.
+    assert len(Chart(pool_chart_svg(points[:40])).marks) == 40
+
+
+def test_no_hand_is_an_empty_chart_not_an_error() -> None:
+    chart = Chart(pool_chart_svg([]))
+    assert chart.line == [] and chart.marks == [] and chart.x_ticks == []
+    assert "no hand finished yet" in chart.root.findtext(f"{SVG}desc", "")
+
+
+def test_every_text_is_escaped() -> None:
+    nasty = "Chips <b>&amp; \"quoted\" 'it'</b> <script>alert(1)</script>"
+    svg = line_chart_svg([(1, 2), (2, 5)], x_label=nasty, y_label=nasty, description=nasty)
+    assert "<script>" not in svg and "<b>" not in svg
+    root = ET.fromstring(svg)
+    assert root.get("aria-label") == nasty and root.findtext(f"{SVG}title") == nasty
+    assert root.findtext(f"{SVG}desc") == nasty
+    assert Chart(svg).texts().count(nasty) == 2
+    assert all((c.findtext(f"{SVG}title") or "").startswith(nasty) for c in root.iter(f"{SVG}circle"))
+
+
+def _contrast(colour: str) -> float:
+    """WCAG contrast of a #rrggbb colour against white."""
+
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(int(colour[i : i + 2], 16)) for i in (1, 3, 5))
+    return 1.05 / (0.2126 * r + 0.7152 * g + 0.0722 * b + 0.05)
+
+
+def test_the_chart_keeps_wcag_contrast_on_its_white_ground() -> None:
+    root = ET.fromstring(pool_chart_svg([(1, 3), (2, 12), (3, 6)]))
+    rect = root.find(f"{SVG}rect")
+    assert rect is not None and rect.get("fill") == "#fff" and rect.get("width") == str(CHART_W)
+    text_inks = {g.get("fill") for g in root.iter(f"{SVG}g") if g.find(f"{SVG}text") is not None}
+    assert text_inks and all(_contrast(ink or "") >= 4.5 for ink in text_inks)
+    line = root.find(f"{SVG}polyline")
+    assert line is not None and _contrast(line.get("stroke", "")) >= 3
+
+
+def test_a_table_kernel_does_not_load_matplotlib() -> None:
+    """The chart is the project's own SVG: no plotting library in every table's kernel (about 45 MB)."""
+    code = "import widgets.live_table, sys; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == "False"
