@@ -272,7 +272,7 @@ def line_chart_svg(points: Sequence[tuple[int, int]], *, x_label: str, y_label: 
     x_ticks = inner_ticks(x_low, x_high) if xs else []
     y_names = [_number(v) for v in y_ticks]
     # The plot's box: room on the left for the widest tick label, above for the value axis's title.
-    left = 14 + 7 * max(len(name) for name in y_names)
+    left = 14 + 8 * max(len(name) for name in y_names)
     right, top, bottom = CHART_W - 12, 34, CHART_H - 46
     pad = 10  # the first and last markers stand clear of the box's sides
     y_low, y_high = y_ticks[0], y_ticks[-1]
@@ -294,7 +294,7 @@ def line_chart_svg(points: Sequence[tuple[int, int]], *, x_label: str, y_label: 
         for v, name in zip(y_ticks, y_names, strict=True)
     )
     parts.append(
-        f'<g class="loo-chart-y" font-size="12" fill="{LABEL_INK}" text-anchor="end" '
+        f'<g class="loo-chart-y" font-size="13" fill="{LABEL_INK}" text-anchor="end" '
         f'style="font-variant-numeric:tabular-nums">{labels}</g>'
     )
     zero = _at(py(0))
@@ -305,11 +305,11 @@ def line_chart_svg(points: Sequence[tuple[int, int]], *, x_label: str, y_label: 
     )
     x_names = "".join(f'<text x="{_at(px(x))}" y="{bottom + 19}">{escape(_number(x))}</text>' for x in x_ticks)
     parts.append(
-        f'<g class="loo-chart-x" font-size="12" fill="{LABEL_INK}" text-anchor="middle" '
+        f'<g class="loo-chart-x" font-size="13" fill="{LABEL_INK}" text-anchor="middle" '
         f'style="font-variant-numeric:tabular-nums">{x_names}</g>'
     )
     parts.append(
-        f'<g font-size="12.5" fill="{TITLE_INK}">'
+        f'<g font-size="13.5" fill="{TITLE_INK}">'
         f'<text x="6" y="{top - 16}" text-anchor="start">{escape(y_label)}</text>'
         f'<text x="{_at((left + right) / 2)}" y="{CHART_H - 8}" text-anchor="middle">{escape(x_label)}</text></g>'
     )
