@@ -78,9 +78,15 @@ $(WIDGET_JS): web/package.json web/package-lock.json web/vendor.sh | system
 	bash web/vendor.sh
 
 # The book: -W turns every warning into an error; execution is cached in _build/.jupyter_cache.
+# web/build_inpage.py puts what the in-browser tables need into _assets (Pyodide, the wheels, the
+# project's code, the play pages); Sphinx copies _assets only when a page has changed, so the book
+# gets a fresh copy after every build.
 book: $(RUNTIME_STAMP) $(WIDGET_JS)
+	@echo "==> the in-browser tables' files"
+	$(PY) web/build_inpage.py
 	@echo "==> building the book"
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+	cp -R _assets/. _build/html/
 
 serve: book
 	@$(VENV)/bin/lanterloo --port $(PORT) --ip $(IP)

@@ -44,20 +44,22 @@ while IFS= read -r f; do
 done < <(grep -oE '"[0-9a-f]{20}\.(woff2|woff|ttf|eot|svg|otf|png|gif)"' "$bundle" | tr -d '"' | sort -u)
 
 mkdir -p "$dest"
-# embed-amd.js compiles the widget-state schemas with Ajv's defaults at load, and Ajv's strict
-# mode then logs a warning in every book page's console about the schemas' union types. The
-# compiled schemas are the library's own, so the bundle is copied with its one `new Ajv()` given
-# {strictTypes: false}, which stops that warning and nothing else. The pattern is checked to match
-# exactly once: a new version of the bundle that no longer matches stops here.
+# embed-amd.js compiles the widget-state schemas with Ajv's defaults (twice: in its page loader and
+# in the HTMLManager module the in-page tables use), and Ajv's strict mode then logs a warning in
+# the console about the schemas' union types. The compiled schemas are the library's own, so the
+# bundle is copied with each of its two `new Ajv()` given {strictTypes: false}, which stops that
+# warning and nothing else. The pattern is checked to match exactly twice: a new version of the
+# bundle that does not stops here.
 patched="$(mktemp)"
 trap 'rm -f "$patched" ${log:+"$log"}' EXIT
-count="$(grep -oE '=new\(\w+\(\)\);\w+\.compile\(' "$bundle" | wc -l)"
-if [[ "$count" != 1 ]]; then
-  echo "vendor.sh: expected one 'new Ajv()' before the schema compiles in $bundle, found $count:" >&2
+ajv='=new\((\w+)\(\)\)([;,])(\w+=)?(\w+)\.compile\('
+count="$(grep -oE "$ajv" "$bundle" | wc -l)"
+if [[ "$count" != 2 ]]; then
+  echo "vendor.sh: expected two 'new Ajv()' before the schema compiles in $bundle, found $count:" >&2
   echo "  check the strictTypes patch against this version of @jupyter-widgets/html-manager" >&2
   exit 1
 fi
-sed -E 's/=new\((\w+)\(\)\);(\w+)\.compile\(/=new(\1())({strictTypes:!1});\2.compile(/' "$bundle" >"$patched"
+sed -E "s/$ajv/=new(\\1())({strictTypes:!1})\\2\\3\\4.compile(/g" "$bundle" >"$patched"
 files[embed-amd.js]="$patched"
 
 for name in "${!files[@]}"; do

@@ -24,6 +24,7 @@ The page says so; the server's tables are the ones that keep the other hands hid
 from __future__ import annotations
 
 import json
+import logging
 import random
 import secrets
 import sys
@@ -123,10 +124,26 @@ def _page_comm_class() -> type:
     return PageComm
 
 
+class _PageLog(logging.Handler):
+    """Log records go to the page as ``{"type": "log"}`` lines, kept there for a maintainer."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            _send({"type": "log", "text": self.format(record)})
+        except Exception:  # a log line must never break the table
+            pass
+
+
 def install(post: Post) -> None:
     """Make this Python the kernel of the page's widgets: ``post`` takes each message for the page."""
     global _post
     _post = post
+    handler = _PageLog()
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger("lanterloo")
+    root.handlers = [handler]
+    root.setLevel(logging.INFO)
+    root.propagate = False
     _stand_in_for_ipython()
     import comm
 

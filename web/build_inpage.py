@@ -1,0 +1,185 @@
+"""Build what a table in the reader's browser needs, into ``_assets`` (published at the site's root).
+
+``make book`` runs this after ``web/vendor.sh``, with the project's virtual environment:
+
+* ``_assets/pyodide/``: Pyodide's core runtime, from the npm package pinned in ``web/package-lock.json``;
+* ``_assets/inpage/wheels/``: the pure-Python wheels of ``web/inpage-requirements.txt`` (ipywidgets,
+  traitlets, comm), downloaded from PyPI by pip with their hashes checked;
+* ``_assets/inpage/lanterloo.zip``: the project's own ``loo`` and ``widgets`` packages, as they are
+  in this clone (the same code the server's tables run);
+* ``_assets/inpage/``: the page and worker scripts of ``web/inpage/``, and ``manifest.json``, which
+  names every file the worker fetches with a digest of its content, so a browser never runs a
+  stale copy beside a fresh one;
+* ``_assets/play/<game>.html``: a page per game holding only its table.
+
+Nothing is fetched at run time from anywhere but the book's own origin. Idempotent: a file whose
+content has not changed is not rewritten.
+
+Usage: python web/build_inpage.py [--assets DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import html
+import io
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "web"
+PYODIDE = WEB / "node_modules" / "pyodide"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+REQUIREMENTS = WEB / "inpage-requirements.txt"
+WHEEL_CACHE = WEB / ".wheels"
+SCRIPTS = WEB / "inpage"
+# The project's code the browser runs: loo whole, and widgets without what only the server uses.
+SERVER_ONLY = {"server.py", "store.py"}
+# The Python version Pyodide runs (314.x runs Python 3.14): the wheels must be for it.
+BROWSER_PYTHON = "3.14"
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    if path.is_file() and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_bytes(data)
+    temporary.replace(path)
+    return True
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def copy_pyodide(assets: Path) -> dict[str, str]:
+    missing = [name for name in PYODIDE_FILES if not (PYODIDE / name).is_file()]
+    if missing:
+        raise SystemExit(f"build_inpage: {PYODIDE} lacks {', '.join(missing)}: run web/vendor.sh (npm ci) first")
+    out: dict[str, str] = {}
+    for name in PYODIDE_FILES:
+        data = (PYODIDE / name).read_bytes()
+        write_if_changed(assets / "pyodide" / name, data)
+        out[name] = digest(data)
+    return out
+
+
+def fetch_wheels(assets: Path) -> dict[str, str]:
+    """The pinned wheels, from the cache or PyPI, hashes checked by pip; name -> digest."""
+    WHEEL_CACHE.mkdir(exist_ok=True)
+    command = [
+        sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--require-hashes",
+        "--only-binary=:all:", "--python-version", BROWSER_PYTHON, "--dest", str(WHEEL_CACHE),
+        "-r", str(REQUIREMENTS),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"build_inpage: pip could not fetch the browser's wheels:\n{done.stderr}")
+    wanted = {line.split("==")[0].strip().lower().replace("-", "_"): line.split("==")[1].split()[0]
+              for line in REQUIREMENTS.read_text().splitlines() if "==" in line and not line.startswith("#")}
+    out: dict[str, str] = {}
+    for name, version in sorted(wanted.items()):
+        [wheel] = [p for p in WHEEL_CACHE.glob(f"{name}-{version}-*.whl")]
+        data = wheel.read_bytes()
+        write_if_changed(assets / "inpage" / "wheels" / wheel.name, data)
+        out[wheel.name] = digest(data)
+    for stale in (assets / "inpage" / "wheels").glob("*.whl"):
+        if stale.name not in out:
+            stale.unlink()
+    return out
+
+
+def pack_code() -> bytes:
+    """``loo`` and ``widgets`` as one zip, the same bytes for the same sources (no dates, sorted)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for package in ("loo", "widgets"):
+            for path in sorted((ROOT / package).rglob("*")):
+                relative = path.relative_to(ROOT)
+                if not path.is_file() or "__pycache__" in relative.parts or "share" in relative.parts:
+                    continue
+                if path.suffix not in (".py", ".toml", ".typed") or path.name in SERVER_ONLY:
+                    continue
+                info = zipfile.ZipInfo(relative.as_posix(), date_time=(2020, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+PLAY_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{name}: play in your browser · Lanterloo</title>
+<link rel="icon" href="../favicon.ico">
+<link rel="stylesheet" href="../inpage/inpage.css?v={css}">
+</head>
+<body>
+<main class="loo-inpage" data-loo-game="{game}" data-loo-manifest="../inpage/manifest.json?v={manifest}">
+<header class="loo-inpage-head">
+<h1>{name}</h1>
+<p class="loo-inpage-links"><a href="../book/index.html" target="_top">The book</a></p>
+</header>
+<p class="loo-inpage-where" role="note"><strong>This table runs in your browser.</strong> The whole deal,
+every hand, is in your own computer, so a curious reader could find the other players' cards. The
+tables served by the Lanterloo server keep them hidden.</p>
+<div class="loo-inpage-status" role="status" aria-live="polite" data-loo-status>
+<noscript>This table needs JavaScript, which is turned off in this browser.</noscript></div>
+<div class="loo-inpage-table" data-loo-table-slot></div>
+</main>
+<script src="../widgets/require.js"></script>
+<script>require.config({{paths: {{"@jupyter-widgets": "../widgets", "@jupyter-widgets/html-manager/dist": "../widgets"}}}});</script>
+<script src="../widgets/embed-amd.js"></script>
+<script src="../inpage/inpage.js?v={js}"></script>
+</body>
+</html>
+"""
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--assets", type=Path, default=ROOT / "_assets")
+    args = parser.parse_args(argv)
+    assets: Path = args.assets
+    files = {f"../pyodide/{name}": value for name, value in copy_pyodide(assets).items()}
+    wheels = fetch_wheels(assets)
+    code = pack_code()
+    write_if_changed(assets / "inpage" / "lanterloo.zip", code)
+    scripts: dict[str, str] = {}
+    for source in sorted(SCRIPTS.iterdir()):
+        if source.suffix in (".js", ".mjs", ".css"):
+            data = source.read_bytes()
+            write_if_changed(assets / "inpage" / source.name, data)
+            scripts[source.name] = digest(data)
+    manifest = {
+        "pyodide": "../pyodide/",
+        "files": files,
+        "wheels": {f"wheels/{name}": value for name, value in wheels.items()},
+        "code": {"lanterloo.zip": digest(code)},
+        "worker": {"worker.mjs": scripts["worker.mjs"]},
+    }
+    manifest_bytes = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
+    write_if_changed(assets / "inpage" / "manifest.json", manifest_bytes)
+    sys.path.insert(0, str(ROOT))
+    from loo.options import GAME_NAMES
+    from widgets.book import TABLES
+
+    for game in TABLES:
+        page = PLAY_PAGE.format(
+            game=game, name=html.escape(GAME_NAMES[game]), css=scripts["inpage.css"], js=scripts["inpage.js"],
+            manifest=digest(manifest_bytes),
+        )
+        write_if_changed(assets / "play" / f"{game}.html", page.encode())
+    shutil.rmtree(WEB / "__pycache__", ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
