@@ -387,6 +387,18 @@ class Table:
         self.checks += 1
         return model
 
+    def reload_mid_hand(self) -> TableModel:
+        """Reload the page: the same game at the same point, from the saved journal, in a new kernel."""
+        board, saved, table_id = self.board(), self.count(), self.table_id
+        sent = self.wire.sent
+        self.page.reload(timeout=WAIT)
+        expect(self.page.locator(".loo-board")).to_have_text(board, use_inner_text=True, timeout=WAIT)
+        self.wire.answered(sent)
+        model = self.check_frames()  # the whole state again, in the new kernel's first frames
+        assert self.table_id == table_id and self.count() == saved
+        assert self.wire.style_models == set()
+        return model
+
     def shows_the_turn_of(self, model: TableModel) -> None:
         """The page offers what the engine allows: a live button per legal choice, a marked one per
         piece held that may not be played, toggles to pick pieces where an exchange is picked."""
@@ -491,6 +503,20 @@ def test_a_whole_hand_by_clicking_with_no_hidden_piece_in_any_frame(
 ) -> None:
     table = Table(page, served, game)
     table.open(code)
+    play_a_whole_hand_by_clicking(table, reload=extra == "reload")
+    table.shot(f"play-{game}")
+    if extra == "teach":
+        teaching_shows_every_hand(table, code)
+    assert table.checks >= 6
+    table.done()
+
+
+def play_a_whole_hand_by_clicking(table: Table, *, reload: bool = False) -> TableModel:
+    """Play the hand in play to its end by clicking, as a reader would: on the way a card the laws
+    forbid is refused with its law, a hint names a legal choice, a card played is taken back, and
+    (``reload``) the page is reloaded mid-hand and the game goes on from where it was. The table's
+    page shows what the engine allows at every turn, and the settlement at the end."""
+    page = table.page
     refused = hinted = taken_back = reloaded = False
     model = table.model()
     for _turn in range(40):
@@ -535,27 +561,16 @@ def test_a_whole_hand_by_clicking_with_no_hidden_piece_in_any_frame(
             assert model.view() == view_before and table.events()[-1]["type"] == "undo"
             taken_back = True
             continue
-        if extra == "reload" and taken_back and not reloaded and not model.hand.is_over:
+        if reload and taken_back and not reloaded and not model.hand.is_over:
             # Reload mid-hand: the same game at the same point, from the saved journal; then play on.
-            board, saved, table_id = table.board(), table.count(), table.table_id
-            sent = table.wire.sent
-            page.reload(timeout=WAIT)
-            expect(page.locator(".loo-board")).to_have_text(board, use_inner_text=True, timeout=WAIT)
-            table.wire.answered(sent)
-            model = table.check_frames()  # the whole state again, in the new kernel's first frames
-            assert table.table_id == table_id and table.count() == saved
-            assert table.wire.style_models == set()
+            model = table.reload_mid_hand()
             reloaded = True
     assert model.hand.is_over, "the hand did not end"
     assert refused and hinted and taken_back, (refused, hinted, taken_back)
-    assert reloaded or extra != "reload"
+    assert reloaded or not reload
     expect(page.locator(".loo-next")).to_be_enabled()
     table.settlement_shown(model)
-    table.shot(f"play-{game}")
-    if extra == "teach":
-        teaching_shows_every_hand(table, code)
-    assert table.checks >= 6
-    table.done()
+    return model
 
 
 def teaching_shows_every_hand(table: Table, code: str) -> None:

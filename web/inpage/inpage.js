@@ -52,6 +52,7 @@
   var manager = null;
   var early = [];      // Python's messages that came before the widget manager was ready
   var logged = window.lanterlooLog = [];
+  window.lanterlooSent = window.lanterlooIdle = 0;
 
   function post(message) { worker.postMessage(JSON.stringify(message)); }
 
@@ -72,6 +73,7 @@
   Comm.prototype.open = function () { return ""; };
   Comm.prototype.send = function (data, callbacks, metadata) {
     var id = nextId++;
+    window.lanterlooSent = id;  // with lanterlooIdle: a test (or a maintainer) sees when Python is done
     if (callbacks) pending[id] = callbacks;
     post({ type: "comm_msg", comm_id: this.comm_id, data: data, metadata: metadata || {}, id: id });
     return String(id);
@@ -108,6 +110,7 @@
         if (comm && comm._onClose) comm._onClose(wrap(message));
         break;
       case "idle":
+        window.lanterlooIdle = message.id;
         var callbacks = pending[message.id];
         delete pending[message.id];
         if (callbacks && callbacks.iopub && callbacks.iopub.status) {

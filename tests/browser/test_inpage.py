@@ -1,0 +1,107 @@
+"""Tables in the reader's own browser, on the static build with no Lanterloo server: each game's
+play page starts its table, a whole hand is played by clicking (a forbidden card refused with its
+law, a hint, a take-back, and a reload that resumes), with no request outside the book's origin
+and a clean console."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_play import CLICKED, WAIT, Table, play_a_whole_hand_by_clicking
+from widgets.model import TableModel
+
+STARTS = 60_000  # Pyodide's first start on a busy machine
+
+
+@dataclass
+class InpageTable(Table):
+    """The in-browser table as the whole-hand test drives it: the game read from the browser's
+    storage instead of the server's database, and "done" when Python has answered every message."""
+
+    site: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.page.set_default_timeout(WAIT)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on(
+            "console",
+            lambda m: self.errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None,
+        )
+        self.page.on("response", lambda r: self.errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("websocket", lambda ws: self.requests.append(ws.url))
+
+    def open(self, code: str) -> None:
+        response = self.page.goto(f"{self.site}/play/{self.game}.html?deal={code}", timeout=WAIT)
+        assert response is not None and response.ok
+        self.ready()
+        assert self.events()[0]["type"] == "start" and self.events()[0]["code"] == code
+        # dealt: the address no longer carries the code, so that a reload resumes the game
+        assert "deal=" not in self.page.url
+
+    def ready(self) -> None:
+        expect(self.page.locator("[data-loo-ready]")).to_have_count(1, timeout=STARTS)
+        expect(self.page.locator(".loo-board")).to_be_visible(timeout=WAIT)
+
+    def saved(self) -> dict[str, Any]:
+        text = self.page.evaluate(f"localStorage.getItem('lanterloo-inpage:{self.game}')")
+        assert text, "the game is not kept in the browser's storage"
+        return dict(json.loads(text))
+
+    @property
+    def table_id(self) -> str:
+        return str(self.saved()["table_id"])
+
+    def events(self) -> list[dict[str, Any]]:
+        return list(self.saved()["events"])
+
+    def count(self) -> int:
+        return int(self.saved()["count"])
+
+    def do(self, act: Callable[[], None], *, check: bool = True) -> TableModel:
+        """Take one action; wait until Python has answered every message the page sent it."""
+        sent = self.page.evaluate("window.lanterlooSent")
+        act()
+        self.page.wait_for_function(
+            "(sent) => window.lanterlooIdle === window.lanterlooSent && window.lanterlooSent >= sent",
+            arg=sent,
+        )
+        return self.check_frames()
+
+    def check_frames(self) -> TableModel:
+        # A table in the reader's browser hides nothing (the page says so): there is no wire to search.
+        self.checks += 1
+        return self.model()
+
+    def reload_mid_hand(self) -> TableModel:
+        board, saved, table_id = self.board(), self.count(), self.table_id
+        self.page.reload(timeout=WAIT)
+        self.ready()
+        expect(self.page.locator(".loo-board")).to_have_text(board, use_inner_text=True, timeout=WAIT)
+        assert self.table_id == table_id and self.count() == saved
+        return self.model()
+
+    def done(self) -> None:
+        assert self.errors == [], self.errors
+        outside = [u for u in self.requests if urlparse(u).scheme not in ("data", "blob", "about")]
+        outside = [u for u in outside if urlparse(u).netloc != urlparse(self.site).netloc]
+        assert outside == [], f"requests left the book's origin: {outside}"
+
+
+@pytest.mark.parametrize(("game", "code", "_extra"), CLICKED, ids=[g for g, _, _ in CLICKED])
+def test_a_whole_hand_in_the_readers_browser(page: Page, static_site: str, game: str, code: str, _extra: str) -> None:
+    table = InpageTable(page, served=None, game=game, site=static_site)  # type: ignore[arg-type]
+    table.open(code)
+    expect(page.locator(".loo-inpage-where")).to_contain_text("This table runs in your browser")
+    expect(page).to_have_title(f"{page.locator('h1').inner_text()}: play in your browser · Lanterloo")
+    play_a_whole_hand_by_clicking(table, reload=True)
+    table.shot(f"inpage-{game}")
+    table.done()
