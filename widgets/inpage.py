@@ -151,7 +151,11 @@ def install(post: Post) -> None:
     comm.create_comm = lambda *args, **kwargs: page_comm(*args, **kwargs)
     from widgets import live_table
 
-    live_table.table_address = page_address
+    live_table.home = live_table.Home(
+        page_address,
+        "This game is kept in this browser as you play: come back to this page, after a reload or another "
+        "day, and it carries on.",
+    )
 
 
 def page_address(game: str, deal: str | None = None) -> str:

@@ -22,6 +22,7 @@ import logging
 import os
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 from urllib.parse import parse_qs, quote
@@ -61,9 +62,22 @@ def server_address(game: str, deal: str | None = None) -> str:
     return f"/tables/{quote(game)}" + (f"?deal={quote(deal)}" if deal else "")
 
 
-table_address: Callable[[str, str | None], str] = server_address
-"""Where a link to a new table leads: the server's tables, or (a table in the reader's browser,
-:mod:`widgets.inpage`) the page the table is on."""
+@dataclass(frozen=True)
+class Home:
+    """Where the tables run, as far as their pages tell: the server's tables, or the reader's browser."""
+
+    address: Callable[[str, str | None], str]
+    """The address of a new table of a game, at a deal code's hand if one is given."""
+    saved_note: str
+    """What a saved table says about how the game is kept."""
+
+
+SERVER = Home(
+    server_address,
+    "This game is saved as you play: this page's address brings it back, after a reload or another day.",
+)
+home = SERVER
+"""The tables' home in this process: :data:`SERVER`, unless :mod:`widgets.inpage` made it the browser."""
 
 
 class LiveTable(ipw.VBox):
@@ -156,8 +170,8 @@ class DealCodes(ipw.VBox):
         )
         self._status = lean(ipw.HTML)
         note = (
-            '<p class="loo-saved-note" style="font-size:12px;color:#555;margin:2px 0">This game is saved as you '
-            "play: this page's address brings it back, after a reload or another day.</p>"
+            '<p class="loo-saved-note" style="font-size:12px;color:#555;margin:2px 0">'
+            f"{escape(home.saved_note)}</p>"
             if saved
             else ""
         )
@@ -190,7 +204,7 @@ class DealCodes(ipw.VBox):
             self._shown.value = "<p>This hand was loaded from a record: it has no deal code.</p>"
             return
         self._hand = self.model.hand
-        link = table_address(code.game, str(code))
+        link = home.address(code.game, str(code))
         self._shown.value = (
             f'<p class="loo-code-shown">Deal code for this hand: <code style="user-select:all">{escape(str(code))}'
             f'</code> (<a href="{escape(link)}" target="_blank" rel="noopener">a new table with this deal</a>)</p>'
@@ -280,7 +294,7 @@ def notice(message: str, page: str, *, title: str = "This table cannot be opened
     return ipw.HTML(
         f'<div class="loo-table-notice" role="alert"><h2 style="font-size:1.2em">{escape(title)}</h2>'
         f"<p>{escape(message)}</p>"
-        f'<p><a href="{escape(table_address(page, None))}">Start a new table</a></p></div>'
+        f'<p><a href="{escape(home.address(page, None))}">Start a new table</a></p></div>'
     )
 
 

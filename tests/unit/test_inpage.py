@@ -153,12 +153,13 @@ def test_an_unreadable_saved_game_gives_a_new_table() -> None:
     assert out == {"displayed": 1, "saves": [1]}, "a new game, kept from its start"
 
 
-def test_links_to_new_tables_stay_on_the_page() -> None:
+def test_links_to_new_tables_stay_on_the_page_and_the_note_says_where_the_game_is_kept() -> None:
     [out] = run_page(
         """
         from widgets import live_table
-        address = live_table.table_address
-        print(json.dumps([address("nap", "nap.hoffmann.s0.n1"), address("nap", None)]))
+        address = live_table.home.address
+        print(json.dumps([address("nap", "nap.hoffmann.s0.n1"), address("nap", None), live_table.home.saved_note]))
         """
     )
-    assert out == ["?deal=nap.hoffmann.s0.n1", "?"]
+    assert out[:2] == ["?deal=nap.hoffmann.s0.n1", "?"]
+    assert "kept in this browser" in out[2] and "address" not in out[2]
