@@ -135,7 +135,8 @@ tables served by the Lanterloo server keep them hidden.</p>
 <div class="loo-inpage-table" data-loo-table-slot></div>
 </main>
 <script src="../widgets/require.js"></script>
-<script>require.config({{paths: {{"@jupyter-widgets": "../widgets", "@jupyter-widgets/html-manager/dist": "../widgets"}}}});</script>
+<script>require.config({{paths: {{"@jupyter-widgets": "../widgets",
+  "@jupyter-widgets/html-manager/dist": "../widgets"}}}});</script>
 <script src="../widgets/embed-amd.js"></script>
 <script src="../inpage/inpage.js?v={js}"></script>
 </body>

@@ -514,12 +514,10 @@ VOILA_STARTUP_CHUNKS = tuple(
         *(9081, 7770, 3249, 4653, 8862, 9981, 5767, 4222, 8773, 3307, 6008, 8017, 457, 9212),
     )
 )
-WIDGET_STARTUP_CHUNKS = (
-    *(f"@jupyter-widgets/jupyterlab-manager/static/{chunk}.*.js" for chunk in (7, 704, 170, 84, 32, 452, 967, 160)),
-    *(f"@voila-dashboards/widgets-manager8/static/{chunk}.*.js" for chunk in (883, 496)),
-    # drawn once the table's widgets are known: the controls (buttons, boxes, tabs) and what they need
-    *(f"@jupyter-widgets/jupyterlab-manager/static/{chunk}.*.js" for chunk in (718, 121)),
-)
+# The widgets come from Voila's own widget manager (its widgets-manager8 extension): with
+# jupyterlab_widgets 3.0.13, the one built against Voila's JupyterLab (pyproject.toml), the page
+# takes none of that extension's chunks.
+WIDGET_STARTUP_CHUNKS = tuple(f"@voila-dashboards/widgets-manager8/static/{chunk}.*.js" for chunk in (883, 496))
 
 
 def startup_bundle(
