@@ -150,17 +150,28 @@ _OFFER_SCRIPT = """<script>
   var on = box.querySelector("[data-loo-offer-on]");
   var button = box.querySelector("[data-loo-embed]");
   var frame = box.querySelector("[data-loo-frame-slot]");
-  if (location.protocol !== "http:" && location.protocol !== "https:") return;
+  var inBrowser = box.querySelector("[data-loo-offer-browser]");
+  var browserButton = box.querySelector("[data-loo-embed-browser]");
+  var browserLink = box.querySelector("[data-loo-browser-link]");
+  // The play pages sit at the site's root, beside book/: Sphinx names the root of every page.
+  var root = document.documentElement.getAttribute("data-content_root") || "../";
+  var deal = new URLSearchParams(location.search).get("deal");
+  var playPage = root + browserLink.getAttribute("data-loo-play") + (deal ? "?deal=" + encodeURIComponent(deal) : "");
+  browserLink.href = playPage;
+  inBrowser.hidden = false;
   // The Lanterloo server marks every page it serves with the tables it offers; a static host
-  // answers this same request (for the page itself, so never a 404) without the mark.
-  fetch(location.pathname, {method: "HEAD", cache: "no-store"})
-    .then(function (r) {
-      var tables = (r.headers.get("X-Lanterloo-Tables") || "").split(",");
-      if (tables.indexOf(table) < 0) return;
-      off.hidden = true;
-      on.hidden = false;
-    })
-    .catch(function () {});
+  // answers this same request (for the page itself, so never a 404) without the mark. A page
+  // opened as a file asks nothing: its in-browser table says how to serve the folder.
+  if (location.protocol === "http:" || location.protocol === "https:") {
+    fetch(location.pathname, {method: "HEAD", cache: "no-store"})
+      .then(function (r) {
+        var tables = (r.headers.get("X-Lanterloo-Tables") || "").split(",");
+        if (tables.indexOf(table) < 0) return;
+        off.hidden = true;
+        on.hidden = false;
+      })
+      .catch(function () {});
+  }
   // The reader's table is remembered (this browser, this game), so that closing the table, or
   // leaving the page and coming back, takes them back to their game rather than a new one.
   var key = "lanterloo-table:" + table;
@@ -174,23 +185,28 @@ _OFFER_SCRIPT = """<script>
       if (address) { localStorage.setItem(key, address); } else { localStorage.removeItem(key); }
     } catch (e) { /* storage blocked: the table still works, it is just not remembered */ }
     link.href = address || "/tables/" + table;
+    var shown = frame.firstChild;
+    var browserShown = !!(shown && shown.getAttribute("data-loo-in-browser"));
     fresh.hidden = !address;
-    button.textContent = frame.firstChild ? "Close the table"
+    button.textContent = shown && !browserShown ? "Close the table"
       : (address ? "Back to your game, in this page" : "Play here, in this page");
+    browserButton.textContent = browserShown ? "Close the table" : "Play here, in your browser";
   }
-  function open(address) {
+  function open(address, inThisBrowser) {
     var f = document.createElement("iframe");
-    f.src = address || "/tables/" + table;
-    f.title = box.getAttribute("data-loo-title");
+    f.src = inThisBrowser ? playPage : (address || "/tables/" + table);
+    f.title = box.getAttribute("data-loo-title") + (inThisBrowser ? ", in your browser" : "");
+    if (inThisBrowser) f.setAttribute("data-loo-in-browser", "1");
     f.className = "loo-offer-frame";
     f.addEventListener("load", function () {
+      if (inThisBrowser) return;  // the play page keeps its own game, in this browser's storage
       try {
         var at = f.contentWindow.location;
         if (/[?&]table=/.test(at.search)) remember(at.pathname + at.search);
       } catch (e) { /* not our origin: nothing to remember */ }
     });
     frame.appendChild(f);
-    button.setAttribute("aria-expanded", "true");
+    (inThisBrowser ? browserButton : button).setAttribute("aria-expanded", "true");
     remember(saved());
     f.focus();
   }
@@ -205,6 +221,7 @@ _OFFER_SCRIPT = """<script>
       done = true;
       frame.textContent = "";
       button.setAttribute("aria-expanded", "false");
+      browserButton.setAttribute("aria-expanded", "false");
       remember(saved());
       then();
     }
@@ -214,7 +231,14 @@ _OFFER_SCRIPT = """<script>
   }
   remember(saved());
   button.addEventListener("click", function () {
-    if (frame.firstChild) { close(function () {}); } else { open(saved()); }
+    var shown = frame.firstChild;
+    if (shown && !shown.getAttribute("data-loo-in-browser")) { close(function () {}); }
+    else { close(function () { open(saved()); }); }
+  });
+  browserButton.addEventListener("click", function () {
+    var shown = frame.firstChild;
+    if (shown && shown.getAttribute("data-loo-in-browser")) { close(function () {}); }
+    else { close(function () { open(null, true); }); }
   });
   fresh.addEventListener("click", function () {
     close(function () { remember(null); open(null); });
@@ -229,6 +253,7 @@ background:rgba(47,111,79,.06)}
 .loo-offer button{font:inherit;padding:.3em .8em;border-radius:4px;border:1px solid #2f6f4f;background:#2f6f4f;
 color:#fff;cursor:pointer;margin-right:.6em}
 .loo-offer button[data-loo-new-table]{background:#fff;color:#2f6f4f}
+.loo-offer .loo-offer-note{font-size:.9em;color:#4a4a4a}
 .loo-offer button:focus-visible,.loo-offer a:focus-visible{outline:3px solid #e0a000;outline-offset:2px}
 .loo-offer-frame{width:100%;height:780px;border:1px solid #b9c3cf;border-radius:4px;margin-top:.6em;background:#fff}
 @media (max-width:600px){.loo-offer-frame{height:900px}}
@@ -260,9 +285,15 @@ def live_table_offer(game: str, *, what: str | None = None) -> Any:
         f' data-loo-title="{escape(title)}">'
         f"<p><strong>{escape(title)}.</strong> Play whole games of {escape(name)} against the computer players, "
         f"with the pool carried from hand to hand.{hint}</p>"
-        "<div data-loo-offer-off><p>The live tables need the Lanterloo server, which runs on your own "
-        "machine. In the project's folder, run <code>make serve</code>, then open this page from "
-        "<code>http://127.0.0.1:8000/</code>: this box will then offer the table.</p></div>"
+        "<div data-loo-offer-browser hidden><p>"
+        '<button type="button" data-loo-embed-browser aria-expanded="false">Play here, in your browser</button>'
+        f'<a href="#" target="_blank" rel="noopener" data-loo-browser-link data-loo-play="play/{game}.html">'
+        "Open it on a page of its own</a></p>"
+        '<p class="loo-offer-note">This table runs in your own browser, with nothing to install. The whole deal is '
+        "then in your computer, so it cannot hide the other hands from a curious reader.</p></div>"
+        "<div data-loo-offer-off><p>The tables that keep every other hand hidden run on the Lanterloo server, on "
+        "your own machine. In the project's folder, run <code>make serve</code>, then open this page from "
+        "<code>http://127.0.0.1:8000/</code>: this box will then offer them too.</p></div>"
         "<div data-loo-offer-on hidden><p>"
         f'<button type="button" data-loo-embed aria-expanded="false">Play here, in this page</button>'
         f'<button type="button" data-loo-new-table hidden>Start a new table</button>'

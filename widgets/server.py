@@ -514,10 +514,21 @@ VOILA_STARTUP_CHUNKS = tuple(
         *(9081, 7770, 3249, 4653, 8862, 9981, 5767, 4222, 8773, 3307, 6008, 8017, 457, 9212),
     )
 )
-# The widgets come from Voila's own widget manager (its widgets-manager8 extension): with
-# jupyterlab_widgets 3.0.13, the one built against Voila's JupyterLab (pyproject.toml), the page
-# takes none of that extension's chunks.
-WIDGET_STARTUP_CHUNKS = tuple(f"@voila-dashboards/widgets-manager8/static/{chunk}.*.js" for chunk in (883, 496))
+# The widgets' chunks, in the order a table page fetches them: Voila's widget manager
+# (widgets-manager8) and the ipywidgets extension (jupyterlab-manager, from jupyterlab_widgets 3.0.13).
+_MANAGER = "@voila-dashboards/widgets-manager8/static"
+_WIDGETS = "@jupyter-widgets/jupyterlab-manager/static"
+WIDGET_STARTUP_CHUNKS = tuple(
+    f"{folder}/{chunk}.*.js"
+    for folder, chunks in (
+        (_MANAGER, (883, 496, 651, 264)),
+        (_WIDGETS, (651, 420, 439, 327, 722, 446)),
+        (_MANAGER, (324, 603)),
+        # drawn once the table's widgets are known: the controls (buttons, boxes, tabs) and what they need
+        (_WIDGETS, (727, 586)),
+    )
+    for chunk in chunks
+)
 
 
 def startup_bundle(

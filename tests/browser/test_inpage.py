@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_play import CLICKED, WAIT, Table, play_a_whole_hand_by_clicking
+from tests.conftest import ROOT
 from widgets.model import TableModel
 
 STARTS = 60_000  # Pyodide's first start on a busy machine
@@ -105,3 +106,35 @@ def test_a_whole_hand_in_the_readers_browser(page: Page, static_site: str, game:
     play_a_whole_hand_by_clicking(table, reload=True)
     table.shot(f"inpage-{game}")
     table.done()
+
+
+def test_a_chapter_on_a_static_host_offers_its_table_in_the_readers_browser(page: Page, static_site: str) -> None:
+    """With no server, the chapter's box offers the in-browser table (and says what it cannot hide),
+    plays it inside the page, and closes it; the server's tables are offered only as words."""
+    errors: list[str] = []
+    requests: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(f"{static_site}/book/nap/orthodox.html")
+    offer = page.locator("#live-nap")
+    expect(offer.get_by_text("cannot hide the other hands")).to_be_visible()
+    expect(offer.get_by_text("make serve")).to_be_visible()
+    expect(offer.get_by_role("button", name="Play here, in this page")).to_be_hidden()  # the server's: none here
+    expect(offer.get_by_role("link", name="Open it on a page of its own")).to_have_attribute(
+        "href", "../../play/nap.html"
+    )
+    offer.get_by_role("button", name="Play here, in your browser").click()
+    table = page.frame_locator("#live-nap iframe")
+    expect(table.locator("[data-loo-ready]")).to_have_count(1, timeout=STARTS)
+    expect(table.locator(".loo-table-view")).to_contain_text("(you)")
+    expect(table.locator(".loo-choices button.mod-primary").first).to_be_enabled()
+    close = offer.get_by_role("button", name="Close the table")
+    expect(close).to_have_attribute("aria-expanded", "true")
+    page.screenshot(path=str(ROOT / "test-results" / "inpage-in-chapter.png"), full_page=False)
+    close.click()
+    expect(offer.locator("iframe")).to_have_count(0)
+    expect(offer.get_by_role("button", name="Play here, in your browser")).to_have_attribute("aria-expanded", "false")
+    assert errors == [], errors
+    origin = urlparse(static_site).netloc
+    assert [u for u in requests if urlparse(u).scheme in ("http", "https") and urlparse(u).netloc != origin] == []

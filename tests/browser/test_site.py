@@ -94,12 +94,17 @@ def watch(page: Page) -> tuple[list[str], list[str]]:
     return errors, failed
 
 
-@pytest.mark.parametrize("table", ["five-card-loo", "irish-loo", "nap", "domino-loo"])
+# A new three-card table opens on Peel's single, every card face up and settled at the deal: a later
+# hand of the game, with a pool and the backs of the others' cards, is opened instead.
+OPENED_AT = {"three-card-loo": "?deal=l3.peel.s0.n987654.d2.p9.knormal"}
+
+
+@pytest.mark.parametrize("table", TABLES)
 def test_every_live_table_opens_with_the_readers_hand_only(
     page: Page, site: str, requests: list[str], table: str
 ) -> None:
     errors, failed = watch(page)
-    page.goto(site + f"/tables/{table}")
+    page.goto(site + f"/tables/{table}" + OPENED_AT.get(table, ""))
     view = page.locator(".loo-table-view")
     expect(view).to_be_visible(timeout=30_000)
     expect(view).to_contain_text("Ann (you)")
@@ -145,10 +150,11 @@ def test_the_books_step_viewer_steps_by_keyboard_in_the_static_build(
     expect(frame.locator("g[role=img][aria-label*=' of ']").first).to_be_visible()
     assert frame.locator("use").count() > 0
     assert not [url for url in requests if url.startswith("ws")]
-    # with no Lanterloo server, the live-table offer says how to start one and offers no button
+    # with no Lanterloo server, the live-table offer says how to start one, and offers only the
+    # table that runs in the reader's browser
     offer = page.locator("#live-three-card-loo")
     expect(offer).to_contain_text("make serve")
-    expect(offer.get_by_role("button")).to_have_count(0)
+    expect(offer.get_by_role("button")).to_have_text(["Play here, in your browser"])
     assert failed == [] and errors == [], (failed, errors)
 
 

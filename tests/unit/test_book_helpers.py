@@ -64,7 +64,10 @@ def test_the_offer_names_its_table_and_says_how_to_start_the_server() -> None:
     assert "make serve" in html and "Call a Nap." in html
     # the button and the link are hidden until the page hears from the server
     assert re.search(r"<div data-loo-offer-on hidden>.*data-loo-embed", html, re.S)
-    assert "https://" not in html and re.findall(r'href="([^"]+)"', html) == ["/tables/nap"]
+    assert "https://" not in html and re.findall(r'href="([^"]+)"', html) == ["#", "/tables/nap"]
+    # the table in the reader's browser, on any host: its play page, and a plain word on what it cannot hide
+    assert 'data-loo-play="play/nap.html"' in html and "Play here, in your browser" in html
+    assert "cannot hide the other hands" in html
 
 
 def test_an_offer_for_a_game_without_a_table_is_refused_and_every_table_can_be_offered() -> None:

@@ -477,7 +477,7 @@ def test_voilas_startup_chunks_come_as_one_script_revalidated(routed: LanterlooS
     names = re.findall(rb"^/\* ([\w.]+\.js) \*/$", bundle, re.M)
     assert len(names) == len(server.VOILA_STARTUP_CHUNKS) + len(server.WIDGET_STARTUP_CHUNKS)
     assert names[: len(server.VOILA_STARTUP_CHUNKS)] == [c.encode() for c in server.VOILA_STARTUP_CHUNKS]
-    assert names[-1].startswith(b"496.")  # Voila's widget manager, last
+    assert names[-1].startswith(b"586.")  # the controls' chunks, last
     (first,) = fetch_at_once(routed.app, [server.STARTUP_BUNDLE_PATH])
     assert first.code == 200 and first.headers["Content-Type"].startswith("text/javascript")
     assert first.body == bundle and first.headers["Cache-Control"] == "no-cache"
