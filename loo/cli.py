@@ -393,7 +393,11 @@ def simulate(
                 progress(done)
     else:
         # Leaving the block, normally or by an exception (Ctrl-C: KeyboardInterrupt), terminates the workers.
-        with multiprocessing.get_context().Pool(jobs, initializer=_start_worker, initargs=(table,)) as workers:
+        # Spawned, not forked: a fork copies every lock of a process that runs threads (a test run's
+        # browser driver, a kernel's) in whatever state another thread left it, and a worker then
+        # waits forever on one (seen: a whole test run hung in simulate on a fresh Debian 12).
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(jobs, initializer=_start_worker, initargs=(table,)) as workers:
             # Random play is fast: give each worker ten blocks at a time (passing blocks one by one took 1.8 s
             # instead of 1.4 for 100,000 hands); slower bots get one at a time, so that progress is shown often.
             chunk = max(1, min(10, blocks // (4 * jobs))) if fast else 1
