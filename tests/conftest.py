@@ -186,3 +186,12 @@ def static_site() -> Iterator[str]:
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/browser drives chromium: it is marked ``browser`` (``make unit`` leaves
+    those out) by where it lives, so a new file there cannot forget the mark."""
+    folder = Path(__file__).resolve().parent / "browser"
+    for item in items:
+        if Path(str(item.fspath)).resolve().is_relative_to(folder):
+            item.add_marker(pytest.mark.browser)

@@ -34,7 +34,6 @@ from tests.conftest import ROOT, Served, serve_server
 from widgets.server import RETRY_AFTER_SECONDS
 from widgets.store import TableStore
 
-pytestmark = pytest.mark.browser
 SHOTS = ROOT / "test-results"
 TABLE = "three-card-loo"
 CAP = 2

@@ -46,7 +46,6 @@ from widgets.model import TableModel, in_words
 from widgets.rules_picker import RulesPicker
 from widgets.store import TableStore
 
-pytestmark = pytest.mark.browser
 SHOTS = ROOT / "test-results"
 WAIT = 90_000  # generous: a table's kernel may still be starting on a busy machine
 # The notebook's markdown, as Voila's lab template renders it (headings and paragraphs, no inner div).

@@ -48,8 +48,6 @@ from widgets.model import TableModel, code_record
 from widgets.safety import READER_MESSAGE
 from widgets.store import TableStore
 
-pytestmark = pytest.mark.browser
-
 FAULT_TABLES = ROOT / "tests" / "fault_tables"
 OPEN_WAIT = 90.0  # a table's kernel may still be starting on a busy machine
 WAIT = 30.0

@@ -17,7 +17,6 @@ from playwright.sync_api import ConsoleMessage, Page, expect
 
 from tests.conftest import Served
 
-pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "test-results"
 # Pages that are reference or landing pages, not chapters: no example hand is asked of them.
 TABLES = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "book" / "tables").glob("*.ipynb"))

@@ -13,7 +13,6 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from widgets.step_viewer import AUTOPLAY_MS, SCRIPT, StepViewer
 
-pytestmark = pytest.mark.browser
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 LOO = GOLDEN / "L3-DIV-02-one-chip-a-trick.json"
 DOMINO = GOLDEN / "DL-DLR-03-dealer-plays-for-the-pool.json"

@@ -26,7 +26,6 @@ from widgets.model import STALE_MESSAGE, TableModel, code_record
 from widgets.server import NO_MATH_PATH, STARTUP_BUNDLE_PATH
 from widgets.store import TableStore
 
-pytestmark = pytest.mark.browser
 SHOTS = ROOT / "test-results"
 
 
