@@ -64,3 +64,19 @@ def test_every_live_table_passes_axe(page: Page, site: str, table: str) -> None:
         expect(drawn[tab]).to_be_visible(timeout=30_000)
         problems = axe_problems(page)
         assert not problems, f"{tab} tab:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_every_table_in_the_readers_browser_passes_axe(page: Page, static_site: str, table: str) -> None:
+    """The play pages of the static build (the tables that run in the reader's browser), tabs and all."""
+    page.goto(f"{static_site}/play/{table}.html")
+    expect(page.locator("[data-loo-ready]")).to_have_count(1, timeout=60_000)
+    expect(page.locator(".loo-table-view")).to_be_visible()
+    problems = axe_problems(page)
+    assert not problems, "\n".join(problems)
+    drawn = {"Ledger": page.locator(".loo-ledger-view table"), "Rules": page.get_by_role("combobox", name="Game")}
+    for tab in ("Ledger", "Rules"):
+        page.get_by_role("tab", name=tab).click()
+        expect(drawn[tab]).to_be_visible(timeout=30_000)
+        problems = axe_problems(page)
+        assert not problems, f"{tab} tab:\n" + "\n".join(problems)
