@@ -138,3 +138,20 @@ def test_a_chapter_on_a_static_host_offers_its_table_in_the_readers_browser(page
     assert errors == [], errors
     origin = urlparse(static_site).netloc
     assert [u for u in requests if urlparse(u).scheme in ("http", "https") and urlparse(u).netloc != origin] == []
+
+
+def test_a_play_page_opened_as_a_file_says_how_to_serve_the_folder(page: Page) -> None:
+    book = ROOT / "_build" / "html"
+    page.goto((book / "play" / "nap.html").as_uri())
+    status = page.locator("[data-loo-status]")
+    expect(status).to_contain_text("opened as a file")
+    expect(status).to_contain_text("python3 -m http.server 8000")
+    expect(status).to_contain_text("http://localhost:8000/play/nap.html")
+    assert page.locator(".loo-table-view").count() == 0
+
+
+def test_a_browser_without_webassembly_is_told_so(page: Page, static_site: str) -> None:
+    page.add_init_script("delete window.WebAssembly;")
+    page.goto(f"{static_site}/play/irish-loo.html")
+    expect(page.locator("[data-loo-status]")).to_contain_text("lacks WebAssembly or Web Workers")
+    expect(page.locator(".loo-inpage-problem")).to_have_count(1)
