@@ -54,10 +54,14 @@ def test_every_book_page_passes_axe(page: Page, static_site: str) -> None:
 def test_every_live_table_passes_axe(page: Page, site: str, table: str) -> None:
     page.goto(f"{site}/tables/{table}")
     expect(page.locator(".loo-table-view")).to_be_visible(timeout=30_000)
+    table_passes_axe(page)
+
+
+def table_passes_axe(page: Page) -> None:
+    """The table as it opened, then with the Rules and Ledger tabs open, whose controls are not drawn
+    (nor, for the rules, built) until shown: each waited for first."""
     problems = axe_problems(page)
     assert not problems, "\n".join(problems)
-    # and again with the Rules and Ledger tabs open, whose controls are not drawn (nor, for the
-    # rules, built) until shown: wait for what each tab holds first
     drawn = {"Ledger": page.locator(".loo-ledger-view table"), "Rules": page.get_by_role("combobox", name="Game")}
     for tab in ("Ledger", "Rules"):
         page.get_by_role("tab", name=tab).click()
@@ -72,11 +76,4 @@ def test_every_table_in_the_readers_browser_passes_axe(page: Page, static_site: 
     page.goto(f"{static_site}/play/{table}.html")
     expect(page.locator("[data-loo-ready]")).to_have_count(1, timeout=60_000)
     expect(page.locator(".loo-table-view")).to_be_visible()
-    problems = axe_problems(page)
-    assert not problems, "\n".join(problems)
-    drawn = {"Ledger": page.locator(".loo-ledger-view table"), "Rules": page.get_by_role("combobox", name="Game")}
-    for tab in ("Ledger", "Rules"):
-        page.get_by_role("tab", name=tab).click()
-        expect(drawn[tab]).to_be_visible(timeout=30_000)
-        problems = axe_problems(page)
-        assert not problems, f"{tab} tab:\n" + "\n".join(problems)
+    table_passes_axe(page)
