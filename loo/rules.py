@@ -264,6 +264,10 @@ class Rules:
 
 R = TypeVar("R")
 
+MAX_OPTION_NUMBER = 1_000_000
+"""The largest whole number any option takes (chips, points, tricks): more than any table plays for,
+and small enough that every rules value, and so every deal code, has a length known in advance."""
+
 
 def option_fields(cls: type[Any]) -> list[dataclasses.Field[Any]]:
     """The option fields of a rules dataclass: every field but ``game`` and ``preset_name``."""
@@ -343,6 +347,8 @@ def _read_value(field: str, kind: Any, raw: Any) -> Any:
     if kind is int:
         if not isinstance(raw, int) or isinstance(raw, bool):
             raise RecordError(field, f"must be a whole number, not {raw!r}")
+        if raw > MAX_OPTION_NUMBER:
+            raise RecordError(field, f"must be at most {MAX_OPTION_NUMBER}, not {raw}")
         return raw
     allowed = [m.value for m in kind]
     if raw not in allowed:

@@ -45,8 +45,9 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from loo.kits import GAMES, kit
+from loo.options import game_options, presets
 from loo.records import load
-from loo.rules import RecordError
+from loo.rules import MAX_OPTION_NUMBER, RecordError
 
 GAME_CODES = {
     "three-card-loo": "l3",
@@ -68,11 +69,33 @@ TAGS = {
     "k": "the kind of deal",
     "c": "the number of seats",
 }
-MAX_LENGTH = 400
 MAX_SEED_DIGITS = 18
 MAX_POOL = 100_000
+MAX_SEATS = 10
 _WORD = re.compile(r"^[a-z0-9-]+$")
 _ALLOWED = re.compile(r"^[a-z0-9._~-]*$")
+
+
+def longest_code_length(game: str) -> int:
+    """The most characters a legal deal code of ``game`` can have: its longest preset with every option
+    changed to its longest value, and every tagged part at its longest. A code the engine deals, and
+    so the start of every saved game, is never longer."""
+    options = sum(
+        len(f"_{o.key}~") + max(len(c) for c in o.choices)
+        if o.choices
+        else len(f"_{o.key}~") + (len("false") if o.kind is bool else len(str(MAX_OPTION_NUMBER)))
+        for o in game_options(game)
+    )
+    tagged = (
+        len(f".s{MAX_SEATS - 1}.n{'9' * MAX_SEED_DIGITS}.d{MAX_SEATS - 1}.p{MAX_POOL}.c{MAX_SEATS}")
+        + len(".k")
+        + max(len(k) for k in KINDS)
+    )
+    return len(GAME_CODES[game]) + 1 + max(len(p) for p in presets(game)) + options + tagged
+
+
+MAX_LENGTH = max(longest_code_length(game) for game in GAME_CODES)
+"""Longer text is refused before it is read: no legal code is longer (:func:`longest_code_length`)."""
 
 
 class DealCodeError(ValueError):
@@ -244,8 +267,8 @@ def parse_deal_code(text: str, *, game: str | None = None, rules: Any = None) ->
             raise DealCodeError(f"{TAGS[tag]} is missing: a deal code names it as {tag}…, like l3.peel.s0.n12345")
     seats = values.get("c")
     n = seats if seats is not None else USUAL_SEATS[found_game]
-    if not 2 <= n <= 10:
-        raise DealCodeError(f"the number of seats must be from c2 to c10, not c{n}")
+    if not 2 <= n <= MAX_SEATS:
+        raise DealCodeError(f"the number of seats must be from c2 to c{MAX_SEATS}, not c{n}")
     for tag in ("s", "d"):
         if tag in values and not 0 <= values[tag] < n:
             raise DealCodeError(

@@ -10,9 +10,13 @@ from pathlib import Path
 import ipywidgets as ipw
 import pytest
 
+from loo.kits import kit
+from loo.options import game_options, presets
 from loo.records import load, record_type
+from loo.rules import MAX_OPTION_NUMBER, RecordError
 from tests.unit.loo_helpers import EVERY_TABLE_GAME
-from widgets.dealcode import DealCode, DealCodeError, parse_deal_code
+from widgets.dealcode import GAME_CODES, MAX_LENGTH, DealCode, DealCodeError, parse_deal_code
+from widgets.journal import MemoryJournals
 from widgets.live_table import LiveTable, served_table
 from widgets.model import TableModel, code_record
 from widgets.store import TableStore
@@ -84,7 +88,8 @@ def test_a_code_is_written_short_and_read_in_any_case() -> None:
         ("l3 peel s0 n1", "' ' cannot be part"),
         ("l3.peel.s0.n1.c1", "number of seats"),
         ("12345", "bare number"),
-        ("x" * 500, "too long"),
+        ("x" * (MAX_LENGTH + 1), "too long"),
+        ("l3.peel_deal-price~1000001.s0.n1", "deal-price: must be at most 1000000"),
     ],
 )
 def test_a_bad_code_is_refused_naming_what_is_wrong(text: str, named: str) -> None:
@@ -175,3 +180,46 @@ def test_a_bad_deal_code_in_the_address_gets_a_plain_message(tmp_path: Path) -> 
     assert not isinstance(widget, LiveTable)
     assert "That deal code cannot be used: the seat s5 does not exist" in text_of(widget)
     assert store.count(table_id) == 0
+
+
+def longest_rules(game: str) -> dict[str, object]:
+    """The game's longest preset with every option changed to the longest value the engine accepts."""
+    preset = max(presets(game), key=len)
+    rules: dict[str, object] = {"preset": preset}
+    base = kit(game).read_rules(game, preset)
+    for option in game_options(game):
+        if option.choices:
+            candidates: list[object] = sorted(option.choices, key=len, reverse=True)
+        elif option.kind is bool:
+            candidates = [False, True]
+        else:
+            candidates = [MAX_OPTION_NUMBER, *range(99, 0, -1)]
+        for value in candidates:
+            if value == option.value_of(base):
+                continue
+            try:
+                kit(game).read_rules(game, {**rules, option.key: value})
+            except RecordError:
+                continue
+            rules[option.key] = value
+            break
+    return rules
+
+
+@pytest.mark.parametrize("game", list(GAME_CODES))
+def test_the_longest_legal_code_is_read_and_its_saved_game_resumes(game: str) -> None:
+    rules = longest_rules(game)
+    assert len(rules) >= len(game_options(game))  # every option changed (but one the others rule out)
+    table = TableModel(game, rules=rules, seat=0, seed=10**18 - 1, rng=random.Random(2))
+    code = str(table.deal_code())
+    assert parse_deal_code(code) == table.deal_code()
+    longest = f"{code}.d1.p{10**5}.knormal.c3"  # every tagged part too, as a later hand's code has them
+    assert len(longest) <= MAX_LENGTH
+    assert str(parse_deal_code(longest)) == longest
+    journals = MemoryJournals()
+    table_id = journals.new_table(game)
+    assert table.attach(journals, table_id)
+    if table.legal():
+        assert table.act(table.legal()[0])
+    again = TableModel.resume(journals, table_id)
+    assert again.view() == table.view() and again.rules == table.rules
