@@ -24,6 +24,10 @@ from loo.rules import FirstDealMode, Game, RecordError, Rules
 
 FORMAT = "loo-record/1"
 OTHER_GAMES = ("nap", "domino-loo", "domino-rounce")
+MAX_RECORD_CHARS = 256 * 1024
+"""The longest text read as a record. A legal hand record is far shorter: ten seats of 40-character
+names and the 64 actions of a five-card hand, written out card by card and indented, come to some
+4,300 characters (under 10,000 even with every name's letters escaped)."""
 
 
 @dataclass(frozen=True)
@@ -175,7 +179,14 @@ class Record:
 
 
 def parse_json(text: str) -> Any:
-    """The JSON of a record, or a :class:`RecordError` saying where it stopped being JSON."""
+    """The JSON of a record, or a :class:`RecordError` saying where it stopped being JSON.
+
+    Text longer than :data:`MAX_RECORD_CHARS` is refused unread: no hand record is that long.
+    """
+    if len(text) > MAX_RECORD_CHARS:
+        raise RecordError(
+            "record", f"is {len(text):,} characters long, more than any hand record (at most {MAX_RECORD_CHARS:,})"
+        )
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:

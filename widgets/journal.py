@@ -27,6 +27,7 @@ this table has 1 events, not 0: it was played on elsewhere
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from collections.abc import Callable, Sequence
@@ -37,6 +38,10 @@ Event = dict[str, Any]
 START = "start"
 ID_BYTES = 16  # 22 characters of base64url: 128 bits, unguessable
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
+MAX_EVENT_CHARS = 1024 * 1024
+"""The longest event (as compact JSON) a journal keeps. The longest the model writes is an imported
+record's start (the record at most :data:`loo.records.MAX_RECORD_CHARS`, 256 KiB, its quotes and
+line breaks escaped); a move is some hundred characters."""
 
 
 class StoreError(Exception):
@@ -77,6 +82,17 @@ def valid_id(table_id: str) -> bool:
 def check_id(table_id: str) -> None:
     if not isinstance(table_id, str) or not valid_id(table_id):
         raise BadTableId(f"{str(table_id)[:40]!r} is not a table id")
+
+
+def event_text(event: Event) -> str:
+    """``event`` as the compact JSON a journal keeps; a :class:`StoreError` if it is longer than any
+    event a table writes (:data:`MAX_EVENT_CHARS`)."""
+    text = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    if len(text) > MAX_EVENT_CHARS:
+        raise StoreError(
+            f"an event of {len(text):,} characters is longer than a table saves (at most {MAX_EVENT_CHARS:,})"
+        )
+    return text
 
 
 def new_id() -> str:
@@ -148,6 +164,8 @@ class MemoryJournals:
         kept = self._kept(table_id)
         if kept.count != expected:
             raise StaleTable(expected, kept.count)
+        for event in events:
+            event_text(event)  # an event longer than a table writes is refused, and nothing is kept
         for event in events:
             if event.get("type") == START:
                 kept.events = []

@@ -14,7 +14,8 @@ from the table's private generator; showing one hand's seed tells nothing about 
 hand's deal code (:mod:`widgets.dealcode`) is given only when asked for (:meth:`TableModel.deal_code`).
 
 Saving: the model writes a journal of what happened, one event per change (a new game, the
-reader's action with the bots' replies, a take-back, the next hand, an imported record), each
+reader's action with the bots' replies, a take-back, the next hand; a loaded record begins a new
+game, its start event holding the record), each
 with every bot action it caused, so that replaying the journal rebuilds the game exactly without
 asking a bot or a random generator anything. :meth:`TableModel.attach` saves it, as it
 happens, in a :class:`~widgets.journal.Journals` (the server's database, or the browser's
@@ -458,7 +459,10 @@ class TableModel(traitlets.HasTraits):
         self._pushed = []
         self._start(game, loaded.rules.to_record(), tuple(hand.names), None, deal=False)
         self._sit_at(hand, None)
-        if not self._journal({"type": "import", "record": text}):
+        # A new game begins at the record's hand: its start event holds the record, and the journal
+        # of the game before it is no longer read (nor kept), however many records are loaded.
+        self._history = []
+        if not self._journal({"type": START, "record": text, "seat": self.seat, "bots": self.bot_name}):
             return False
         self._say("Record loaded.")
         return True
@@ -600,6 +604,9 @@ class TableModel(traitlets.HasTraits):
 
     def _apply(self, event: Event) -> bool:
         kind = event["type"]
+        if kind == START and "record" in event:  # a game begun by loading a record
+            self.seat, self.bot_name = int(event["seat"]), str(event.get("bots", self.bot_name))
+            return self.import_record(str(event["record"]))
         if kind == START:
             code = parse_deal_code(str(event["code"]))
             names = event.get("names")
@@ -610,7 +617,7 @@ class TableModel(traitlets.HasTraits):
             return self.undo()
         if kind == "deal":
             return self.new_hand(int(event["seed"]))
-        if kind == "import":
+        if kind == "import":  # how an earlier version saved a loaded record
             return self.import_record(str(event["record"]))
         raise ReplayError(f"unknown event {kind!r}")
 

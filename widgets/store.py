@@ -5,7 +5,10 @@ Each table has an unguessable id (``secrets.token_urlsafe``) and a journal of ev
 1, 2, 3... in the order they happened. An event is a JSON object whose ``type`` says what
 happened (the model writes them: :mod:`widgets.model`); an event of type ``start`` begins a new
 game, and :meth:`TableStore.load` returns the events from the last one, which is all a table
-needs to be rebuilt. The journal holds every card of every deal: the database lives with the
+needs to be rebuilt; the events before it are deleted when it is written, so a table's journal
+holds one game (an imported record begins a game too). No event is longer than
+:data:`~widgets.journal.MAX_EVENT_CHARS` characters: a longer one is refused with a
+:class:`StoreError`. The journal holds every card of every deal: the database lives with the
 server and its kernels, never in the book, and nothing in it is sent to a browser.
 
 Two writers on one table (two tabs, two kernels) cannot corrupt it. Each write says how many
@@ -45,6 +48,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from widgets.journal import (
+    MAX_EVENT_CHARS,
     START,
     BadTableId,
     Event,
@@ -53,13 +57,14 @@ from widgets.journal import (
     StoreError,
     UnknownTable,
     check_id,
+    event_text,
     new_id,
     valid_id,
 )
 
 __all__ = [
-    "START", "BadTableId", "Event", "Saved", "StaleTable", "StoreError", "TableStore", "UnknownTable",
-    "check_id", "default_path", "valid_id",
+    "MAX_EVENT_CHARS", "START", "BadTableId", "Event", "Saved", "StaleTable", "StoreError", "TableStore",
+    "UnknownTable", "check_id", "default_path", "valid_id",
 ]
 
 SCHEMA_VERSION = 1
@@ -197,7 +202,7 @@ class TableStore:
         Otherwise raise :class:`StaleTable` and write nothing: the writer has not seen the latest
         events (another tab moved the game on), and must reload before it writes again.
         """
-        bodies = [(str(e["type"]), json.dumps(e, ensure_ascii=False, separators=(",", ":"))) for e in events]
+        bodies = [(str(e["type"]), event_text(e)) for e in events]  # a StoreError if one is too long
         now = time.time()
         with self._write():
             _page, actual = self._count(table_id)
@@ -213,6 +218,9 @@ class TableStore:
             ).rowcount
             if changed != 1:  # pragma: no cover - the count was read in this very transaction
                 raise StaleTable(expected, self._count(table_id)[1])
+            starts = [expected + i + 1 for i, (kind, _body) in enumerate(bodies) if kind == START]
+            if starts:  # a new game: the last one is never read again, and is not kept
+                self._db.execute("DELETE FROM events WHERE table_id = ? AND seq < ?", (table_id, starts[-1]))
         return expected + len(bodies)
 
     @_as_store_error

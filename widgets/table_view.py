@@ -18,6 +18,7 @@ import ipywidgets as ipw
 
 from loo.actions import Action
 from loo.cards import Card
+from loo.records import MAX_RECORD_CHARS
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import LIST_VERBS, action_label, board_html, pam_card, piece_label, piece_name
 from widgets.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, sheet_in_page, tile_class
@@ -428,5 +429,6 @@ class TableView(ipw.VBox):
         except UnicodeDecodeError:
             self._say(f"{upload.get('name', 'That file')} is not a text file of a record.")
             return
-        self._import_text.value = text
+        if len(text) <= MAX_RECORD_CHARS:  # a longer file is refused unread, and not sent back to the page
+            self._import_text.value = text
         self.model.import_record(text)

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from loo.records import MAX_RECORD_CHARS
 from tests.unit.loo_helpers import EVERY_TABLE_GAME
-from widgets.journal import Journals, MemoryJournals, Saved
+from widgets.journal import MAX_EVENT_CHARS, Journals, MemoryJournals, Saved, StoreError
 from widgets.model import STALE_MESSAGE, TableModel
 from widgets.store import BadTableId, StaleTable, TableStore, UnknownTable, default_path
 
@@ -268,3 +269,66 @@ def test_browser_journals_keep_only_the_current_game() -> None:
     assert saved.count == 3 and saved.events == [{"type": "start", "code": "nap.hoffmann.s0.n9"}]
     with pytest.raises(BadTableId):
         journals.restore(Saved("../etc", "nap", 1, [start]))
+
+
+def finished_record(game: str = "three-card-loo", preset: str = "britannica", seed: int = 8) -> str:
+    source = TableModel(game, preset=preset, seed=seed, rng=random.Random(seed))
+    while not source.hand.is_over:
+        source.act(source.legal()[0])
+    text = source.export()
+    assert text is not None
+    return text
+
+
+def test_a_record_longer_than_any_hand_record_is_refused_unread() -> None:
+    padded = finished_record() + " " * MAX_RECORD_CHARS  # still JSON, and still that hand's record
+    table = TableModel("nap", seed=3, rng=random.Random(3))
+    before = table.view()
+    assert not table.import_record(padded)
+    assert "more than any hand record" in table.message and f"{MAX_RECORD_CHARS:,}" in table.message
+    assert table.view() == before and table.game == "nap"
+
+
+def test_the_longest_legal_hand_record_is_far_below_the_limit() -> None:
+    names = [f"{'é' * 38}{i:02d}" for i in range(10)]  # ten seats of long names
+    table = TableModel("five-card-loo", names=names, rng=random.Random(4))
+    chooser = random.Random(4)
+    while not table.hand.is_over:  # as many actions as it can: every player stays in
+        legal = table.legal()
+        table.act(chooser.choice([a for a in legal if a.verb not in ("pass", "throw")] or legal))
+    text = table.export()
+    assert text is not None and len(text) * 10 < MAX_RECORD_CHARS
+
+
+def test_loading_records_again_and_again_keeps_one_game_in_the_journal(store: Journals) -> None:
+    text = finished_record()
+    table_id = store.new_table("three-card-loo")
+    table = TableModel("three-card-loo", rng=random.Random(2))
+    table.attach(store, table_id)
+    for _ in range(10):
+        assert table.import_record(text)
+    saved = store.load(table_id)
+    assert [e["type"] for e in saved.events] == ["start"] and saved.count == 11
+    if isinstance(store, TableStore):  # and the database keeps no more than that one game
+        assert store._db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 1
+    resumed = TableModel.resume(store, table_id)
+    same_game(table, resumed)
+    assert resumed.import_record(text)  # and it loads records on after a reload
+
+
+def test_a_game_saved_with_an_import_event_still_resumes(store: Journals) -> None:
+    """How earlier versions saved a loaded record: an ``import`` event after the game's start."""
+    text = finished_record()
+    table_id = store.new_table("three-card-loo")
+    store.append(table_id, 0, [{"type": "start", "code": "l3.peel.s0.n5"}, {"type": "import", "record": text}])
+    table = TableModel("three-card-loo", rng=random.Random(2))
+    assert table.import_record(text)
+    same_game(table, TableModel.resume(store, table_id))
+
+
+def test_an_event_longer_than_a_table_saves_is_refused_in_plain_words(store: Journals) -> None:
+    table_id = store.new_table("nap")
+    store.append(table_id, 0, [{"type": "start", "code": "nap.hoffmann.s0.n1"}])
+    with pytest.raises(StoreError, match="longer than a table saves"):
+        store.append(table_id, 1, [{"type": "deal", "seed": 2}, {"type": "act", "note": "x" * MAX_EVENT_CHARS}])
+    assert store.count(table_id) == 1 and len(store.load(table_id).events) == 1  # nothing was written
