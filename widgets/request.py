@@ -27,16 +27,59 @@ import os
 log = logging.getLogger("lanterloo.widgets.request")
 
 
+# How long one socket waits for the details before the kernel connects again (the server keeps
+# details that came while no socket was open: nothing is lost), and how many times in a row a
+# socket may be dropped before they came. A server that refuses the kernel (or none at all) is
+# not asked again. Either way the kernel then deals with no request details (a new table) and
+# says so in its log, rather than leave its reader at "Dealing the cards..." for good.
+RECV_SECONDS = 600.0
+MAX_DROPS = 12
+RETRY_SECONDS = 1.0
+PROOF_HEADER = "X-Lanterloo-Kernel-Proof"
+
+
+def _proof(kernel_id: str) -> str | None:
+    """The kernel's proof that it is the kernel ``kernel_id`` (``widgets.server.kernel_proof``): an
+    HMAC of its id under its connection key, which the server alone also knows."""
+    try:
+        import hashlib
+        import hmac
+
+        from IPython import get_ipython
+
+        key = get_ipython().kernel.session.key  # type: ignore[union-attr]
+    except Exception:  # not in a kernel
+        return None
+    return hmac.new(key, kernel_id.encode(), hashlib.sha256).hexdigest() if key else None
+
+
 async def _request_info(url: str) -> str | None:
+    import asyncio
+
     import websockets  # only when preheated: a kernel started for its request never needs it
 
-    try:
-        async with websockets.connect(url, open_timeout=5) as websocket:
-            message = await websocket.recv()
-    except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as error:
-        log.warning("no request details from %s: %s", url, error)
-        return None
-    return message if isinstance(message, str) else message.decode()
+    proof = _proof(url.rsplit("/", 1)[-1])
+    headers = {PROOF_HEADER: proof} if proof else None
+    drops = 0
+    while drops < MAX_DROPS:
+        try:
+            websocket = await websockets.connect(url, open_timeout=5, additional_headers=headers)
+        except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as error:
+            log.warning("no request details from %s: %s", url, error)
+            return None
+        try:
+            message = await asyncio.wait_for(websocket.recv(), RECV_SECONDS)
+            return message if isinstance(message, str) else message.decode()
+        except TimeoutError:  # no reader yet: connect again
+            continue
+        except (OSError, websockets.exceptions.WebSocketException) as error:
+            drops += 1
+            log.warning("request-details socket %s dropped (%d of %d): %s", url, drops, MAX_DROPS, error)
+            await asyncio.sleep(RETRY_SECONDS)
+        finally:
+            await websocket.close()
+    log.error("gave up waiting for request details from %s: the table deals with none", url)
+    return None
 
 
 def preheated() -> bool:

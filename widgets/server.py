@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import hmac
 import html
 import json
 import logging
@@ -58,6 +59,7 @@ import tornado.web
 from jupyter_core.utils import ensure_async
 from traitlets.config import Config
 from voila.app import Voila
+from voila.request_info_handler import RequestInfoSocketHandler
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
@@ -105,6 +107,44 @@ PLAY_QUIET_SECONDS = 5.0
 # How long a refill may hold the refill queue (:class:`OneRefillAtATime`) while its kernel runs the
 # table notebook; past that the next refill starts anyway.
 REFILL_TURN_SECONDS = 60.0
+
+# Log lines one client may cause in a minute (:class:`ClientLog`); past that, one summary line.
+LOG_LINES_PER_CLIENT_MINUTE = 20
+
+
+class ClientLog:
+    """The server's warnings about what a client did, at most ``per_minute`` lines per client
+    address a minute: past that the lines are counted, not written, and one line says how many
+    were left out when the minute is over (or at the client's next line after it). One client
+    that sent a refused message over and over used to grow the log by 420 KB a second."""
+
+    def __init__(self, logger: logging.Logger, per_minute: int = LOG_LINES_PER_CLIENT_MINUTE) -> None:
+        self.logger = logger
+        self.per_minute = per_minute
+        self._minutes: dict[str, tuple[float, int, int]] = {}  # client -> (minute began, written, left out)
+
+    def warning(self, client: str | None, message: str, *args: Any) -> None:
+        client = client or "?"
+        now = time.monotonic()
+        began, written, left_out = self._minutes.get(client, (now, 0, 0))
+        if now - began >= 60:
+            if left_out:
+                self.logger.warning("%d more lines about client %s left out of the log in the last minute",
+                                    left_out, client)  # fmt: skip
+            began, written, left_out = now, 0, 0
+        if written < self.per_minute:
+            self.logger.warning(message, *args)
+            written += 1
+            if written == self.per_minute:
+                self.logger.warning("client %s: no more lines about it this minute", client)
+        else:
+            left_out += 1
+        self._minutes[client] = (began, written, left_out)
+        if len(self._minutes) > 10_000:  # many clients: forget the quiet ones
+            self._minutes = {c: v for c, v in self._minutes.items() if now - v[0] < 60}
+
+
+quiet_log = ClientLog(log)
 
 # Messages a reader's browser must never receive (STACK.md: tracebacks and stderr leak).
 _BLOCKED_TYPES = {"error"}
@@ -199,6 +239,65 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):
             )
             return None
         return super().write_message(message, binary)
+
+
+PROOF_HEADER = "X-Lanterloo-Kernel-Proof"
+
+
+def kernel_proof(key: bytes, kernel_id: str) -> str:
+    """What a kernel shows to get its reader's request details: an HMAC of its id under the key of
+    its connection file, which only the kernel and the server know (``widgets.request`` makes it)."""
+    return hmac.new(key, kernel_id.encode(), hashlib.sha256).hexdigest()
+
+
+class KernelRequestInfoHandler(RequestInfoSocketHandler):  # type: ignore[misc]
+    """``/voila/query/<kernel id>``, where a preheated kernel waits for its reader's request details
+    (:mod:`widgets.request`), for the kernel itself only.
+
+    Voila's own handler took any client with any id, and one page that opened two sockets to it
+    and closed them in the wrong order made it drop another kernel's waiter: that table hung on
+    "Dealing the cards..." for good, and its kernel's shutdown then broke the next one. Here
+
+    * the id must be a live kernel's, and the request must carry the kernel's proof
+      (:data:`PROOF_HEADER`, :func:`kernel_proof`): anything else gets a 403 before any websocket
+      is opened, so a browser (which sees kernel ids, never their keys) cannot wait here at all;
+    * a kernel that connects again replaces its own earlier socket, and a socket that closes
+      removes itself only, never another's waiter;
+    * the details are sent through Voila's ``send_updates`` (kept for a kernel not connected yet),
+      which this class shares with Voila's handler; kept details of kernels gone are dropped.
+    """
+
+    _kernel_id: str | None = None
+
+    async def get(self, kernel_id: str, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        manager = self.settings.get("kernel_manager")
+        key: bytes | None = None
+        try:
+            if manager is not None and kernel_id in manager:
+                key = manager.get_kernel(kernel_id).session.key
+        except Exception:  # a kernel going away as we look
+            key = None
+        proof = self.request.headers.get(PROOF_HEADER, "")
+        if not key or not hmac.compare_digest(proof.encode(), kernel_proof(key, kernel_id).encode()):
+            quiet_log.warning(self.request.remote_ip, "refused a request-details socket for kernel %s from %s",
+                              kernel_id[:36], self.request.remote_ip)  # fmt: skip
+            self.set_status(403)
+            self.finish()
+            return
+        await super().get(kernel_id, *args, **kwargs)
+
+    def open(self, kernel_id: str) -> None:  # type: ignore[override]
+        self._kernel_id = kernel_id
+        manager = self.settings.get("kernel_manager")
+        if manager is not None:  # forget the details kept for kernels gone
+            live = set(manager.list_kernel_ids())
+            for gone in [k for k in RequestInfoSocketHandler._cache if k not in live]:
+                RequestInfoSocketHandler._cache.pop(gone, None)
+        super().open(kernel_id)
+
+    def on_close(self) -> None:
+        if self._kernel_id is not None and RequestInfoSocketHandler._waiters.get(self._kernel_id) is self:
+            del RequestInfoSocketHandler._waiters[self._kernel_id]
 
 
 class BookHandler(tornado.web.StaticFileHandler):
@@ -760,6 +859,8 @@ class LanterlooServer(Voila):  # type: ignore[misc]
                 spec = (pattern, TableRenderHandler, *spec[2:])
             if handler is VoilaShutdownKernelHandler:
                 spec = (pattern, TableShutdownHandler, *spec[2:])
+            if handler is RequestInfoSocketHandler:
+                spec = (pattern, KernelRequestInfoHandler, *spec[2:])
             handlers.append(spec)
         handlers.append((re.escape(SHEET_PATH), CardSheetHandler))
         handlers.append((re.escape(NO_MATH_PATH), NoMathHandler))

@@ -1,0 +1,119 @@
+"""The server withstands its own readers (issue 18): each test attacks ``python -m widgets.server``
+from one client on loopback, over the real websocket or plain HTTP, for a bounded count and time,
+as a page (or a script posing as one) could, and checks that the server refuses the attack where
+the input enters and that another reader's table still works.
+
+No browser is driven (like tests/browser/test_safety.py, these live beside the other tests that
+start the real server). One server serves the module, with one table notebook.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import time
+import uuid
+from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+import pytest
+from tornado.httpclient import HTTPClientError
+from tornado.websocket import WebSocketClientConnection, websocket_connect
+
+from tests.conftest import ROOT, Served, run_async, serve_server
+from tests.kernel_client import TableClient
+
+T = TypeVar("T")
+OPEN_WAIT = 90.0  # a table's kernel may still be starting on a busy machine
+WAIT = 30.0
+TABLE = "three-card-loo"
+
+
+def run(scenario: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    return run_async(scenario())
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    folder = tmp_path_factory.mktemp("withstand")
+    tables = folder / "tables"
+    tables.mkdir()
+    shutil.copy(ROOT / "book" / "tables" / f"{TABLE}.ipynb", tables)
+    with serve_server(folder, tables=tables) as running:
+        yield running
+
+
+def port_of(served: Served) -> int:
+    return int(urlsplit(served.base).port or 0)
+
+
+def established(port: int) -> int:
+    """TCP connections established to ``port`` on this machine (from /proc/net/tcp)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
+                count += 1
+    return count
+
+
+async def poll(predicate: Callable[[], object], timeout: float = WAIT) -> bool:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.1)
+    return True
+
+
+async def dealt(client: TableClient) -> None:
+    """Wait until the table is dealt (its board is drawn), not left at "Dealing the cards..."."""
+    await client.wait_for(lambda: client.board() or None, WAIT, "the table to be dealt")
+
+
+def ws_base(served: Served) -> str:
+    return "ws" + served.base.removeprefix("http")
+
+
+# ----- 1. the request-details endpoint is the kernel's alone -----------------------------------------
+
+
+def test_a_page_cannot_make_a_table_hang_at_dealing(served: Served) -> None:
+    """Two sockets to ``/voila/query/<id>``, the second closed first, made Voila's handler drop the
+    waiting pool kernel's socket: the next table hung at "Dealing the cards..." for good. Now no
+    client but the kernel itself gets a socket there (a 403), with a made-up id or a live kernel's,
+    and the next table deals."""
+
+    async def scenario() -> None:
+        port = port_of(served)
+        # The pool kernel has preheated and waits for a request: its socket is the only TCP
+        # connection to the server.
+        assert await poll(lambda: served.kernel_ids() and established(port) >= 1, OPEN_WAIT), "no kernel waiting"
+        refused = opened = 0
+        for kernel_id in [str(uuid.uuid4()), *served.kernel_ids()]:
+            sockets: list[WebSocketClientConnection] = []
+            for _ in range(2):
+                try:
+                    sockets.append(await websocket_connect(f"{ws_base(served)}/voila/query/{kernel_id}"))
+                    opened += 1
+                except HTTPClientError as error:
+                    assert error.code == 403
+                    refused += 1
+            for ws in reversed(sockets):
+                ws.close()
+                await asyncio.sleep(0.2)
+        client = await TableClient.open(served.base, TABLE, timeout=OPEN_WAIT)
+        try:
+            await dealt(client)
+        finally:
+            await client.close(shutdown=True)
+        assert opened == 0 and refused > 0, f"{opened} request-details sockets opened by a client"
+
+    run(scenario)
