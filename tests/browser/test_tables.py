@@ -178,7 +178,9 @@ LOADING_TEXTS_JS = """
   const note = (text) => { text = text.trim(); if (text && !texts.includes(text)) { texts.push(text); } };
   const sample = () => {
     const loading = document.getElementById('loading_text');
-    if (loading && loading.offsetParent !== null) { note(loading.textContent); }
+    if (loading && loading.offsetParent !== null && getComputedStyle(loading).visibility === 'visible') {
+      note(loading.textContent);
+    }
     for (const output of document.querySelectorAll('.jp-OutputArea-output')) {
       if (!output.firstElementChild) { note(output.textContent); }
     }
