@@ -62,6 +62,9 @@ STALE_MESSAGE = (
     "the game as it was saved there; reload this page to be sure you see it all."
 )
 NOT_SAVED_MESSAGE = "That move could not be saved, so it was not made (the server's log says why). Please try again."
+FINISHED_MESSAGE = (
+    "This hand is over, so it cannot be taken back: every card of it has been seen. Deal the next hand to play on."
+)
 SAVING_STOPPED_MESSAGE = (
     "This game can no longer be saved (the server's log says why). You can play on, but reloading the page "
     "will lose it."
@@ -282,7 +285,9 @@ class TableModel(traitlets.HasTraits):
 
     @property
     def can_undo(self) -> bool:
-        return self._reader_moves > 0
+        """Whether the reader has a move to take back: one of theirs in this hand, and the hand not over
+        (a finished hand has shown every card: taking a move back would replay it knowing them)."""
+        return self._reader_moves > 0 and not self.hand.is_over
 
     @property
     def pool(self) -> int:
@@ -358,7 +363,14 @@ class TableModel(traitlets.HasTraits):
         return f"Not allowed: {_sentence(problem[1])} ({cite(problem[0])})"
 
     def undo(self) -> bool:
-        """Take back the reader's last action and everything the bots did after it (a paid hand is unpaid)."""
+        """Take back the reader's last action and everything the bots did after it, while the hand is in play.
+
+        A finished hand stays finished: it has shown every card. (An earlier version took a finished
+        hand back, unpaying it; a saved game that did so still replays as it was played.)
+        """
+        if self.hand.is_over and not self._replaying:
+            self._say(FINISHED_MESSAGE)
+            return False
         if not self._reader_moves:
             self._say("There is nothing of yours to take back in this hand.")
             return False

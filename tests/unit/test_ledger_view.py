@@ -188,14 +188,15 @@ def test_the_chart_is_cached_while_a_hand_is_played() -> None:
     assert 0 < view.chart_seconds < 2
 
 
-def test_a_take_back_of_the_last_move_redraws_the_chart() -> None:
+def test_a_refused_take_back_after_the_hand_leaves_the_chart() -> None:
     table = TableModel("irish-loo", preset="irish", seed=4, rng=random.Random(4))
     view = LedgerView(table)
+    assert NO_HAND in view._chart.value
     finish_hand(table, random.Random(4))
     finished = view._chart.value
     assert "<svg" in finished
-    assert table.undo()
-    assert NO_HAND in view._chart.value and not table.hand_lines()
+    assert not table.undo()  # a finished hand stays finished
+    assert view._chart.value == finished and len(table.hand_lines()) == 1
 
 
 def test_the_chart_is_deterministic_and_small() -> None:

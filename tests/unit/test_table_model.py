@@ -10,6 +10,8 @@ import pytest
 
 from loo.actions import Action
 from loo.cards import full_pack
+from tests.unit.loo_helpers import EVERY_TABLE_GAME
+from widgets.journal import MemoryJournals
 from widgets.model import TableModel
 
 GAMES = [
@@ -91,6 +93,37 @@ def test_undo_takes_back_the_readers_move_and_the_bots_replies() -> None:
     assert table.can_undo
     assert table.undo()
     assert table.view() == start and table.message == "Taken back."
+
+
+@pytest.mark.parametrize(("game", "preset"), EVERY_TABLE_GAME)
+def test_take_back_stops_at_the_end_of_a_hand(game: str, preset: str) -> None:
+    table = TableModel(game, preset=preset, seed=6, rng=random.Random(6))
+    chooser = random.Random(6)
+    while not table.hand.is_over:
+        table.act(chooser.choice(table.legal()))
+    finished, records, balances, seed = table.view(), list(table.records), table.balances(), table.seed
+    assert not table.can_undo
+    assert not table.undo()
+    assert table.message.startswith("This hand is over, so it cannot be taken back")
+    assert table.hand.is_over and table.view() == finished and table.seed == seed
+    assert table.records == records and table.balances() == balances
+    assert table.new_hand()  # the game goes on from there, and take-back works in the new hand
+    if table.legal():
+        table.act(table.legal()[0])
+        assert table.can_undo == (not table.hand.is_over)
+
+
+def test_a_game_saved_with_a_finished_hand_taken_back_still_resumes() -> None:
+    """An earlier version took finished hands back: such a saved game replays as it was played."""
+    journals = MemoryJournals()
+    table_id = journals.new_table("three-card-loo")
+    table = TableModel("three-card-loo", preset="britannica", seed=5, rng=random.Random(5))
+    table.attach(journals, table_id)
+    while not table.hand.is_over:
+        table.act(table.legal()[0])
+    journals.append(table_id, journals.count(table_id), [{"type": "undo"}])
+    resumed = TableModel.resume(journals, table_id)
+    assert not resumed.hand.is_over and resumed.hand_lines() == []
 
 
 def test_why_explains_with_the_law_and_its_source() -> None:
