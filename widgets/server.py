@@ -42,6 +42,7 @@ import asyncio
 import hashlib
 import hmac
 import html
+import itertools
 import json
 import logging
 import os
@@ -218,6 +219,37 @@ class PlayClock:
 play_clock = PlayClock()
 
 
+V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
+# The largest message a page may send its kernel (a click, a changed value, the widget manager's
+# requests are a few hundred bytes); tornado closes a socket that sends more.
+MAX_MESSAGE_BYTES = 1 << 20
+# Parts a message may have in a binary frame: the channel and the message's four, plus buffers.
+MAX_FRAME_PARTS = 64
+
+
+def frame_problem(message: Any, v1: bool) -> str | None:
+    """What is wrong with a websocket message from a page, before anything parses it; None if
+    nothing. A binary frame's declared part count and offsets must fit in the frame (jupyter_server
+    reads as many offsets as the first bytes declare: one 16-byte frame declaring 5x10^7 of them
+    froze the whole server), in the form the connection speaks: v1 (an 8-byte little-endian count,
+    then the offsets) or the legacy form (a 4-byte big-endian count, then the offsets)."""
+    size = len(message) if isinstance(message, (bytes, str)) else 0
+    if size > MAX_MESSAGE_BYTES:
+        return f"a message of {size} bytes (at most {MAX_MESSAGE_BYTES})"
+    if not isinstance(message, bytes):
+        return None if isinstance(message, str) else "a message of no known kind"
+    width, order, least = (8, "little", 6) if v1 else (4, "big", 1)
+    if size < width:
+        return "a binary frame too short to hold its part count"
+    count = int.from_bytes(message[:width], order)  # type: ignore[arg-type]
+    if not least <= count <= MAX_FRAME_PARTS or width * (count + 1) > size:
+        return f"a binary frame of {size} bytes declaring {count} parts"
+    offsets = [int.from_bytes(message[width * i : width * (i + 1)], order) for i in range(1, count + 1)]  # type: ignore[arg-type]
+    if offsets[0] < width * (count + 1) or any(b < a for a, b in itertools.pairwise(offsets)) or offsets[-1] > size:
+        return "a binary frame whose offsets do not fit it"
+    return None
+
+
 class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):
     """Voila's kernel websocket with TCP no-delay and a filter on what reaches the browser."""
 
@@ -226,6 +258,13 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):
         await super().open(kernel_id)
 
     def on_message(self, message: Any) -> Any:
+        client = self.request.remote_ip
+        v1 = self.selected_subprotocol == V1_PROTOCOL
+        problem = frame_problem(message, v1)
+        if problem is not None:  # nothing has parsed it: refuse it, and the connection that sent it
+            quiet_log.warning(client, "closed a kernel websocket from %s that sent %s", client, problem)
+            self.close(1008, "message refused")
+            return None
         play_clock.note(message)
         return super().on_message(message)
 
@@ -898,7 +937,7 @@ def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
     c.Voila.log_format = LOG_FORMAT
     c.Voila.log_datefmt = LOG_DATEFMT
     # The page's shutdown beacon fails without an _xsrf cookie otherwise (STACK.md).
-    c.Voila.tornado_settings = {"disable_check_xsrf": True}
+    c.Voila.tornado_settings = {"disable_check_xsrf": True, "websocket_max_message_size": MAX_MESSAGE_BYTES}
     c.VoilaConfiguration.template = "lanterloo"
     c.VoilaConfiguration.show_tracebacks = False
     c.VoilaConfiguration.page_config_hook = page_config

@@ -23,7 +23,7 @@ from tornado.httpclient import HTTPClientError
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
 from tests.conftest import ROOT, Served, run_async, serve_server
-from tests.kernel_client import TableClient
+from tests.kernel_client import TableClient, fetch
 
 T = TypeVar("T")
 OPEN_WAIT = 90.0  # a table's kernel may still be starting on a busy machine
@@ -117,3 +117,51 @@ def test_a_page_cannot_make_a_table_hang_at_dealing(served: Served) -> None:
         assert opened == 0 and refused > 0, f"{opened} request-details sockets opened by a client"
 
     run(scenario)
+
+
+# ----- 2. a binary frame is checked before anything parses it ----------------------------------------
+
+
+async def kernel_socket(served: Served, client: TableClient, v1: bool = True) -> WebSocketClientConnection:
+    """A second websocket of one's own to ``client``'s kernel, as a script posing as a page opens it."""
+    return await websocket_connect(
+        f"{ws_base(served)}/api/kernels/{client.kernel_id}/channels?session_id={uuid.uuid4().hex}",
+        subprotocols=["v1.kernel.websocket.jupyter.org"] if v1 else None,
+    )
+
+
+async def answer_time(served: Served) -> float:
+    """Seconds the server takes to answer a small page."""
+    began = time.monotonic()
+    response = await fetch(f"{served.base}/tables/no-math.js", timeout=60)
+    assert response.code == 200
+    return time.monotonic() - began
+
+
+@pytest.mark.parametrize("v1", [True, False], ids=["v1", "legacy"])
+def test_one_small_binary_frame_cannot_freeze_the_server(served: Served, v1: bool) -> None:
+    """A 16-byte frame declaring 10^7 parts made jupyter_server read 10^7 offsets (5x10^7 froze the
+    server for good); the legacy form's 4-byte count did the same. Now the frame is refused, its
+    socket closed, and the server answers another reader at once."""
+
+    async def scenario() -> None:
+        client = await TableClient.open(served.base, TABLE, timeout=OPEN_WAIT)
+        try:
+            ws = await kernel_socket(served, client, v1)
+            frame = (10**7).to_bytes(8, "little") + (16).to_bytes(8, "little") if v1 else (
+                (2**24).to_bytes(4, "big") + (8).to_bytes(4, "big") + b"x" * 8
+            )
+            await ws.write_message(frame, binary=True)
+            seconds = await answer_time(served)
+            closed = await asyncio.wait_for(ws.read_message(), WAIT)
+            while closed is not None:  # kernel status messages may come first
+                closed = await asyncio.wait_for(ws.read_message(), WAIT)
+            assert seconds < 1.0, f"the server took {seconds:.1f} s to answer after the frame"
+            # The reader's own socket still plays.
+            alive = await client.request("kernel_info_request", {})
+            assert alive.content.get("status") == "ok"
+        finally:
+            await client.close(shutdown=True)
+
+    run(scenario)
+
