@@ -166,13 +166,18 @@ class MemoryJournals:
             raise StaleTable(expected, kept.count)
         for event in events:
             event_text(event)  # an event longer than a table writes is refused, and nothing is kept
+        before = (kept.count, list(kept.events))
         for event in events:
             if event.get("type") == START:
                 kept.events = []
             kept.events.append(dict(event))
         kept.count += len(events)
         if self._on_change is not None:
-            self._on_change(table_id, self.load(table_id))
+            try:
+                self._on_change(table_id, self.load(table_id))
+            except Exception as error:  # the page could not keep it (its storage is full): nothing is kept
+                kept.count, kept.events = before
+                raise StoreError(f"the page could not keep the game: {error}") from error
         return kept.count
 
     def load(self, table_id: str) -> Saved:

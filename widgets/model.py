@@ -21,7 +21,9 @@ asking a bot or a random generator anything. :meth:`TableModel.attach` saves it,
 happens, in a :class:`~widgets.journal.Journals` (the server's database, or the browser's
 storage); :meth:`TableModel.resume` rebuilds a saved game. A change whose write the store
 refuses (another tab moved the game on) is not made: the model reloads the game as saved and
-tells the reader so.
+tells the reader so. A store that fails (a full disk, a file made read-only) refuses nothing:
+the game goes on in memory, the reader is told it is not being saved, and every event not yet
+saved is sent again at the next change, so no move is lost once the store works again.
 
 >>> table = TableModel("three-card-loo", preset="enquire-within", seed=12, rng=random.Random(1))
 >>> view = table.view()
@@ -61,7 +63,11 @@ STALE_MESSAGE = (
     "This game was played on in another tab or window, so that move was not made. The table now shows "
     "the game as it was saved there; reload this page to be sure you see it all."
 )
-NOT_SAVED_MESSAGE = "That move could not be saved, so it was not made (the server's log says why). Please try again."
+NOT_SAVING_MESSAGE = (
+    "This game is not being saved just now (the server's log says why). It is kept here as you play, "
+    "and saved again when it can: keep this page open until then."
+)
+SAVED_AGAIN_MESSAGE = "The game is being saved again: no move was lost."
 FINISHED_MESSAGE = (
     "This hand is over, so it cannot be taken back: every card of it has been seen. Deal the next hand to play on."
 )
@@ -146,6 +152,9 @@ class TableModel(traitlets.HasTraits):
         self._store: Journals | None = None
         self.table_id: str | None = None
         self._count = 0  # the events of this table that the store holds, as this model last saw them
+        self._unsaved: list[Event] = []  # events the store could not take yet (a full disk): sent again
+        self._failing = False  # the last write failed
+        self._saved_note = ""  # said once the store takes them
         if journal is not None:
             self._replay(journal)
         else:
@@ -551,38 +560,60 @@ class TableModel(traitlets.HasTraits):
         self._before_settle = None
 
     def _say(self, message: str) -> None:
-        self.message = message
+        """Tell the reader ``message``, and, while the game cannot be saved, that too."""
+        for note in (NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE):
+            message = message.replace(note, "").strip()
+        note = NOT_SAVING_MESSAGE if self._unsaved else self._saved_note
+        self.message = f"{message} {note}".strip()
         if not self._replaying:  # a replay redraws nothing until it is done
             self.version += 1
 
     # ----- saving: the journal, the store, and a replay ----------------------------------------
 
     def _journal(self, event: Event) -> bool:
-        """Keep ``event`` (with the bot actions it caused) and save it; False if the store refused it.
-
-        A refused or failed write leaves the model as the store has the game: the change is undone
-        by reloading the saved game, and the reader is told.
-        """
+        """Keep ``event`` (with the bot actions it caused) and save it; False if the store refused it
+        (another tab moved the game on: the change is undone by reloading the saved game, and the
+        reader is told). A store that fails is tried again at the next change (:meth:`_save`)."""
         if self._pushed:
             event["then"] = [a.to_record() for a in self._pushed]
         self._pushed = []
         self._history.append(event)
         if self._store is None or self._replaying or self.table_id is None:
             return True
+        self._unsaved.append(event)
+        return self._save()
+
+    def _save(self) -> bool:
+        """Write the events the store does not hold yet; False only if another tab moved the game on.
+
+        A store that fails (a full disk, a file made read-only) keeps nothing: the game goes on in
+        memory, the reader is told it is not being saved, and the next change sends every event
+        not yet saved, so no move is lost once the store works again.
+        """
+        assert self._store is not None and self.table_id is not None
+        was_failing, self._saved_note = self._failing, ""
         try:
-            self._count = self._store.append(self.table_id, self._count, [event])
-            return True
+            self._count = self._store.append(self.table_id, self._count, self._unsaved)
         except StaleTable as stale:
             log.info("table %s: a stale write was refused (%s)", self.table_id, stale)
+            self._unsaved = []
             self._reload(STALE_MESSAGE)
+            return False
         except (StoreError, OSError):
-            log.exception("table %s: could not save a %s event", self.table_id, event.get("type"))
-            self._reload(NOT_SAVED_MESSAGE)
-        return False
+            log.exception("table %s: could not save %d events; kept to send again", self.table_id, len(self._unsaved))
+            self._failing = True
+            self._say(self.message)
+            return True
+        self._unsaved, self._failing = [], False
+        if was_failing:
+            self._saved_note = SAVED_AGAIN_MESSAGE
+            self._say(self.message)
+        return True
 
     def _reload(self, message: str) -> None:
         """Become the game as saved (after a refused write); if it cannot be read, stop saving and say so."""
         assert self._store is not None and self.table_id is not None
+        self._unsaved, self._failing, self._saved_note = [], False, ""
         try:
             saved = self._store.load(self.table_id)
             fresh = TableModel(journal=saved.events, rng=self._rng)
@@ -637,15 +668,12 @@ class TableModel(traitlets.HasTraits):
         """Save this game in ``store`` as table ``table_id`` (a table reserved, never played) and as it goes on.
 
         If the table was started meanwhile (a second tab of a new table), this model becomes the
-        game saved there instead, and says so; returns False then.
+        game saved there instead, and says so; returns False then. If the store fails (a full disk),
+        the game is played unsaved for now, the reader is told, and it is saved at a later change.
         """
-        self._store, self.table_id = store, table_id
-        try:
-            self._count = store.append(table_id, 0, self._history)
-            return True
-        except StaleTable:
-            self._reload(STALE_MESSAGE)
-        return False
+        self._store, self.table_id, self._count = store, table_id, 0
+        self._unsaved = list(self._history)  # a store that fails now takes them at the next change
+        return self._save()
 
     @classmethod
     def resume(cls, store: Journals, table_id: str, *, rng: random.Random | None = None) -> TableModel:

@@ -43,7 +43,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -117,13 +117,23 @@ class TableStore:
     """The tables' database. One object per process (or per kernel); many may share one file."""
 
     def __init__(self, path: str | Path | None = None, *, timeout: float = 10.0) -> None:
+        """Open (or create) the database at ``path``; a :class:`StoreError` if it cannot be opened or written."""
         self.path = Path(path) if path is not None else default_path()
+        try:
+            self._open(timeout)
+        except (sqlite3.Error, OSError) as error:
+            raise StoreError(f"the tables' database {self.path} cannot be opened: {error}") from error
+
+    def _open(self, timeout: float) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         if not self.path.exists():  # every hidden card is in here: readable by its owner only
             os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
         # Autocommit mode: every transaction below is begun and ended explicitly.
         self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
         self._db.execute("PRAGMA foreign_keys = ON")
+        # No memory-mapped I/O: a mapped file that cannot be written (a full disk, a file made
+        # read-only or taken away) ends the process with SIGBUS, where a read or write gives an error.
+        self._db.execute("PRAGMA mmap_size = 0")
         mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise StoreError(f"{self.path} cannot be put in WAL mode (it is in {mode} mode)")
@@ -148,10 +158,12 @@ class TableStore:
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self._db.execute("COMMIT")  # on a full disk this fails too: then nothing was written
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:  # SQLite may have rolled back already (a full disk, say)
+                with suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
 
     def close(self) -> None:
         self._db.close()
@@ -161,6 +173,9 @@ class TableStore:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+    def mmap_size(self) -> int:
+        return int(self._db.execute("PRAGMA mmap_size").fetchone()[0])
 
     def journal_mode(self) -> str:
         return str(self._db.execute("PRAGMA journal_mode").fetchone()[0]).lower()

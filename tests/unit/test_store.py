@@ -5,18 +5,22 @@ browser (``widgets.journal.MemoryJournals``); WAL mode, restarts and forgetting 
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
 import stat
+from collections.abc import Sequence
+from html import escape
 from pathlib import Path
 
 import pytest
 
 from loo.records import MAX_RECORD_CHARS
 from tests.unit.loo_helpers import EVERY_TABLE_GAME
-from widgets.journal import MAX_EVENT_CHARS, Journals, MemoryJournals, Saved, StoreError
-from widgets.model import STALE_MESSAGE, TableModel
+from widgets.journal import MAX_EVENT_CHARS, Event, Journals, MemoryJournals, Saved, StoreError
+from widgets.model import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, STALE_MESSAGE, TableModel
 from widgets.store import BadTableId, StaleTable, TableStore, UnknownTable, default_path
+from widgets.table_view import TableView
 
 GAMES = EVERY_TABLE_GAME
 
@@ -209,10 +213,95 @@ def test_a_table_whose_database_is_gone_plays_on_unsaved(database: TableStore) -
     table = TableModel("nap", rng=random.Random(3))
     table.attach(database, table_id)
     database.close()  # the database is gone: writing fails, and so does reading the game back
-    assert not table.act(table.legal()[0])
-    assert "can no longer be saved" in table.message  # the reader is told in plain words
+    assert table.act(table.legal()[0])  # the move is made, and kept in memory
+    assert NOT_SAVING_MESSAGE in table.message  # the reader is told in plain words
     play(table, random.Random(1), 6)  # and plays on, unsaved
-    assert table.saved_events == 0
+    assert table.saved_events == 1 and NOT_SAVING_MESSAGE in table.message
+
+
+class FlakyJournals:
+    """Journals whose first ``failures`` writes fail as a full disk does, and then work."""
+
+    def __init__(self, inner: Journals, failures: int) -> None:
+        self.inner, self.failures = inner, failures
+
+    def new_table(self, page: str) -> str:
+        return self.inner.new_table(page)
+
+    def count(self, table_id: str) -> int:
+        return self.inner.count(table_id)
+
+    def load(self, table_id: str) -> Saved:
+        return self.inner.load(table_id)
+
+    def append(self, table_id: str, expected: int, events: Sequence[Event]) -> int:
+        if self.failures:
+            self.failures -= 1
+            raise StoreError("the tables' database failed: database or disk is full")
+        return self.inner.append(table_id, expected, events)
+
+
+def test_the_database_maps_no_memory(database: TableStore) -> None:
+    assert database.mmap_size() == 0  # a file that cannot be written gives errors, never SIGBUS
+
+
+def test_a_full_disk_at_a_new_table_loses_no_move_and_the_page_says_so(store: Journals) -> None:
+    flaky = FlakyJournals(store, failures=4)  # the new table's start, and the next three changes
+    table_id = flaky.new_table("three-card-loo")
+    table = TableModel("three-card-loo", preset="peel", rng=random.Random(6))
+    view = TableView(table)
+    assert table.attach(flaky, table_id)
+    assert NOT_SAVING_MESSAGE in table.message and "saved again when it can" in view._status.value
+    assert store.count(table_id) == 0
+    play(table, random.Random(6), 3)  # the disk is still full: every move is kept, and the page says so
+    assert escape(NOT_SAVING_MESSAGE) in view._status.value and store.count(table_id) == 0
+    play(table, random.Random(7), 1)  # now the disk has room: every event waiting is saved
+    assert store.count(table_id) == len(table._history) and not table._unsaved
+    assert SAVED_AGAIN_MESSAGE in view._status.value and escape(NOT_SAVING_MESSAGE) not in view._status.value
+    same_game(table, TableModel.resume(store, table_id))
+    play(table, random.Random(8), 4)
+    same_game(table, TableModel.resume(store, table_id))
+    assert SAVED_AGAIN_MESSAGE not in table.message
+
+
+def test_a_read_only_database_file_is_a_store_error_and_no_move_is_lost(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    database = TableStore(path)
+    table_id = database.new_table("nap")
+    table = TableModel("nap", rng=random.Random(3))
+    assert table.attach(database, table_id)
+    path.chmod(0o400)
+    if os.geteuid() == 0:  # the superuser writes to read-only files: make SQLite refuse as it would
+        database._db.execute("PRAGMA query_only = 1")
+    with pytest.raises(StoreError):
+        database.append(table_id, 1, [{"type": "undo"}])
+    play(table, random.Random(3), 5)
+    assert NOT_SAVING_MESSAGE in table.message and database.count(table_id) == 1
+    path.chmod(0o600)
+    database._db.execute("PRAGMA query_only = 0")
+    play(table, random.Random(4), 1)
+    assert SAVED_AGAIN_MESSAGE in table.message
+    same_game(table, TableModel.resume(TableStore(path), table_id))
+
+
+def test_a_database_that_cannot_be_made_is_a_store_error(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    with pytest.raises(StoreError, match="cannot be opened"):
+        TableStore(tmp_path / "file" / "tables.sqlite3")
+    (tmp_path / "junk.sqlite3").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match="cannot be opened"):
+        TableStore(tmp_path / "junk.sqlite3")
+
+
+def test_browser_journals_whose_page_cannot_keep_the_game_keep_nothing() -> None:
+    def full(_table_id: str, _saved: Saved) -> None:
+        raise OSError("QuotaExceededError")
+
+    journals = MemoryJournals(on_change=full)
+    table_id = journals.new_table("nap")
+    with pytest.raises(StoreError, match="could not keep"):
+        journals.append(table_id, 0, [{"type": "start", "code": "nap.hoffmann.s0.n1"}])
+    assert journals.count(table_id) == 0 and journals.load(table_id).events == []
 
 
 def test_unused_reservations_are_forgotten(database: TableStore) -> None:
