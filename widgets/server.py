@@ -225,6 +225,11 @@ V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 MAX_MESSAGE_BYTES = 1 << 20
 # Parts a message may have in a binary frame: the channel and the message's four, plus buffers.
 MAX_FRAME_PARTS = 64
+# The comms a page may open (ipywidgets' widget manager opens its control comm once per load),
+# how many per connection, and how large such a message may be.
+PAGE_COMM_TARGETS = frozenset({"jupyter.widget.control"})
+MAX_COMM_OPENS = 8
+MAX_COMM_OPEN_BYTES = 4096
 
 
 def frame_problem(message: Any, v1: bool) -> str | None:
@@ -250,12 +255,33 @@ def frame_problem(message: Any, v1: bool) -> str | None:
     return None
 
 
+def incoming_parts(message: Any, v1: bool) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The header and content of a message from a page that :func:`frame_problem` passed, read in
+    the form the connection speaks (a frame read in the other form could hide its type)."""
+    try:
+        if isinstance(message, str):
+            msg = json.loads(message)
+            return msg.get("header"), msg.get("content")
+        width, order = (8, "little") if v1 else (4, "big")
+        count = int.from_bytes(message[:width], order)
+        offsets = [int.from_bytes(message[width * i : width * (i + 1)], order) for i in range(1, count + 1)]
+        if v1:  # channel, header, parent header, metadata, content, buffers...
+            return json.loads(message[offsets[1] : offsets[2]]), json.loads(message[offsets[4] : offsets[5]])
+        end = offsets[1] if count > 1 else len(message)
+        msg = json.loads(message[offsets[0] : end])
+        return msg.get("header"), msg.get("content")
+    except (ValueError, IndexError, AttributeError):
+        return None, None
+
+
 class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):
     """Voila's kernel websocket with TCP no-delay and a filter on what reaches the browser."""
 
     async def open(self, kernel_id: str) -> None:  # type: ignore[override]
         self.set_nodelay(True)
         await super().open(kernel_id)
+
+    _comm_opens = 0
 
     def on_message(self, message: Any) -> Any:
         client = self.request.remote_ip
@@ -265,6 +291,17 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):
             quiet_log.warning(client, "closed a kernel websocket from %s that sent %s", client, problem)
             self.close(1008, "message refused")
             return None
+        header, content = incoming_parts(message, v1)
+        if (header or {}).get("msg_type") == "comm_open":
+            # A page opens no comm but the widget manager's control comm: a page that opened widget
+            # comms could grow its kernel without limit (thousands of 200 KB HTML models).
+            self._comm_opens += 1
+            target = (content or {}).get("target_name")
+            too_many = self._comm_opens > MAX_COMM_OPENS or len(message) > MAX_COMM_OPEN_BYTES
+            if target not in PAGE_COMM_TARGETS or too_many:
+                quiet_log.warning(client, "refused a comm_open (target %.80r, %d bytes, number %d) from %s",
+                                  target, len(message), self._comm_opens, client)  # fmt: skip
+                return None
         play_clock.note(message)
         return super().on_message(message)
 

@@ -165,3 +165,43 @@ def test_one_small_binary_frame_cannot_freeze_the_server(served: Served, v1: boo
 
     run(scenario)
 
+
+# ----- 3. a page opens no comm but the widget manager's ------------------------------------------------
+
+
+def test_a_page_cannot_open_widget_comms_in_its_kernel(served: Served) -> None:
+    """Widget comms opened from a page (20 HTML models, half of them 200 KB) never reach the kernel:
+    it lists none of them, and the page's own table still plays."""
+
+    async def scenario() -> None:
+        client = await TableClient.open(served.base, TABLE, timeout=OPEN_WAIT)
+        try:
+            opened = []
+            for n in range(20):
+                comm_id = uuid.uuid4().hex
+                opened.append(comm_id)
+                state = {
+                    "_model_name": "HTMLModel",
+                    "_model_module": "@jupyter-widgets/controls",
+                    "_model_module_version": "2.0.0",
+                    "_view_name": "HTMLView",
+                    "_view_module": "@jupyter-widgets/controls",
+                    "_view_module_version": "2.0.0",
+                    "value": "x" * (200_000 if n % 2 else 100),
+                }
+                await client.send(
+                    "comm_open",
+                    {"comm_id": comm_id, "target_name": "jupyter.widget",
+                     "data": {"state": state, "buffer_paths": []}},
+                    metadata={"version": "2.1.0"},
+                )  # fmt: skip
+            reply = await client.request("comm_info_request", {"target_name": "jupyter.widget"})
+            listed = set(reply.content.get("comms", {}))
+            assert listed, "the kernel lists the table's own widgets"
+            assert not listed & set(opened), f"{len(listed & set(opened))} comms opened by the page reached the kernel"
+            await client.settled(await client.click(client.button("loo-next") if not client.choices()
+                                                     else client.choices()[0]))  # fmt: skip
+        finally:
+            await client.close(shutdown=True)
+
+    run(scenario)
