@@ -63,6 +63,10 @@ STALE_MESSAGE = (
     "This game was played on in another tab or window, so that move was not made. The table now shows "
     "the game as it was saved there; reload this page to be sure you see it all."
 )
+STALE_NEW_GAME_MESSAGE = (
+    "This game was played on in another tab or window, so the new game was not started. The table now shows "
+    "the game as it was saved there; reload this page to be sure you see it all."
+)
 NOT_SAVING_MESSAGE = (
     "This game is not being saved just now (the server's log says why). It is kept here as you play, "
     "and saved again when it can: keep this page open until then."
@@ -596,8 +600,9 @@ class TableModel(traitlets.HasTraits):
             self._count = self._store.append(self.table_id, self._count, self._unsaved)
         except StaleTable as stale:
             log.info("table %s: a stale write was refused (%s)", self.table_id, stale)
+            new_game = any(event.get("type") == START for event in self._unsaved)
             self._unsaved = []
-            self._reload(STALE_MESSAGE)
+            self._reload(STALE_NEW_GAME_MESSAGE if new_game else STALE_MESSAGE)
             return False
         except (StoreError, OSError):
             log.exception("table %s: could not save %d events; kept to send again", self.table_id, len(self._unsaved))

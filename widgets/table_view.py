@@ -403,8 +403,8 @@ class TableView(ipw.VBox):
 
     def _start_new_game(self) -> None:
         _show(self._confirm_new, False)
-        self.model.new_game()
-        self._say("A new game: the ledger starts again.")
+        if self.model.new_game():  # else the model has said why not (another tab played on, say)
+            self._say("A new game: the ledger starts again.")
 
     # ----- records ---------------------------------------------------------------------------
 

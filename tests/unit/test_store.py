@@ -18,7 +18,7 @@ import pytest
 from loo.records import MAX_RECORD_CHARS
 from tests.unit.loo_helpers import EVERY_TABLE_GAME
 from widgets.journal import MAX_EVENT_CHARS, Event, Journals, MemoryJournals, Saved, StoreError
-from widgets.model import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, STALE_MESSAGE, TableModel
+from widgets.model import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, STALE_MESSAGE, STALE_NEW_GAME_MESSAGE, TableModel
 from widgets.store import BadTableId, StaleTable, TableStore, UnknownTable, default_path
 from widgets.table_view import TableView
 
@@ -421,3 +421,19 @@ def test_an_event_longer_than_a_table_saves_is_refused_in_plain_words(store: Jou
     with pytest.raises(StoreError, match="longer than a table saves"):
         store.append(table_id, 1, [{"type": "deal", "seed": 2}, {"type": "act", "note": "x" * MAX_EVENT_CHARS}])
     assert store.count(table_id) == 1 and len(store.load(table_id).events) == 1  # nothing was written
+
+
+def test_a_new_game_refused_because_another_tab_played_on_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    table_id = TableStore(path).new_table("nap")
+    first = TableModel("nap", rng=random.Random(1))
+    first.attach(TableStore(path), table_id)
+    a, b = TableModel.resume(TableStore(path), table_id), TableModel.resume(TableStore(path), table_id)
+    view = TableView(b)
+    assert a.act(a.legal()[0])
+    view._new_game.click()
+    view._sure.click()  # the stale tab asks for a new game: refused, and told why in the words for a new game
+    assert b.message == STALE_NEW_GAME_MESSAGE
+    assert escape("so the new game was not started") in view._status.value
+    assert "the ledger starts again" not in view._status.value
+    same_game(a, b)
