@@ -46,7 +46,17 @@ from urllib.parse import urlparse
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from tables_browser import PLAYABLE_JS, WAIT_MS, Session, browser, click, open_table, play
-from tables_common import ROOT, Outcome, Row, deal_code, load_average, percentile, server, verdict
+from tables_common import (
+    ROOT,
+    Outcome,
+    Row,
+    deal_code,
+    load_average,
+    percentile,
+    server,
+    verdict,
+    wait_pool_warm,
+)
 
 BOOK = ROOT / "_build" / "html"
 GAMES = ("three-card-loo", "nap", "domino-loo")
@@ -183,13 +193,17 @@ def main() -> int:
         for _ in range(args.visits):
             for game in GAMES:
                 for home, (origin, address, ready) in homes.items():  # the homes in turn: the same moments
+                    if home == "server":
+                        wait_pool_warm(served)  # as bench/tables.py: a preheated kernel waits for each visit
                     with visit(chromium, origin, out, watch_bytes=home == "browser") as (s, seen):
                         cold = open_table(s, address(game))
                         ready(s)
                         row(f"{home}: cold, playable").samples.append(cold["playable"])
                         if home == "browser":
                             sizes.append(dict(seen))
-                        s.page.goto("about:blank")
+                        s.page.goto("about:blank")  # the server's page shuts its kernel down as it goes
+                        if home == "server":
+                            wait_pool_warm(served)
                         warm = open_table(s, address(game))
                         row(f"{home}: warm, playable").samples.append(warm["playable"])
         for home in homes:
