@@ -24,6 +24,10 @@ from loo.rules import FirstDealMode, Game, RecordError, Rules
 
 FORMAT = "loo-record/1"
 OTHER_GAMES = ("nap", "domino-loo", "domino-rounce")
+MAX_SEATS = 10
+"""The most players at one table (a deal code's ``c10``); Nap's pack holds ten hands of five."""
+MAX_NAME_CHARS = 40
+"""The longest player's name a record may give."""
 MAX_RECORD_CHARS = 256 * 1024
 """The longest text read as a record. A legal hand record is far shorter: ten seats of 40-character
 names and the 64 actions of a five-card hand, written out card by card and indented, come to some
@@ -191,6 +195,8 @@ def parse_json(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError("record", f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:
+        raise RecordError("record", "is nested too deeply to be a hand record (lists within lists)") from None
 
 
 def read_header(obj: Any) -> dict[str, Any]:
@@ -203,12 +209,28 @@ def read_header(obj: Any) -> dict[str, Any]:
 
 
 def read_table(obj: dict[str, Any]) -> tuple[tuple[str, ...], int, int]:
-    """The seats, the dealer and the pool of a record, each checked; raises :class:`RecordError`."""
+    """The seats, the dealer and the pool of a record, each checked; raises :class:`RecordError`.
+
+    Every game's records, ``loo check`` and a table's loaded record alike, are read by this one
+    rule: two to :data:`MAX_SEATS` players, each named by a different name of one to
+    :data:`MAX_NAME_CHARS` characters.
+    """
     seats = obj.get("seats")
-    if not isinstance(seats, list) or not all(isinstance(s, str) and s for s in seats):
+    if not isinstance(seats, list):
         raise RecordError("seats", "must be a list of player names")
-    if len(seats) < 2:
-        raise RecordError("seats", f"needs at least two players, not {len(seats)}")
+    if not 2 <= len(seats) <= MAX_SEATS:
+        raise RecordError("seats", f"a table seats two to {MAX_SEATS} players, not {len(seats)}")
+    first: dict[str, int] = {}
+    for i, name in enumerate(seats):
+        if not isinstance(name, str) or not name.strip():
+            raise RecordError(f"seats[{i}]", f"must be a player's name, not {name!r}")
+        if len(name) > MAX_NAME_CHARS:
+            raise RecordError(f"seats[{i}]", f"is {len(name)} characters long; a name has at most {MAX_NAME_CHARS}")
+        if name in first:
+            raise RecordError(
+                f"seats[{i}]", f"{name!r} is the name at seats[{first[name]}] too: each player needs a different name"
+            )
+        first[name] = i
     n = len(seats)
     dealer = _int(obj, "dealer")
     if not 0 <= dealer < n:

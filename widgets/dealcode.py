@@ -46,7 +46,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from loo.kits import GAMES, kit
 from loo.options import game_options, presets
-from loo.records import load
+from loo.records import MAX_SEATS, load
 from loo.rules import MAX_OPTION_NUMBER, RecordError
 
 GAME_CODES = {
@@ -71,7 +71,6 @@ TAGS = {
 }
 MAX_SEED_DIGITS = 18
 MAX_POOL = 100_000
-MAX_SEATS = 10
 _WORD = re.compile(r"^[a-z0-9-]+$")
 _ALLOWED = re.compile(r"^[a-z0-9._~-]*$")
 

@@ -4,12 +4,14 @@ hints, and nothing hidden reaching the reader."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
 
 from loo.actions import Action
 from loo.cards import full_pack
+from loo.records import check
 from tests.unit.loo_helpers import EVERY_TABLE_GAME
 from widgets.journal import MemoryJournals
 from widgets.model import TableModel
@@ -214,4 +216,34 @@ def test_import_refuses_a_record_with_the_field_or_law_named() -> None:
     before = table.view()
     assert not table.import_record('{"format": "loo-record/1", "game": "three-card-loo", "seats": 3}')
     assert "cannot be read" in table.message and "seats" in table.message
+    assert table.view() == before
+
+
+def _seeded(game: str, seats: list[object]) -> str:
+    return json.dumps(
+        {"format": "loo-record/1", "game": game, "seats": seats, "dealer": 0, "pool": 3, "deal": {"seed": 1}}
+    )
+
+
+UNREADABLE = [
+    ("three-card-loo", _seeded("three-card-loo", [f"P{i}" for i in range(30)]), "seats: a table seats two to 10"),
+    ("nap", _seeded("nap", ["Ann", "Ben", "Ann", "Dan"]), "seats[2]: 'Ann' is the name at seats[0] too"),
+    ("three-card-loo", _seeded("three-card-loo", ["Ann", "Ann", "Cat"]), "seats[1]: 'Ann' is the name at seats[0]"),
+    ("domino-loo", _seeded("domino-loo", ["Ann", "Ben", "Ben"]), "seats[2]: 'Ben' is the name at seats[1]"),
+    ("nap", _seeded("nap", ["Ann", "x" * 41, "Cat"]), "seats[1]: is 41 characters long"),
+    ("nap", _seeded("nap", ["Ann", " ", "Cat"]), "seats[1]: must be a player's name"),
+    ("nap", "[" * 100_000 + "]" * 100_000, "record: is nested too deeply"),
+]
+
+
+@pytest.mark.parametrize(("game", "text", "named"), UNREADABLE, ids=lambda x: str(x)[:20])
+def test_the_table_and_loo_check_refuse_an_unreadable_record_naming_the_same_field(
+    game: str, text: str, named: str
+) -> None:
+    status, result = check(text)
+    assert status == 2 and result["message"].startswith(named)
+    table = TableModel(game, seed=3, rng=random.Random(3))
+    before = table.view()
+    assert not table.import_record(text)  # refused, never "Something went wrong"
+    assert table.message == f"That record cannot be read: {result['message']}"
     assert table.view() == before
