@@ -95,6 +95,7 @@ book: $(RUNTIME_STAMP) $(WIDGET_JS)
 	fi
 	@echo "==> building the book"
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+	cd _assets && for d in *; do rm -rf "../_build/html/$$d"; done
 	cp -R _assets/. _build/html/
 
 serve: book
