@@ -10,7 +10,8 @@ the pool carries from hand to hand and a double-entry ledger keeps every chip.
 
 Hidden information: the seed of a deal tells everything about it, so the model keeps it to
 itself until the hand is over, and exports a record only then. Each hand has its own seed, drawn
-from the table's private generator; showing one hand's seed tells nothing about the next. The
+from :mod:`secrets` (or from an injected generator, to replay a game); showing one hand's seed
+tells nothing about the next. The
 hand's deal code (:mod:`widgets.dealcode`) is given only when asked for (:meth:`TableModel.deal_code`).
 
 Saving: the model writes a journal of what happened, one event per change (a new game, the
@@ -38,6 +39,7 @@ import json
 import logging
 import random
 import re
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +60,7 @@ log = logging.getLogger("lanterloo.widgets.model")
 DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
 SEATS = {"three-card-loo": 5, "five-card-loo": 5, "irish-loo": 5, "nap": 4, "domino-loo": 4, "domino-rounce": 4}
 PIECE_VERBS = ("play",)
+SEED_LIMIT = 10**9  # a new deal's seed is from 1 to SEED_LIMIT - 1
 DOMINO_GAMES = ("domino-loo", "domino-rounce")
 STALE_MESSAGE = (
     "This game was played on in another tab or window, so that move was not made. The table now shows "
@@ -147,6 +150,7 @@ class TableModel(traitlets.HasTraits):
         # Without an injected generator the table draws from the system's entropy, never from the
         # first deal's seed: that seed is shown when the hand ends and must not predict the next.
         self._rng = rng if rng is not None else random.Random()
+        self._seeded_by_rng = rng is not None  # an injected generator deals too (a reproducible game)
         self.bot_name = bots
         self.seat = seat
         self._history: list[Event] = []  # this game's journal, from its start event
@@ -511,7 +515,7 @@ class TableModel(traitlets.HasTraits):
         if getattr(self.table_game, "is_over", False):
             self._say(f"The game is over: {self.table_game.winner} has won. Start a new game to play again.")
             return False
-        self._seed = seed if seed is not None else self._rng.randrange(1, 10**9)
+        self._seed = seed if seed is not None else self._new_seed()
         self.table_game.rng = random.Random(self._seed)  # this hand's deal, and nothing after it
         self.table_game.next_hand()
         self._reader_moves = 0
@@ -519,6 +523,14 @@ class TableModel(traitlets.HasTraits):
         self._advance()
         self._say("")
         return True
+
+    def _new_seed(self) -> int:
+        """A fresh deal's seed: from the operating system's cryptographic generator (:mod:`secrets`),
+        for a finished hand shows its seed, and a generator's outputs could be read back to find the
+        next; from the injected generator when there is one, so that a test or a study replays."""
+        if self._seeded_by_rng:
+            return self._rng.randrange(1, SEED_LIMIT)
+        return 1 + secrets.randbelow(SEED_LIMIT - 1)
 
     def _advance(self) -> None:
         """Let the bots act until it is the reader's turn or the hand is over; then pay the hand."""

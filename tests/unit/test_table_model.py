@@ -13,8 +13,9 @@ from loo.actions import Action
 from loo.cards import full_pack
 from loo.records import check
 from tests.unit.loo_helpers import EVERY_TABLE_GAME
+from widgets import model as model_module
 from widgets.journal import MemoryJournals
-from widgets.model import TableModel
+from widgets.model import SEED_LIMIT, TableModel
 
 GAMES = [
     ("three-card-loo", "peel"),
@@ -247,3 +248,22 @@ def test_the_table_and_loo_check_refuse_an_unreadable_record_naming_the_same_fie
     assert not table.import_record(text)  # refused, never "Something went wrong"
     assert table.message == f"That record cannot be read: {result['message']}"
     assert table.view() == before
+
+
+def test_fresh_deals_are_seeded_from_secrets_unless_a_generator_is_injected(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[int] = []
+
+    def randbelow(n: int) -> int:
+        drawn.append(n)
+        return 41
+
+    monkeypatch.setattr(model_module.secrets, "randbelow", randbelow)
+    table = TableModel("nap")  # a reader's table: no generator injected
+    while not table.hand.is_over:
+        table.act(table.legal()[0])
+    assert table.seed == 42 and drawn == [SEED_LIMIT - 1]
+    assert table.new_hand() and len(drawn) == 2  # every new deal
+    assert table.new_game() and len(drawn) == 3
+    # an injected generator deals instead, so a game replays exactly
+    a, b = TableModel("nap", rng=random.Random(9)), TableModel("nap", rng=random.Random(9))
+    assert len(drawn) == 3 and a._seed == b._seed and a.view() == b.view()
