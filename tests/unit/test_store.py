@@ -18,6 +18,7 @@ import pytest
 from loo.records import MAX_RECORD_CHARS
 from tests.unit.loo_helpers import EVERY_TABLE_GAME
 from widgets.journal import MAX_EVENT_CHARS, Event, Journals, MemoryJournals, Saved, StoreError
+from widgets.live_table import LiveTable, served_table
 from widgets.model import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, STALE_MESSAGE, STALE_NEW_GAME_MESSAGE, TableModel
 from widgets.store import BadTableId, StaleTable, TableStore, UnknownTable, default_path
 from widgets.table_view import TableView
@@ -437,3 +438,17 @@ def test_a_new_game_refused_because_another_tab_played_on_says_so(tmp_path: Path
     assert escape("so the new game was not started") in view._status.value
     assert "the ledger starts again" not in view._status.value
     same_game(a, b)
+
+
+def test_a_new_served_table_on_a_full_disk_opens_and_says_it_is_not_saved_yet(store: Journals) -> None:
+    flaky = FlakyJournals(store, failures=1)
+    table_id = flaky.new_table("nap")
+    page = served_table("nap", "hoffmann", f"table={table_id}", store=flaky, rng=random.Random(2))
+    assert isinstance(page, LiveTable)
+    assert escape(NOT_SAVING_MESSAGE) in page.table._status.value and store.count(table_id) == 0
+    if page.model.legal():
+        assert page.model.act(page.model.legal()[0])
+    else:
+        assert page.model.new_hand()
+    assert store.count(table_id) == 2 and SAVED_AGAIN_MESSAGE in page.model.message
+    same_game(page.model, TableModel.resume(store, table_id))
