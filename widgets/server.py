@@ -56,7 +56,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
+import tornado.iostream
 import tornado.web
+import tornado.websocket
 from jupyter_core.utils import ensure_async
 from traitlets.config import Config
 from voila.app import Voila
@@ -230,6 +232,9 @@ MAX_FRAME_PARTS = 64
 PAGE_COMM_TARGETS = frozenset({"jupyter.widget.control"})
 MAX_COMM_OPENS = 8
 MAX_COMM_OPEN_BYTES = 4096
+# What the server may hold for a page that does not read its socket; past it the connection is
+# dropped (a client that sent request_states and read nothing grew the server by 800 MB in 25 s).
+MAX_PENDING_BYTES = 8 << 20
 
 
 def frame_problem(message: Any, v1: bool) -> str | None:
@@ -279,6 +284,9 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):
 
     async def open(self, kernel_id: str) -> None:  # type: ignore[override]
         self.set_nodelay(True)
+        stream = getattr(self.ws_connection, "stream", None)
+        if stream is not None:  # a write past this raises StreamBufferFullError (write_message below)
+            stream.max_write_buffer_size = MAX_PENDING_BYTES
         await super().open(kernel_id)
 
     _comm_opens = 0
@@ -314,7 +322,28 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):
                 json.dumps(content)[:2000],
             )
             return None
-        return super().write_message(message, binary)
+        connection = self.ws_connection
+        if connection is None or connection.is_closing():
+            return None  # the page has gone: nothing to write to, and nothing worth a traceback
+        try:
+            sent = super().write_message(message, binary)
+        except tornado.iostream.StreamBufferFullError:
+            client = self.request.remote_ip
+            quiet_log.warning(client, "dropped a kernel websocket from %s that read nothing while %d MB waited for it",
+                              client, MAX_PENDING_BYTES >> 20)  # fmt: skip
+            connection._abort()  # at once: a closing handshake would queue behind what waits
+            return None
+        except tornado.websocket.WebSocketClosedError:
+            return None
+        if isinstance(sent, asyncio.Future):  # a write that fails once the page has gone: no traceback
+            sent.add_done_callback(_quietly)
+        return sent
+
+
+def _quietly(future: asyncio.Future[Any]) -> None:
+    """Take a finished write's exception (a closed socket), so that asyncio does not log it."""
+    if not future.cancelled():
+        future.exception()
 
 
 PROOF_HEADER = "X-Lanterloo-Kernel-Proof"

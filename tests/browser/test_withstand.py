@@ -10,7 +10,11 @@ start the real server). One server serves the module, with one table notebook.
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
+import os
 import shutil
+import socket
 import time
 import uuid
 from collections.abc import Callable, Coroutine, Iterator
@@ -23,7 +27,7 @@ from tornado.httpclient import HTTPClientError
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
 from tests.conftest import ROOT, Served, run_async, serve_server
-from tests.kernel_client import TableClient, fetch
+from tests.kernel_client import TableClient, encode_message, fetch
 
 T = TypeVar("T")
 OPEN_WAIT = 90.0  # a table's kernel may still be starting on a busy machine
@@ -201,6 +205,104 @@ def test_a_page_cannot_open_widget_comms_in_its_kernel(served: Served) -> None:
             assert not listed & set(opened), f"{len(listed & set(opened))} comms opened by the page reached the kernel"
             await client.settled(await client.click(client.button("loo-next") if not client.choices()
                                                      else client.choices()[0]))  # fmt: skip
+        finally:
+            await client.close(shutdown=True)
+
+    run(scenario)
+
+
+# ----- 4. a client that reads nothing cannot grow the server -------------------------------------------
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def masked_frame(payload: bytes, opcode: int = 0x2) -> bytes:
+    """One client-to-server websocket frame (clients must mask theirs)."""
+    head = bytes([0x80 | opcode])
+    size = len(payload)
+    if size < 126:
+        head += bytes([0x80 | size])
+    elif size < 1 << 16:
+        head += bytes([0x80 | 126]) + size.to_bytes(2, "big")
+    else:
+        head += bytes([0x80 | 127]) + size.to_bytes(8, "big")
+    mask = os.urandom(4)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def raw_kernel_socket(served: Served, kernel_id: str) -> socket.socket:
+    """A v1 kernel websocket opened by hand, with a small receive buffer, that this test never reads."""
+    sock = socket.create_connection(("127.0.0.1", port_of(served)), timeout=WAIT)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        (
+            f"GET /api/kernels/{kernel_id}/channels?session_id={uuid.uuid4().hex} HTTP/1.1\r\n"
+            f"Host: 127.0.0.1:{port_of(served)}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: {served.base}\r\n"
+            "Sec-WebSocket-Protocol: v1.kernel.websocket.jupyter.org\r\n\r\n"
+        ).encode()
+    )
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += sock.recv(1)  # byte by byte: nothing past the handshake is read
+    assert answer.startswith(b"HTTP/1.1 101"), answer[:200]
+    return sock
+
+
+def v1_message(msg_type: str, content: dict[str, Any], session: str, version: str = "1.0.0") -> bytes:
+    header = {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "username": "", "session": session,
+              "date": "2026-01-01T00:00:00+00:00", "version": "5.3"}  # fmt: skip
+    wire = encode_message("v1", "shell", header, content, {"version": version})
+    assert isinstance(wire, bytes)
+    return wire
+
+
+def test_a_client_that_reads_nothing_is_dropped_not_buffered(served: Served) -> None:
+    """A client asks for every widget's state 300 times and reads nothing: the server drops it once
+    8 MB wait for it, grows by far less than it asked for, and logs no traceback."""
+
+    async def scenario() -> None:
+        client = await TableClient.open(served.base, TABLE, timeout=OPEN_WAIT)
+        try:
+            sock = raw_kernel_socket(served, client.kernel_id)
+            session = uuid.uuid4().hex
+            comm = uuid.uuid4().hex
+            offset = len(served.log())
+            before = rss_mb(served.process.pid)
+            sock.sendall(masked_frame(v1_message(
+                "comm_open", {"comm_id": comm, "target_name": "jupyter.widget.control", "data": {}}, session
+            )))  # fmt: skip
+            states = {"comm_id": comm, "data": {"method": "request_states"}}
+            dropped = False
+            for _ in range(300):
+                try:
+                    sock.sendall(masked_frame(v1_message("comm_msg", states, session)))
+                except OSError:  # the server has dropped us
+                    dropped = True
+                    break
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(3)
+            grown = rss_mb(served.process.pid) - before
+            sock.settimeout(WAIT)
+            if not dropped:  # read until the server's end: a dropped socket ends soon after what was sent
+                deadline = time.monotonic() + 10
+                with contextlib.suppress(OSError):
+                    while time.monotonic() < deadline and sock.recv(1 << 16):
+                        pass
+                    dropped = time.monotonic() < deadline
+            sock.close()
+            log = served.log()[offset:]
+            assert dropped, f"the server kept a socket that read nothing (it grew by {grown:.0f} MB)"
+            assert grown < 60, f"the server grew by {grown:.0f} MB for a client that read nothing"
+            assert "Traceback" not in log, log[-3000:]
+            alive = await client.request("kernel_info_request", {})
+            assert alive.content.get("status") == "ok"
         finally:
             await client.close(shutdown=True)
 
