@@ -100,6 +100,15 @@ def default_path() -> Path:
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file at ``path`` (its device and inode), or None if there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def _as_store_error(method: _F) -> _F:
     """SQLite's own errors (a closed, locked, full or unwritable file) leave as :class:`StoreError`."""
 
@@ -130,6 +139,7 @@ class TableStore:
             os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
         # Autocommit mode: every transaction below is begun and ended explicitly.
         self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        self._identity = _identity(self.path)  # the file written to, to notice one deleted or replaced
         self._db.execute("PRAGMA foreign_keys = ON")
         # No memory-mapped I/O: a mapped file that cannot be written (a full disk, a file made
         # read-only or taken away) ends the process with SIGBUS, where a read or write gives an error.
@@ -154,7 +164,12 @@ class TableStore:
 
     @contextmanager
     def _write(self) -> Iterator[None]:
-        """One write transaction; writers wait their turn (up to ``timeout``) rather than interleave."""
+        """One write transaction; writers wait their turn (up to ``timeout``) rather than interleave.
+
+        A file deleted or replaced since it was opened is refused: what SQLite wrote to it would be lost.
+        """
+        if _identity(self.path) != self._identity:
+            raise StoreError(f"the tables' database {self.path} was deleted or replaced while in use")
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield

@@ -452,3 +452,16 @@ def test_a_new_served_table_on_a_full_disk_opens_and_says_it_is_not_saved_yet(st
         assert page.model.new_hand()
     assert store.count(table_id) == 2 and SAVED_AGAIN_MESSAGE in page.model.message
     same_game(page.model, TableModel.resume(store, table_id))
+
+
+def test_a_database_file_deleted_while_in_use_is_a_store_error_and_no_move_is_lost(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    database = TableStore(path)
+    table_id = database.new_table("nap")
+    table = TableModel("nap", rng=random.Random(3))
+    assert table.attach(database, table_id)
+    path.unlink()  # what SQLite would write now goes to a file no one can open again
+    with pytest.raises(StoreError, match="deleted or replaced"):
+        database.append(table_id, 1, [{"type": "undo"}])
+    play(table, random.Random(3), 3)
+    assert NOT_SAVING_MESSAGE in table.message and len(table._unsaved) == 3
