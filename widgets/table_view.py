@@ -32,6 +32,9 @@ KEYS_HELP = (
     "the arrow keys choose the suit); U takes back, H asks for a hint, W explains, N deals the next hand."
 )
 
+UNDO_TIP = "Take back your last move (key U)"
+UNDO_FINISHED_TIP = "A finished hand cannot be taken back: every card of it has been seen"
+
 
 def _row(children: list[ipw.Widget] | tuple[ipw.Widget, ...] = (), cls: str = "") -> ipw.HBox:
     return lean(ipw.HBox, list(children), layout=ROW, _dom_classes=[cls] if cls else [])
@@ -80,9 +83,7 @@ class TableView(ipw.VBox):
         # it is made: each choice button then opens with one message, and the table with fewer.
         self._confirm = lean(ipw.Button, description="Exchange", tooltip="Exchange the cards selected above")
         self._status = lean(ipw.HTML)
-        self._undo = lean(
-            ipw.Button, description="Take back", tooltip="Take back your last move (key U)", _dom_classes=["loo-undo"]
-        )
+        self._undo = lean(ipw.Button, description="Take back", tooltip=UNDO_TIP, _dom_classes=["loo-undo"])
         self._hint = lean(
             ipw.Button,
             description="Hint",
@@ -223,6 +224,10 @@ class TableView(ipw.VBox):
         # board goes out before the buttons, and whoever sees it changed finds the controls current.
         over = model.hand.is_over
         self._undo.disabled = not model.can_undo
+        # Why it is off, for a pointer and for the key U (which clicks the button only when it is on).
+        self._undo.tooltip = (
+            UNDO_TIP if model.can_undo else UNDO_FINISHED_TIP if over else "Nothing of yours to take back yet"
+        )
         self._hint.disabled = not view.legal
         self._why.disabled = not view.legal
         self._explained.value = ""  # a fresh position: the last explanation no longer applies

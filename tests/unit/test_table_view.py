@@ -22,7 +22,7 @@ from loo.records import check
 from loo.tiles import full_set
 from widgets.board import pam_card, piece_label, piece_name
 from widgets.model import TableModel
-from widgets.table_view import TableView
+from widgets.table_view import UNDO_FINISHED_TIP, TableView
 
 GAMES = [
     ("three-card-loo", "peel"),
@@ -415,6 +415,7 @@ def test_take_back_stops_at_the_end_of_the_hand_which_stays_finished() -> None:
     finished, pool, balances, lines = table.view(), table.pool, table.balances(), table.hand_lines()
     assert len(lines) == 1 and table._reader_moves > 0  # the reader moved in this hand: not a reason to reopen it
     assert view._undo.disabled and not table.can_undo  # so the button (and the key U, which clicks it) is off
+    assert view._undo.tooltip == UNDO_FINISHED_TIP  # and says why
     assert not table.undo()  # and the model itself refuses, in plain words
     assert "This hand is over, so it cannot be taken back" in view._status.value
     assert table.hand.is_over and table.view() == finished
