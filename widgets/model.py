@@ -11,16 +11,16 @@ the pool carries from hand to hand and a double-entry ledger keeps every chip.
 Hidden information: the seed of a deal tells everything about it, so the model keeps it to
 itself until the hand is over, and exports a record only then. Each hand has its own seed, drawn
 from :mod:`secrets` (or from an injected generator, to replay a game); showing one hand's seed
-tells nothing about the next. The
-hand's deal code (:mod:`widgets.dealcode`) is given only when asked for (:meth:`TableModel.deal_code`).
+tells nothing about the next. The hand's deal code (:mod:`widgets.dealcode`) is given only when
+asked for (:meth:`TableModel.deal_code`).
 
 Saving: the model writes a journal of what happened, one event per change (a new game, the
 reader's action with the bots' replies, a take-back, the next hand; a loaded record begins a new
-game, its start event holding the record), each
-with every bot action it caused, so that replaying the journal rebuilds the game exactly without
-asking a bot or a random generator anything. :meth:`TableModel.attach` saves it, as it
-happens, in a :class:`~widgets.journal.Journals` (the server's database, or the browser's
-storage); :meth:`TableModel.resume` rebuilds a saved game. A change whose write the store
+game, its start event holding the record), each with every bot action it caused, so that
+replaying the journal rebuilds the game exactly without asking a bot or a random generator
+anything. :meth:`TableModel.attach` saves it, as it happens, in a
+:class:`~widgets.journal.Journals` (the server's database, or the browser's storage);
+:meth:`TableModel.resume` rebuilds a saved game. A change whose write the store
 refuses (another tab moved the game on) is not made: the model reloads the game as saved and
 tells the reader so. A store that fails (a full disk, a file made read-only) refuses nothing:
 the game goes on in memory, the reader is told it is not being saved, and every event not yet
