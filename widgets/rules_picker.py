@@ -164,7 +164,9 @@ class RulesPicker(ipw.VBox):
         except RecordError as error:
             self._say(self._refusal(game, error))
             return False
-        self.model.new_game(game, rules=value)
+        if not self.model.new_game(game, rules=value):  # refused (another tab played on): the model says why
+            self._say(self.model.message)
+            return False
         changed = len(value) - 1 if isinstance(value, dict) else 0
         preset = value["preset"] if isinstance(value, dict) else value
         extra = f", with {changed} option{'s' if changed != 1 else ''} changed" if changed else ""
