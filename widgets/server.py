@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import hashlib
 import hmac
 import html
@@ -936,6 +937,64 @@ class OneRefillAtATime:
             self.warming -= 1
 
 
+# How long the server waits for a request's headers, for its body, and for the next request on an
+# idle connection (--request-timeout); tornado's own default held a partial request for an hour,
+# and 20,000 of them took every file the server may open.
+DEFAULT_REQUEST_TIMEOUT = 30.0
+# The largest request head (request line, query string and headers) and body the server reads.
+# The only body a page sends is the shutdown beacon's few bytes.
+MAX_HEADER_BYTES = 64 << 10
+MAX_BODY_BYTES = 64 << 10
+# How long the server stops accepting connections when it has no file left for one.
+ACCEPT_PAUSE_SECONDS = 0.5
+_RESOURCE_ERRORS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
+
+
+def quiet_accept_handler(sock: socket.socket, callback: Callable[[socket.socket, Any], None]) -> Callable[[], None]:
+    """tornado's ``add_accept_handler``, except that running out of files (EMFILE and its kin)
+    pauses accepting for :data:`ACCEPT_PAUSE_SECONDS` and logs one line a minute, where tornado's
+    raised from the loop at every turn: 870 MB of tracebacks in one attack."""
+    from tornado.ioloop import IOLoop
+
+    io_loop = IOLoop.current()
+    removed = [False]
+    paused = [False]
+
+    def accept_handler(fd: Any, events: int) -> None:
+        for _ in range(128):
+            if removed[0] or paused[0]:
+                return
+            try:
+                connection, address = sock.accept()
+            except BlockingIOError:
+                return
+            except ConnectionAbortedError:
+                continue
+            except OSError as error:
+                if error.errno not in _RESOURCE_ERRORS:
+                    raise
+                quiet_log.warning("accept", "cannot accept connections (%s): pausing %.1f s",
+                                  os.strerror(error.errno or 0), ACCEPT_PAUSE_SECONDS)  # fmt: skip
+                paused[0] = True
+                io_loop.remove_handler(sock)
+                io_loop.call_later(ACCEPT_PAUSE_SECONDS, resume)
+                return
+            callback(connection, address)
+
+    def resume() -> None:
+        paused[0] = False
+        if not removed[0]:
+            io_loop.add_handler(sock, accept_handler, IOLoop.READ)
+
+    def remove_handler() -> None:
+        if not paused[0]:
+            io_loop.remove_handler(sock)
+        removed[0] = True
+
+    io_loop.add_handler(sock, accept_handler, IOLoop.READ)
+    return remove_handler
+
+
 class LanterlooServer(Voila):  # type: ignore[misc]
     """Voila with the book at the root and only the table notebooks behind it."""
 
@@ -943,6 +1002,24 @@ class LanterlooServer(Voila):  # type: ignore[misc]
     db_path: Path | None = None  # the tables' database; None: widgets.store.default_path()
     max_tables = DEFAULT_MAX_TABLES  # live table kernels at once (--max-tables), preheated ones apart
     seats: TableSeats | None = None  # made with the handlers, once the kernel manager exists
+    request_timeout = DEFAULT_REQUEST_TIMEOUT  # --request-timeout
+
+    def listen(self) -> None:
+        """Voila's ``listen``, with the HTTP server's timeouts and sizes bounded (see the module's
+        docstring) and an accept loop that survives running out of files (:func:`quiet_accept_handler`)."""
+        import functools
+
+        import tornado.tcpserver
+
+        tornado.tcpserver.add_accept_handler = quiet_accept_handler  # type: ignore[assignment]
+        self.app.listen = functools.partial(  # type: ignore[method-assign]
+            self.app.listen,
+            idle_connection_timeout=self.request_timeout,
+            body_timeout=self.request_timeout,
+            max_header_size=MAX_HEADER_BYTES,
+            max_body_size=MAX_BODY_BYTES,
+        )
+        super().listen()
 
     def init_handlers(self) -> list[Any]:
         handlers = []
@@ -1133,6 +1210,13 @@ def main(argv: list[str] | None = None) -> int:
         ),
     )
     parser.add_argument(
+        "--request-timeout",
+        type=float,
+        default=DEFAULT_REQUEST_TIMEOUT,
+        help=f"seconds the server waits for a request's headers, for its body, and on an idle connection "
+        f"(default: {DEFAULT_REQUEST_TIMEOUT:g})",
+    )
+    parser.add_argument(
         "--db",
         type=Path,
         default=None,
@@ -1150,6 +1234,8 @@ def main(argv: list[str] | None = None) -> int:
         return _fail("--max-tables must be 1 or more")
     if args.max_idle < 1:
         return _fail("--max-idle must be 1 or more")
+    if not 1 <= args.request_timeout <= 3600:
+        return _fail("--request-timeout must be from 1 to 3600 seconds")
     try:
         settings = passed_settings(extra)
     except ValueError as problem:
@@ -1181,6 +1267,8 @@ def main(argv: list[str] | None = None) -> int:
     LanterlooServer.book_dir = book
     LanterlooServer.db_path = db
     LanterlooServer.max_tables = args.max_tables
+    LanterlooServer.request_timeout = args.request_timeout
+    _more_files()
     app = LanterlooServer(config=server_config(tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle))
     try:
         app.initialize(settings)
@@ -1200,6 +1288,18 @@ def main(argv: list[str] | None = None) -> int:
     app.start()
     print("Lanterloo server stopped.", flush=True)
     return 0
+
+
+def _more_files() -> None:
+    """Let the server open as many files (connections among them) as the system allows it."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard != soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 def _program_name() -> str:
