@@ -201,6 +201,10 @@ def main() -> int:
                         row(f"{home}: cold, playable").samples.append(cold["playable"])
                         if home == "browser":
                             sizes.append(dict(seen))
+                            # a reader stays a moment: long enough for the page to keep its snapshot of Python
+                            s.page.wait_for_function(
+                                "() => (window.lanterlooLog || []).some((l) => l.includes('snapshot'))", timeout=WAIT_MS
+                            )
                         s.page.goto("about:blank")  # the server's page shuts its kernel down as it goes
                         if home == "server":
                             wait_pool_warm(served)

@@ -134,6 +134,20 @@ class _PageLog(logging.Handler):
             pass
 
 
+def prepare() -> None:
+    """Import what a table needs (ipywidgets, the engine, the table's widgets), with no tie to the page.
+
+    The worker calls this before :func:`install`, and on a reader's first visit takes a snapshot of
+    Python's memory just after it (nothing in it refers to the page yet), which the browser keeps:
+    later visits start from that snapshot instead of starting Python and importing all this again.
+    """
+    _stand_in_for_ipython()
+    import comm.base_comm  # noqa: F401
+    import ipywidgets  # noqa: F401
+
+    from widgets import live_table  # noqa: F401  (the table's widgets, and through them the engine)
+
+
 def install(post: Post) -> None:
     """Make this Python the kernel of the page's widgets: ``post`` takes each message for the page."""
     global _post

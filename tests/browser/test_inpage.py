@@ -155,3 +155,17 @@ def test_a_browser_without_webassembly_is_told_so(page: Page, static_site: str) 
     page.goto(f"{static_site}/play/irish-loo.html")
     expect(page.locator("[data-loo-status]")).to_contain_text("lacks WebAssembly or Web Workers")
     expect(page.locator(".loo-inpage-problem")).to_have_count(1)
+
+
+def test_a_return_visit_starts_python_from_the_snapshot_the_first_kept(page: Page, static_site: str) -> None:
+    """The first visit keeps a snapshot of Python with the table's modules imported; the next visit
+    (a reload here) restores it instead of starting Python afresh, and the table works as before."""
+    page.goto(f"{static_site}/play/five-card-loo.html")
+    expect(page.locator("[data-loo-ready]")).to_have_count(1, timeout=STARTS)
+    page.wait_for_function("() => window.lanterlooLog.some((l) => l.startsWith('kept a snapshot'))", timeout=WAIT)
+    page.reload()
+    expect(page.locator("[data-loo-ready]")).to_have_count(1, timeout=STARTS)
+    assert "started Python from the kept snapshot" in page.evaluate("window.lanterlooLog")
+    before = page.locator(".loo-board").inner_text()
+    page.locator(".loo-choices button.mod-primary").first.click()
+    expect(page.locator(".loo-board")).not_to_have_text(before, use_inner_text=True)

@@ -163,3 +163,25 @@ def test_links_to_new_tables_stay_on_the_page_and_the_note_says_where_the_game_i
     )
     assert out[:2] == ["?deal=nap.hoffmann.s0.n1", "?"]
     assert "kept in this browser" in out[2] and "address" not in out[2]
+
+
+def test_prepare_imports_the_table_with_no_tie_to_the_page() -> None:
+    """What the worker snapshots: the table's modules imported, nothing of the page's referred to."""
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(
+            """
+            import json, sys
+            sys.modules["IPython"] = None
+            from widgets import inpage
+            inpage.prepare()
+            import comm
+            print(json.dumps({"post": inpage._post is None, "ipywidgets": "ipywidgets" in sys.modules,
+                              "table": "widgets.live_table" in sys.modules, "engine": "loo.hand" in sys.modules,
+                              "comm": comm.create_comm.__module__}))
+            """
+        )],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout)
+    assert out == {"post": True, "ipywidgets": True, "table": True, "engine": True, "comm": "comm"}

@@ -27,30 +27,83 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+// A snapshot of Python's memory once the table's modules are imported (widgets.inpage.prepare),
+// kept in the browser's Cache Storage, gzipped, under the manifest's address (which names this
+// build's digest): a later visit restores it in a fraction of the time Python takes to start and
+// import all that. Anything wrong with it (none kept, a browser without the streams, a failed
+// restore) falls back to the ordinary start.
+const SNAPSHOTS = "lanterloo-python-snapshots";
+
+async function keptSnapshot(key) {
+  try {
+    const found = await (await caches.open(SNAPSHOTS)).match(key);
+    if (!found) return null;
+    const unzipped = found.body.pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(unzipped).arrayBuffer());
+  } catch (error) {
+    return null;
+  }
+}
+
+async function keepSnapshot(key, bytes) {
+  try {
+    const cache = await caches.open(SNAPSHOTS);
+    for (const old of await cache.keys()) await cache.delete(old);  // one build's snapshot at a time
+    const zipped = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
+    await cache.put(key, new Response(zipped));
+    self.postMessage({ type: "log", text: `kept a snapshot of Python (${bytes.length} bytes) for the next visit` });
+  } catch (error) {
+    // no room, or no Cache Storage: the next visit starts Python the ordinary way
+    self.postMessage({ type: "log", text: `no snapshot kept: ${error}` });
+  }
+}
+
 async function boot(manifestUrl) {
   const base = new URL(".", manifestUrl);
   const manifest = await (await fetch(manifestUrl)).json();
   const pyodideBase = new URL(manifest.pyodide, base);
-  progress(1, 4, "Loading Python into your browser (about 5 MB)…");
+  const snapshotKey = new URL(manifestUrl);
+  snapshotKey.searchParams.set("python-snapshot", "1");
+  const snapshot = await keptSnapshot(snapshotKey.href);
+  progress(1, 4, snapshot ? "Loading Python into your browser…" : "Loading Python into your browser (about 5 MB)…");
   const { loadPyodide } = await import(new URL(`pyodide.mjs?v=${manifest.files["../pyodide/pyodide.mjs"]}`, pyodideBase));
   // Python's own output goes to the page as a log line, never to the console as a warning.
   const log = (text) => self.postMessage({ type: "log", text });
-  const pyodide = await loadPyodide({ indexURL: pyodideBase.href, fullStdLib: false, stdout: log, stderr: log });
+  const options = { indexURL: pyodideBase.href, fullStdLib: false, stdout: log, stderr: log };
+  let pyodide = null;
+  if (snapshot) {
+    try {
+      pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+      log("started Python from the kept snapshot");
+    } catch (error) {
+      log(`the kept snapshot would not restore (${error}): starting Python afresh`);
+    }
+  }
+  const fresh = pyodide === null;
+  if (fresh) pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
   progress(2, 4, "Loading the widgets and the rules…");
   const parts = [
     ...Object.entries(manifest.wheels).map(([name, digest]) => [name, digest, "wheel"]),
     ...Object.entries(manifest.code).map(([name, digest]) => [name, digest, "zip"]),
   ];
   const blobs = await Promise.all(parts.map(([name, digest]) => fetchBytes(new URL(`${name}?v=${digest}`, base))));
+  // The files go into Pyodide's file system every time: a snapshot holds Python's memory, not its files.
   parts.forEach(([name, , kind], i) => {
     const where = kind === "wheel" ? "/lib/python3.14/site-packages" : "/lanterloo";
     pyodide.unpackArchive(blobs[i], kind === "wheel" ? "wheel" : "zip", { extractDir: where });
   });
   progress(3, 4, "Setting up the table…");
-  pyodide.registerJsModule("lanterloo_page", { post: (text) => self.postMessage(text) });
-  pyodide.runPython(`
+  if (fresh) {
+    pyodide.runPython(`
 import sys
 sys.path.insert(0, "/lanterloo")
+from widgets import inpage
+inpage.prepare()
+`);
+    keepSnapshot(snapshotKey.href, pyodide.makeMemorySnapshot());  // not awaited: the reader need not wait
+  }
+  pyodide.registerJsModule("lanterloo_page", { post: (text) => self.postMessage(text) });
+  pyodide.runPython(`
 from lanterloo_page import post
 from widgets import inpage
 inpage.install(post)
