@@ -485,8 +485,11 @@ class TableSeats:
     between them.
     """
 
-    def __init__(self, cap: int, kernel_ids: Callable[[], Iterable[str]]) -> None:
+    def __init__(self, cap: int, kernel_ids: Callable[[], Iterable[str]], per_client: int | None = None) -> None:
         self.cap = cap
+        self.per_client = per_client  # places one client address may take (--max-tables-per-client)
+        self.owners: dict[str, str] = {}  # table kernel id or held table id -> the client address that took it
+        self.starting_by: dict[str, int] = {}  # client address -> its pages whose kernel is on its way
         self._kernel_ids = kernel_ids  # the kernel manager's list of live kernels
         self.kernels: set[str] = set()
         self.tables: dict[str, str] = {}  # table kernel id -> the table id its page asked for
@@ -501,12 +504,28 @@ class TableSeats:
         now = time.monotonic()
         if any(until <= now for until in self.held.values()):
             self.held = {table_id: until for table_id, until in self.held.items() if until > now}
+        if len(self.owners) > len(self.kernels) + len(self.held):
+            self.owners = {k: c for k, c in self.owners.items() if k in self.kernels or k in self.held}
         return len(self.kernels) + self.starting + len(self.held)
 
-    def has_room(self, table_id: str | None = None) -> bool:
-        """True if a table page may open: a place is free, or one is held for ``table_id``."""
+    def taken_by(self, client: str) -> int:
+        """Places ``client`` has taken: its live tables, its pages starting, its new tables held."""
+        self.in_use()
+        return sum(1 for owner in self.owners.values() if owner == client) + self.starting_by.get(client, 0)
+
+    def client_has_room(self, client: str | None, table_id: str | None = None) -> bool:
+        """Whether ``client`` may take one more place (a place held for ``table_id`` is already its)."""
+        if client is None or self.per_client is None or (table_id is not None and table_id in self.held):
+            return True
+        return self.taken_by(client) < self.per_client
+
+    def has_room(self, table_id: str | None = None, client: str | None = None) -> bool:
+        """True if a table page may open: a place is free (and ``client`` has fewer than its share),
+        or one is held for ``table_id``."""
         in_use = self.in_use()
-        return (table_id is not None and table_id in self.held) or in_use < self.cap
+        if table_id is not None and table_id in self.held:
+            return True
+        return in_use < self.cap and self.client_has_room(client)
 
     def is_open(self, table_id: str | None) -> bool:
         """Whether a live kernel holds ``table_id``'s game (its page is open, or is being reloaded)."""
@@ -515,26 +534,33 @@ class TableSeats:
         self.in_use()  # forget kernels gone
         return any(self.tables.get(kernel_id) == table_id for kernel_id in self.kernels)
 
-    async def wait_for_room(self, table_id: str | None, timeout: float = RELOAD_WAIT_SECONDS) -> None:
+    async def wait_for_room(
+        self, table_id: str | None, timeout: float = RELOAD_WAIT_SECONDS, client: str | None = None
+    ) -> None:
         """For a table whose game a live kernel holds (a reload), wait up to ``timeout`` seconds for
         a place: the page being left frees one as it goes. Returns at once for any other request, so
         a flood of new readers is refused as quickly as ever; the caller checks for room after this."""
         deadline = time.monotonic() + timeout
-        while not self.has_room(table_id) and self.is_open(table_id) and time.monotonic() < deadline:
+        while not self.has_room(table_id, client) and self.is_open(table_id) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
 
-    def hold(self, table_id: str) -> None:
+    def hold(self, table_id: str, client: str | None = None) -> None:
         """Keep a place for the new table ``table_id`` until its page is asked for."""
         self.held[table_id] = time.monotonic() + HOLD_SECONDS
+        if client is not None:
+            self.owners[table_id] = client
 
-    def admit(self, table_id: str | None = None) -> Seat | None:
+    def admit(self, table_id: str | None = None, client: str | None = None) -> Seat | None:
         """A place for a table page (the one held for ``table_id``, if any); None if the tables are full."""
-        if not self.has_room(table_id):
+        if not self.has_room(table_id, client):
             return None
         if table_id is not None:
             self.held.pop(table_id, None)
+            client = self.owners.pop(table_id, client)
         self.starting += 1
-        return Seat(self, table_id)
+        if client is not None:
+            self.starting_by[client] = self.starting_by.get(client, 0) + 1
+        return Seat(self, table_id, client)
 
     def leave(self, kernel_id: str) -> None:
         """A page said it is leaving (its beacon): its kernel's place is free while the kernel shuts down."""
@@ -545,25 +571,36 @@ class TableSeats:
 class Seat:
     """One admitted table page's place: counted as starting until its kernel is known, then as that kernel."""
 
-    def __init__(self, seats: TableSeats, table_id: str | None = None) -> None:
+    def __init__(self, seats: TableSeats, table_id: str | None = None, client: str | None = None) -> None:
         self._seats = seats
         self._table_id = table_id
+        self._client = client
         self._open = True
+
+    def _unstart(self) -> None:
+        self._open = False
+        self._seats.starting -= 1
+        if self._client is not None:
+            left = self._seats.starting_by.get(self._client, 0) - 1
+            if left > 0:
+                self._seats.starting_by[self._client] = left
+            else:
+                self._seats.starting_by.pop(self._client, None)
 
     def settle(self, kernel_id: str) -> None:
         """The page has its kernel: the place is the kernel's from now on, until it is shut down."""
         if self._open:
-            self._open = False
-            self._seats.starting -= 1
+            self._unstart()
             self._seats.kernels.add(kernel_id)
+            if self._client is not None:
+                self._seats.owners[kernel_id] = self._client
             if self._table_id is not None:
                 self._seats.tables[kernel_id] = self._table_id
 
     def release(self) -> None:
         """The page's request is over; if it never got a kernel (an error, a closed connection), free its place."""
         if self._open:
-            self._open = False
-            self._seats.starting -= 1
+            self._unstart()
 
 
 class SeatedKernelManager:
@@ -604,9 +641,15 @@ _FULL_STYLE = """
 """
 
 
-def tables_full_page(*, cap: int, again: str, saved_game: bool) -> str:
-    """The page a reader gets when every table is taken: what happened, what is safe, what to do."""
-    if cap == 1:
+def tables_full_page(*, cap: int, again: str, saved_game: bool, per_client: int | None = None) -> str:
+    """The page a reader gets when every table is taken (or, with ``per_client``, every table one
+    address may have): what happened, what is safe, what to do."""
+    if per_client is not None:
+        taken = (
+            f"This computer's network address already has {per_client} live tables open on this server, "
+            "the most it gives one address at once (a class behind one router shares its address)."
+        )
+    elif cap == 1:
         taken = "This server runs one live table at a time, and it is in use just now."
     else:
         taken = f"All {cap} live tables on this server are in use just now, and it runs no more than that at once."
@@ -645,10 +688,16 @@ def send_tables_full(handler: tornado.web.RequestHandler, seats: TableSeats) -> 
     handler.set_header("Cache-Control", "no-store")
     handler.set_header("Content-Type", "text/html; charset=UTF-8")
     saved_game = handler.get_query_argument("table", None) is not None
-    log.warning(
-        "the tables are full (%d of %d places taken): refused %s", seats.in_use(), seats.cap, handler.request.path
-    )
-    handler.finish(tables_full_page(cap=seats.cap, again=handler.request.uri or "/", saved_game=saved_game))
+    client = handler.request.remote_ip
+    in_use = seats.in_use()
+    mine = seats.per_client if in_use < seats.cap and seats.per_client is not None else None
+    if mine is not None:
+        quiet_log.warning(client, "client %s has %d tables, its most: refused %s", client, mine, handler.request.path)
+    else:
+        quiet_log.warning(client, "the tables are full (%d of %d places taken): refused %s", in_use, seats.cap,
+                          handler.request.path)  # fmt: skip
+    page = tables_full_page(cap=seats.cap, again=handler.request.uri or "/", saved_game=saved_game, per_client=mine)
+    handler.finish(page)
 
 
 class CardSheetHandler(tornado.web.RequestHandler):
@@ -791,13 +840,14 @@ class TableLinkHandler(tornado.web.RequestHandler):
             raise tornado.web.HTTPError(404)
         query = self.request.query
         table_id = self.get_query_argument("table", None)
-        await self.seats.wait_for_room(table_id)  # a reload at a full server: see RELOAD_WAIT_SECONDS
+        client = self.request.remote_ip
+        await self.seats.wait_for_room(table_id, client=client)  # a reload at a full server: see RELOAD_WAIT_SECONDS
         # No await from here to the hold: see TableSeats on bursts.
-        if not self.seats.has_room(table_id):
+        if not self.seats.has_room(table_id, client):
             send_tables_full(self, self.seats)
             return
         if table_id is None and (table_id := reserve_table_id(name, self.db)) is not None:
-            self.seats.hold(table_id)
+            self.seats.hold(table_id, client)
             query = _query_with(table_id, query)
         self.set_header("Cache-Control", "no-store")  # each visit gets its own new table
         self.redirect(f"/voila/render/{name}.ipynb" + (f"?{query}" if query else ""))
@@ -832,17 +882,18 @@ class TableRenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
             await super().get(path=path)
             return
         table_id = self.get_query_argument("table", None)
-        await self.seats.wait_for_room(table_id)  # a reload at a full server: see RELOAD_WAIT_SECONDS
+        client = self.request.remote_ip
+        await self.seats.wait_for_room(table_id, client=client)  # a reload at a full server: see RELOAD_WAIT_SECONDS
         # No await from here to admit() or hold(): see TableSeats on bursts.
-        if not self.seats.has_room(table_id):
+        if not self.seats.has_room(table_id, client):
             send_tables_full(self, self.seats)
             return
         if is_table and table_id is None and (table_id := reserve_table_id(name, self.db)) is not None:
-            self.seats.hold(table_id)
+            self.seats.hold(table_id, client)
             self.set_header("Cache-Control", "no-store")
             self.redirect(f"{self.request.path}?{_query_with(table_id, self.request.query)}")
             return
-        self._seat = self.seats.admit(table_id)
+        self._seat = self.seats.admit(table_id, client)
         if self._seat is None:  # never: has_room() said yes, and nothing has run since
             send_tables_full(self, self.seats)
             return
@@ -1003,6 +1054,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
     max_tables = DEFAULT_MAX_TABLES  # live table kernels at once (--max-tables), preheated ones apart
     seats: TableSeats | None = None  # made with the handlers, once the kernel manager exists
     request_timeout = DEFAULT_REQUEST_TIMEOUT  # --request-timeout
+    max_tables_per_client: int | None = None  # --max-tables-per-client; None: no share per address
 
     def listen(self) -> None:
         """Voila's ``listen``, with the HTTP server's timeouts and sizes bounded (see the module's
@@ -1026,7 +1078,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
         manager = self.kernel_manager
         if hasattr(manager, "fill_if_needed") and not isinstance(manager.__dict__.get("_initialize"), OneRefillAtATime):
             manager._initialize = OneRefillAtATime(manager._initialize, play_clock.playing, logger=manager.log)
-        self.seats = TableSeats(self.max_tables, self.kernel_manager.list_kernel_ids)
+        self.seats = TableSeats(self.max_tables, self.kernel_manager.list_kernel_ids, self.max_tables_per_client)
         TableRenderHandler.db, TableRenderHandler.tables = self.db_path, Path(self.root_dir)
         TableRenderHandler.seats = TableShutdownHandler.seats = self.seats
         for spec in super().init_handlers():
@@ -1210,6 +1262,14 @@ def main(argv: list[str] | None = None) -> int:
         ),
     )
     parser.add_argument(
+        "--max-tables-per-client",
+        type=int,
+        default=None,
+        help="live tables (and new tables just handed out) one client address may have at once (default: "
+        "three quarters of --max-tables and at least 8, 30 of 40). A class behind one router shares one "
+        "address: raise it for such a class, or set it to --max-tables to turn the share off",
+    )
+    parser.add_argument(
         "--request-timeout",
         type=float,
         default=DEFAULT_REQUEST_TIMEOUT,
@@ -1234,6 +1294,10 @@ def main(argv: list[str] | None = None) -> int:
         return _fail("--max-tables must be 1 or more")
     if args.max_idle < 1:
         return _fail("--max-idle must be 1 or more")
+    if args.max_tables_per_client is None:
+        args.max_tables_per_client = default_share(args.max_tables)
+    if args.max_tables_per_client < 1:
+        return _fail("--max-tables-per-client must be 1 or more")
     if not 1 <= args.request_timeout <= 3600:
         return _fail("--request-timeout must be from 1 to 3600 seconds")
     try:
@@ -1268,6 +1332,7 @@ def main(argv: list[str] | None = None) -> int:
     LanterlooServer.db_path = db
     LanterlooServer.max_tables = args.max_tables
     LanterlooServer.request_timeout = args.request_timeout
+    LanterlooServer.max_tables_per_client = min(args.max_tables_per_client, args.max_tables)
     _more_files()
     app = LanterlooServer(config=server_config(tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle))
     try:
@@ -1281,13 +1346,24 @@ def main(argv: list[str] | None = None) -> int:
     if pruned:
         log.info("removed %d kernel logs older than %d days from %s", pruned, KERNEL_LOG_DAYS, log_dir())
     print(f"Games are saved in {db}", flush=True)
-    print(f"At most {args.max_tables} live tables at once (--max-tables)", flush=True)
+    print(f"At most {args.max_tables} live tables at once (--max-tables), "
+          f"{LanterlooServer.max_tables_per_client} for one client address (--max-tables-per-client)", flush=True)
     print(f"Lanterloo is being served at http://{args.ip}:{args.port}/  (press Ctrl-C to stop)", flush=True)
     # Voila stops its loop on SIGTERM; make Ctrl-C do the same, quietly.
     signal.signal(signal.SIGINT, app._handle_signal_stop)
     app.start()
     print("Lanterloo server stopped.", flush=True)
     return 0
+
+
+def default_share(max_tables: int) -> int:
+    """Tables one client address may have by default: all of a small server's (8 or fewer), else
+    three quarters of the cap, and never fewer than 8.
+
+    >>> default_share(40), default_share(10), default_share(2)
+    (30, 8, 2)
+    """
+    return max_tables if max_tables <= 8 else max(8, max_tables * 3 // 4)
 
 
 def _more_files() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import http.client
 import os
 import shutil
 import socket
@@ -34,6 +35,7 @@ OPEN_WAIT = 90.0  # a table's kernel may still be starting on a busy machine
 WAIT = 30.0
 TABLE = "three-card-loo"
 REQUEST_TIMEOUT = 5  # the module's server waits this long for a request (--request-timeout)
+PER_CLIENT = 2  # and gives one client address this many tables (--max-tables-per-client)
 
 
 def run(scenario: Callable[[], Coroutine[Any, Any, T]]) -> T:
@@ -46,7 +48,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     tables = folder / "tables"
     tables.mkdir()
     shutil.copy(ROOT / "book" / "tables" / f"{TABLE}.ipynb", tables)
-    with serve_server(folder, "--request-timeout", str(REQUEST_TIMEOUT), tables=tables) as running:
+    with serve_server(
+        folder, "--request-timeout", str(REQUEST_TIMEOUT), "--max-tables-per-client", str(PER_CLIENT), tables=tables
+    ) as running:
         yield running
 
 
@@ -342,3 +346,27 @@ def test_partial_requests_are_closed_after_the_request_timeout(served: Served) -
     finally:
         for sock in partial:
             sock.close()
+
+
+# ----- 6. one client cannot take every table -----------------------------------------------------------
+
+
+def new_table(served: Served, source: str) -> http.client.HTTPResponse:
+    """``GET /tables/<table>`` from the loopback address ``source``, the redirect not followed."""
+    connection = http.client.HTTPConnection("127.0.0.1", port_of(served), timeout=WAIT, source_address=(source, 0))
+    connection.request("GET", f"/tables/{TABLE}")
+    response = connection.getresponse()
+    response.body = response.read()  # type: ignore[attr-defined]
+    connection.close()
+    return response
+
+
+def test_one_client_address_cannot_hold_every_table(served: Served) -> None:
+    """Redirects to new tables never followed held a place each for 20 s: eight of them left no
+    table for anyone. One address now gets --max-tables-per-client of them; past that it gets the
+    tables-full page that says why, and another address still gets a table."""
+    answers = [new_table(served, "127.0.0.1") for _ in range(PER_CLIENT + 2)]
+    assert [a.status for a in answers] == [302] * PER_CLIENT + [503] * 2
+    assert b"network address" in answers[-1].body  # type: ignore[attr-defined]
+    other = new_table(served, "127.0.0.2")
+    assert other.status == 302, "another address gets a table"

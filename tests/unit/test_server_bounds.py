@@ -1,0 +1,83 @@
+"""The server's bounds on what one client may take or send (issue 18), without a server: the share
+of tables per client address, the check of a binary frame before anything parses it, and the
+rate limit on log lines per client."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from widgets.server import ClientLog, TableSeats, default_share, frame_problem
+
+
+def test_one_client_gets_its_share_of_places_and_no_more() -> None:
+    kernels: list[str] = []
+    seats = TableSeats(4, lambda: kernels, per_client=2)
+    seats.hold("T1", "10.0.0.1")
+    seat = seats.admit(None, "10.0.0.1")
+    assert seat is not None and seats.taken_by("10.0.0.1") == 2
+    assert not seats.has_room(None, "10.0.0.1") and seats.admit(None, "10.0.0.1") is None
+    assert seats.has_room(None, "10.0.0.2"), "another address still gets a table"
+    assert seats.has_room("T1", "10.0.0.1"), "the place held for its own table is still its"
+    kernels.append("K1")
+    seat.settle("K1")
+    assert seats.taken_by("10.0.0.1") == 2, "a page's place moves to its kernel, still the client's"
+    kernels.remove("K1")
+    assert seats.taken_by("10.0.0.1") == 1 and seats.has_room(None, "10.0.0.1"), "a kernel gone frees its place"
+    failed = seats.admit("T1", "10.0.0.1")
+    assert failed is not None
+    failed.release()
+    assert seats.taken_by("10.0.0.1") == 0 and seats.starting == 0
+
+
+def test_the_default_share_leaves_a_small_server_whole() -> None:
+    assert [default_share(n) for n in (1, 2, 8, 10, 40, 100)] == [1, 2, 8, 8, 30, 75]
+
+
+@pytest.mark.parametrize(
+    ("frame", "v1"),
+    [
+        ((5 * 10**7).to_bytes(8, "little") + (16).to_bytes(8, "little"), True),  # the freezing frame
+        ((3).to_bytes(8, "little") + b"\0" * 24, True),  # too few parts for a message
+        ((6).to_bytes(8, "little") + b"".join((56 + i).to_bytes(8, "little") for i in (0, 1, 2, 3, 9, 4)), True),
+        ((2**31 - 1).to_bytes(4, "big") + (8).to_bytes(4, "big"), False),  # legacy: 2 GB of offsets declared
+        (b"\1\0", True),
+        (b"x" * (2 << 20), True),
+    ],
+)
+def test_a_frame_that_does_not_fit_its_declared_parts_is_refused(frame: bytes, v1: bool) -> None:
+    assert frame_problem(frame, v1) is not None
+
+
+def test_a_well_formed_frame_passes() -> None:
+    from tests.kernel_client import encode_message
+
+    header = {"msg_id": "1", "msg_type": "comm_msg", "session": "s", "username": "", "date": "", "version": "5.3"}
+    for protocol in ("v1", "legacy"):
+        wire = encode_message(protocol, "shell", header, {"comm_id": "c", "data": {}}, buffers=[b"abc"])
+        assert frame_problem(wire, protocol == "v1") is None
+    assert frame_problem('{"header": {}}', False) is None
+
+
+def test_log_lines_per_client_are_rate_limited_with_one_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record.getMessage())
+
+    logger = logging.getLogger("test.clientlog")
+    logger.addHandler(Collect())
+    logger.propagate = False
+    now = [1000.0]
+    monkeypatch.setattr("widgets.server.time.monotonic", lambda: now[0])
+    quiet = ClientLog(logger, per_minute=5)
+    for n in range(100):
+        quiet.warning("10.0.0.1", "refused message %d", n)
+    quiet.warning("10.0.0.2", "another client")
+    assert len(lines) == 5 + 1 + 1, lines  # five lines, the 'no more' line, the other client's
+    now[0] += 61
+    quiet.warning("10.0.0.1", "a minute later")
+    assert lines[-2] == "95 more lines about client 10.0.0.1 left out of the log in the last minute"
+    assert lines[-1] == "a minute later"
