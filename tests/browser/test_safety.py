@@ -255,9 +255,9 @@ def test_a_browser_cannot_run_code_in_a_tables_kernel(served: Served, tmp_path: 
 def test_a_failing_callback_at_a_real_table_shows_a_plain_message_and_no_traceback(served: Served) -> None:
     """A copy of the real three-card Loo table whose Hint raises ZeroDivisionError after writing to
     stderr and printing a stack. Clicking Hint over the websocket, then sending a value a trait
-    refuses (TraitError), a message to a comm that does not exist and a widget comm_open the kernel
-    rejects: no frame the client receives is an error message, stderr output or an error reply,
-    or holds any trace of a traceback or of the fault. The reader gets the plain message of
+    refuses (TraitError), a message to a comm that does not exist and a widget comm_open (which the
+    server refuses before the kernel sees it): no frame the client receives is an error message,
+    stderr output or an error reply, or holds any trace of a traceback or of the fault. The reader gets the plain message of
     ``widgets.safety`` in the status line, the table plays on, and the kernel's own guards did all
     this (the server had nothing to withhold); the kernel's log holds what happened."""
 
@@ -274,8 +274,9 @@ def test_a_failing_callback_at_a_real_table_shows_a_plain_message_and_no_traceba
         assert len(code_box) == 1
         await client.settled(await client.set_state(code_box[0], value=12345))
         await client.settled(await client.comm_msg("no-such-comm", {"method": "custom", "content": {}}))
+        # A widget comm opened from the page: the server refuses it before the kernel (issue 18).
         bogus = {"comm_id": "bogus-widget", "target_name": "jupyter.widget", "data": {"state": {}}}
-        await client.settled(await client.send("comm_open", bogus, metadata={"version": "0.0.0"}))
+        bogus_id = await client.send("comm_open", bogus, metadata={"version": "0.0.0"})
         # The table plays on.
         board = client.board()
         await act(client)
@@ -285,6 +286,7 @@ def test_a_failing_callback_at_a_real_table_shows_a_plain_message_and_no_traceba
         leaks = frames_with_traces(client.frames)
         assert leaks == [], "\n".join(leaks)
         assert "withheld" not in log_since(served, offset), "the kernel's guards, not the server, should hold these"
+        assert client.replies_to(bogus_id) == [] and "refused a comm_open" in log_since(served, offset)
         await client.close(shutdown=True)
 
     run(scenario)
