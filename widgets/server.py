@@ -113,7 +113,7 @@ PLAY_QUIET_SECONDS = 5.0
 REFILL_TURN_SECONDS = 60.0
 
 # Log lines one client may cause in a minute (:class:`ClientLog`); past that, one summary line.
-LOG_LINES_PER_CLIENT_MINUTE = 20
+LOG_LINES_PER_CLIENT_MINUTE = 60
 
 
 class ClientLog:
@@ -261,23 +261,30 @@ def frame_problem(message: Any, v1: bool) -> str | None:
     return None
 
 
-def incoming_parts(message: Any, v1: bool) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The header and content of a message from a page that :func:`frame_problem` passed, read in
-    the form the connection speaks (a frame read in the other form could hide its type)."""
+def incoming_parts(message: Any, v1: bool) -> tuple[str | None, dict[str, Any] | None, dict[str, Any] | None]:
+    """The channel, header and content of a message from a page that :func:`frame_problem` passed,
+    read in the form the connection speaks (a frame read in the other form could hide its type)."""
     try:
         if isinstance(message, str):
             msg = json.loads(message)
-            return msg.get("header"), msg.get("content")
+            return msg.get("channel"), msg.get("header"), msg.get("content")
         width, order = (8, "little") if v1 else (4, "big")
         count = int.from_bytes(message[:width], order)
         offsets = [int.from_bytes(message[width * i : width * (i + 1)], order) for i in range(1, count + 1)]
         if v1:  # channel, header, parent header, metadata, content, buffers...
-            return json.loads(message[offsets[1] : offsets[2]]), json.loads(message[offsets[4] : offsets[5]])
+            channel = message[offsets[0] : offsets[1]].decode()
+            return channel, json.loads(message[offsets[1] : offsets[2]]), json.loads(message[offsets[4] : offsets[5]])
         end = offsets[1] if count > 1 else len(message)
         msg = json.loads(message[offsets[0] : end])
-        return msg.get("header"), msg.get("content")
-    except (ValueError, IndexError, AttributeError):
-        return None, None
+        return msg.get("channel"), msg.get("header"), msg.get("content")
+    except (ValueError, IndexError, AttributeError, UnicodeDecodeError):
+        return None, None, None
+
+
+PAGE_CHANNELS = frozenset({"shell", "control", "stdin"})
+# Message ids a kernel websocket remembers, to drop a message sent twice (the kernel refuses a
+# repeated signature with a traceback in the server's log).
+RECENT_MESSAGE_IDS = 1000
 
 
 class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):
@@ -300,8 +307,30 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):
             quiet_log.warning(client, "closed a kernel websocket from %s that sent %s", client, problem)
             self.close(1008, "message refused")
             return None
-        header, content = incoming_parts(message, v1)
-        if (header or {}).get("msg_type") == "comm_open":
+        channel, header, content = incoming_parts(message, v1)
+        msg_type = (header or {}).get("msg_type")
+        msg_id = (header or {}).get("msg_id")
+        allowed = getattr(self.kernel_manager, "allowed_message_types", None) or ()
+        # What jupyter_server would refuse with a warning a message, refused here with a line a
+        # client a minute at most (ClientLog): one client grew the log by 420 KB a second.
+        if not isinstance(header, dict) or not isinstance(msg_type, str) or not isinstance(msg_id, str):
+            quiet_log.warning(client, "refused a message with no readable header from %s", client)
+            return None
+        if channel is not None and channel not in PAGE_CHANNELS:
+            quiet_log.warning(client, "refused a message on channel %.40r from %s", channel, client)
+            return None
+        if allowed and msg_type not in allowed:
+            quiet_log.warning(client, 'Received message of type "%.80s", which is not allowed. Ignoring. (from %s)',
+                              msg_type, client)  # fmt: skip
+            return None
+        recent: dict[str, None] = self.__dict__.setdefault("_recent_ids", {})  # the last ids, in order
+        if msg_id in recent:
+            quiet_log.warning(client, "refused a message sent twice (%.40s) from %s", msg_id, client)
+            return None
+        recent[msg_id] = None
+        if len(recent) > RECENT_MESSAGE_IDS:
+            del recent[next(iter(recent))]
+        if msg_type == "comm_open":
             # A page opens no comm but the widget manager's control comm: a page that opened widget
             # comms could grow its kernel without limit (thousands of 200 KB HTML models).
             self._comm_opens += 1

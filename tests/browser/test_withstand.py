@@ -348,7 +348,45 @@ def test_partial_requests_are_closed_after_the_request_timeout(served: Served) -
             sock.close()
 
 
-# ----- 6. one client cannot take every table -----------------------------------------------------------
+# ----- 7. the log cannot be inflated from outside --------------------------------------------------------
+
+
+def test_refused_messages_cannot_inflate_the_log(served: Served) -> None:
+    """700 refused messages (code to run, a made-up channel, and one message sent again and again)
+    from one client used to write a warning each, and the repeats a kernel traceback each: now the
+    log grows by a few dozen lines at most, and the reader's table still plays."""
+
+    async def scenario() -> None:
+        client = await TableClient.open(served.base, TABLE, timeout=OPEN_WAIT)
+        try:
+            ws = await kernel_socket(served, client)
+            session = uuid.uuid4().hex
+            offset = len(served.log())
+            again = v1_message("kernel_info_request", {}, session)
+            for n in range(700):
+                if n % 3 == 0:
+                    wire = v1_message("execute_request", {"code": "1", "silent": False}, session)
+                elif n % 3 == 1:
+                    wire = again
+                else:
+                    wire = encode_message("v1", f"chan{n}", {"msg_id": uuid.uuid4().hex, "msg_type":
+                                          "kernel_info_request", "session": session}, {})  # fmt: skip
+                await ws.write_message(wire, binary=True)
+            await asyncio.sleep(3)
+            grown = served.log()[offset:]
+            ws.close()
+            assert len(grown) < 16_000, f"the log grew by {len(grown)} bytes: {grown[-2000:]}"
+            assert "Traceback" not in grown
+            assert "no more lines about it this minute" in grown
+            alive = await client.request("kernel_info_request", {})
+            assert alive.content.get("status") == "ok"
+        finally:
+            await client.close(shutdown=True)
+
+    run(scenario)
+
+
+# ----- 6. one client cannot take every table (last: its new tables stay held for 20 s) -------------
 
 
 def new_table(served: Served, source: str) -> http.client.HTTPResponse:
