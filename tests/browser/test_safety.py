@@ -257,9 +257,10 @@ def test_a_failing_callback_at_a_real_table_shows_a_plain_message_and_no_traceba
     stderr and printing a stack. Clicking Hint over the websocket, then sending a value a trait
     refuses (TraitError), a message to a comm that does not exist and a widget comm_open (which the
     server refuses before the kernel sees it): no frame the client receives is an error message,
-    stderr output or an error reply, or holds any trace of a traceback or of the fault. The reader gets the plain message of
-    ``widgets.safety`` in the status line, the table plays on, and the kernel's own guards did all
-    this (the server had nothing to withhold); the kernel's log holds what happened."""
+    stderr output or an error reply, or holds any trace of a traceback or of the fault. The reader
+    gets the plain message of ``widgets.safety`` in the status line, the table plays on, and the
+    kernel's own guards did all this (the server had nothing to withhold); the kernel's log holds
+    what happened."""
 
     async def scenario() -> None:
         client = await TableClient.open(served.base, "fault-hint", DEAL, timeout=OPEN_WAIT)
