@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import errno
 import hashlib
 import hmac
@@ -57,7 +58,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
+import tornado.httputil
 import tornado.iostream
+import tornado.routing
 import tornado.web
 import tornado.websocket
 from jupyter_core.utils import ensure_async
@@ -445,6 +448,11 @@ class BookHandler(tornado.web.StaticFileHandler):
     """
 
     tables: tuple[str, ...] = ()
+
+    async def get(self, path: str, include_body: bool = True) -> None:
+        if "\x00" in path:  # a NUL byte in a path: not a file (the file system would raise a 500)
+            raise tornado.web.HTTPError(404)
+        await super().get(path, include_body)
 
     def set_extra_headers(self, path: str) -> None:
         self.set_header("Cache-Control", "no-cache")
@@ -1023,7 +1031,9 @@ class OneRefillAtATime:
 DEFAULT_REQUEST_TIMEOUT = 30.0
 # The largest request head (request line, query string and headers) and body the server reads.
 # The only body a page sends is the shutdown beacon's few bytes.
-MAX_HEADER_BYTES = 64 << 10
+MAX_HEADER_BYTES = 96 << 10
+# The longest address (path and query) answered; a longer one gets a plain 414 page.
+MAX_URI_BYTES = 8 << 10
 MAX_BODY_BYTES = 64 << 10
 # How long the server stops accepting connections when it has no file left for one.
 ACCEPT_PAUSE_SECONDS = 0.5
@@ -1075,6 +1085,87 @@ def quiet_accept_handler(sock: socket.socket, callback: Callable[[socket.socket,
     return remove_handler
 
 
+_LOCAL_IPS: dict[str, bool] = {}
+
+
+def is_local_ip(host: str) -> bool:
+    """Whether ``host`` is an IP literal of this machine (an address the server could listen on):
+    binding a socket to it succeeds only then. Remembered, for at most 1,000 addresses."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        socket.inet_pton(family, host)
+    except OSError:
+        return False
+    if host not in _LOCAL_IPS:
+        if len(_LOCAL_IPS) > 1000:
+            _LOCAL_IPS.clear()
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as probe:
+                probe.bind((host, 0))
+            _LOCAL_IPS[host] = True
+        except OSError:
+            _LOCAL_IPS[host] = False
+    return _LOCAL_IPS[host]
+
+
+def own_names(extra: Iterable[str] = ()) -> frozenset[str]:
+    """The names the server answers to: ``localhost``, this machine's host name (and its fully
+    qualified name, and ``<name>.local``), and those given with ``--allowed-host``."""
+    names = {"localhost", "localhost.localdomain"}
+    with contextlib.suppress(OSError):
+        hostname = socket.gethostname()
+        names |= {hostname, f"{hostname}.local", socket.getfqdn()}
+    names |= set(extra)
+    return frozenset(n.lower().rstrip(".") for n in names if n)
+
+
+def host_allowed(host_header: str, names: frozenset[str]) -> bool:
+    """Whether a request's ``Host`` names this server: one of ``names``, or an IP literal of this
+    machine (with any port). A page of another site whose name points at this machine (DNS
+    rebinding) sends its own name, and is refused."""
+    host = host_header.strip().lower()
+    if host.startswith("["):  # [IPv6]:port
+        host = host[1:].split("]", 1)[0]
+    elif host.count(":") == 1:
+        host = host.rsplit(":", 1)[0]
+    host = host.rstrip(".")
+    return host in names or is_local_ip(host)
+
+
+class RefusedRequest(tornado.routing.Matcher):
+    """Matches a request the server answers with a plain refusal (:class:`RefusedRequestHandler`),
+    before any other route: an address longer than :data:`MAX_URI_BYTES`, or a ``Host`` that is
+    not this server's (:func:`host_allowed`)."""
+
+    def __init__(self, names: frozenset[str]) -> None:
+        self.names = names
+
+    def match(self, request: tornado.httputil.HTTPServerRequest) -> dict[str, Any] | None:
+        if len(request.uri or "") > MAX_URI_BYTES:
+            return {}
+        if "Host" in request.headers and not host_allowed(request.headers["Host"], self.names):
+            return {}
+        return None
+
+
+class RefusedRequestHandler(tornado.web.RequestHandler):
+    """A plain page for a request :class:`RefusedRequest` matched: 414 for an address too long,
+    400 for a ``Host`` that is not this server's; websocket upgrades included."""
+
+    def prepare(self) -> None:
+        client = self.request.remote_ip
+        if len(self.request.uri or "") > MAX_URI_BYTES:
+            status, text = 414, "This address is too long for this server."
+        else:
+            status, text = 400, "This server does not answer to that name. Use its own address."
+        quiet_log.warning(client, "refused a request from %s (%d): Host %.80r, %d-byte address", client, status,
+                          self.request.headers.get("Host", ""), len(self.request.uri or ""))  # fmt: skip
+        self.set_status(status)
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(text + "\n")
+
+
 class LanterlooServer(Voila):  # type: ignore[misc]
     """Voila with the book at the root and only the table notebooks behind it."""
 
@@ -1084,6 +1175,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
     seats: TableSeats | None = None  # made with the handlers, once the kernel manager exists
     request_timeout = DEFAULT_REQUEST_TIMEOUT  # --request-timeout
     max_tables_per_client: int | None = None  # --max-tables-per-client; None: no share per address
+    allowed_hosts: tuple[str, ...] = ()  # --allowed-host: names the server answers to besides its own
 
     def listen(self) -> None:
         """Voila's ``listen``, with the HTTP server's timeouts and sizes bounded (see the module's
@@ -1110,6 +1202,8 @@ class LanterlooServer(Voila):  # type: ignore[misc]
         self.seats = TableSeats(self.max_tables, self.kernel_manager.list_kernel_ids, self.max_tables_per_client)
         TableRenderHandler.db, TableRenderHandler.tables = self.db_path, Path(self.root_dir)
         TableRenderHandler.seats = TableShutdownHandler.seats = self.seats
+        # First, so that nothing else sees it: a request with an address too long or another Host.
+        handlers.append((RefusedRequest(own_names(self.allowed_hosts)), RefusedRequestHandler))
         for spec in super().init_handlers():
             pattern, handler = spec[0], spec[1]
             if handler.__name__ in {"TornadoVoilaTreeHandler", "VoilaContentsHandler", "LogoutHandler"}:
@@ -1299,6 +1393,15 @@ def main(argv: list[str] | None = None) -> int:
         "address: raise it for such a class, or set it to --max-tables to turn the share off",
     )
     parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name the server answers to, besides localhost, this machine's host name and its IP addresses "
+        "(may be given more than once): a request whose Host is none of these is refused, so that no other site "
+        "can reach the tables by pointing its name at this machine",
+    )
+    parser.add_argument(
         "--request-timeout",
         type=float,
         default=DEFAULT_REQUEST_TIMEOUT,
@@ -1361,6 +1464,7 @@ def main(argv: list[str] | None = None) -> int:
     LanterlooServer.db_path = db
     LanterlooServer.max_tables = args.max_tables
     LanterlooServer.request_timeout = args.request_timeout
+    LanterlooServer.allowed_hosts = tuple(args.allowed_host)
     LanterlooServer.max_tables_per_client = min(args.max_tables_per_client, args.max_tables)
     _more_files()
     app = LanterlooServer(config=server_config(tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle))

@@ -386,6 +386,40 @@ def test_refused_messages_cannot_inflate_the_log(served: Served) -> None:
     run(scenario)
 
 
+# ----- 8. smaller items: a NUL in a path, a long address, another site's Host -----------------------------
+
+
+def raw_request(served: Served, path: str, host: str | None = None, extra: str = "") -> tuple[int, bytes]:
+    """One request as written (no client library that would refuse or quote it): its status and body."""
+    with socket.create_connection(("127.0.0.1", port_of(served)), timeout=WAIT) as sock:
+        host = host or f"127.0.0.1:{port_of(served)}"
+        head = f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{extra}Connection: close\r\n\r\n"
+        sock.sendall(head.encode("latin-1"))
+        answer = b""
+        while chunk := sock.recv(1 << 16):
+            answer += chunk
+    assert answer, f"no answer to GET {path[:80]!r}"
+    status = int(answer.split(b" ", 2)[1])
+    return status, answer.split(b"\r\n\r\n", 1)[-1]
+
+
+def test_a_nul_a_long_address_and_another_sites_host_get_plain_answers(served: Served) -> None:
+    """A NUL byte in a book path gave a 500; a 70 KB query string had the connection closed with no
+    answer; a page of another site whose name points at this machine (DNS rebinding) was served.
+    Now: 404, 414 with a plain page, and 400 for pages and websockets alike; the server's own
+    names (localhost, its host name, its IP addresses) still get the book."""
+    assert raw_request(served, "/intro%00.html")[0] == 404
+    assert raw_request(served, "/%00")[0] == 404
+    status, body = raw_request(served, "/?q=" + "x" * 70_000)
+    assert status == 414 and b"too long" in body
+    assert raw_request(served, "/", host="evil.example")[0] == 400
+    upgrade = "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    upgrade += "Sec-WebSocket-Version: 13\r\n"
+    assert raw_request(served, f"/voila/query/{uuid.uuid4()}", host="evil.example:80", extra=upgrade)[0] == 400
+    for own in (f"localhost:{port_of(served)}", f"{socket.gethostname()}:{port_of(served)}", "127.0.0.1", "[::1]"):
+        assert raw_request(served, "/", host=own)[0] == 200, own
+
+
 # ----- 6. one client cannot take every table (last: its new tables stay held for 20 s) -------------
 
 
