@@ -33,6 +33,35 @@ that:
   rewrite the address, and a kernel can tell a new table (reserved, never played) from a forged
   or unknown id (not in the database); the kernel saves the game under that id and resumes it
   when the address is opened again. A deal code in the query (``?deal=...``) is kept.
+
+The server withstands its own readers (issue 18): every bound below is enforced where the input
+enters, and each has a test that attacks it over the real websocket or HTTP
+(``tests/browser/test_withstand.py``; ``bench/attack.py`` measures them):
+
+* the request-details socket ``/voila/query/<kernel id>`` is the kernel's alone: it must show an
+  HMAC of its id under its connection key (:class:`KernelRequestInfoHandler`), else 403;
+* a kernel websocket message is at most :data:`MAX_MESSAGE_BYTES` (1 MB; tornado's
+  ``websocket_max_message_size`` too), and a binary frame's part count (at most
+  :data:`MAX_FRAME_PARTS`) and offsets must fit the frame before anything parses it
+  (:func:`frame_problem`); otherwise the socket is closed;
+* a page opens no comm but ``jupyter.widget.control`` (:data:`PAGE_COMM_TARGETS`), at most
+  :data:`MAX_COMM_OPENS` per connection and :data:`MAX_COMM_OPEN_BYTES` each; messages with no
+  readable header, on a channel a page does not use, of a type not allowed, or repeating one of
+  the connection's last :data:`RECENT_MESSAGE_IDS` ids are dropped before the kernel;
+* a kernel websocket whose page does not read is dropped once :data:`MAX_PENDING_BYTES` (8 MB)
+  wait for it, and writing to a closed socket logs nothing;
+* the HTTP server waits ``--request-timeout`` seconds (:data:`DEFAULT_REQUEST_TIMEOUT`, 30) for a
+  request's headers, its body, and on an idle connection; reads at most :data:`MAX_HEADER_BYTES`
+  (96 KB) of head and :data:`MAX_BODY_BYTES` (64 KB) of body; answers an address over
+  :data:`MAX_URI_BYTES` (8 KB) with a plain 414; and, out of files, pauses accepting
+  (:func:`quiet_accept_handler`) rather than log a traceback a turn;
+* one client address holds at most ``--max-tables-per-client`` places (:func:`default_share`:
+  all of a server's up to 8, else three quarters of ``--max-tables`` and at least 8);
+* a request whose ``Host`` is not the server's (``localhost``, the host name, an IP address of
+  this machine, or an ``--allowed-host`` name; :func:`host_allowed`) gets a plain 400, websockets
+  included; a NUL in a book path is a 404;
+* what the server logs about a client goes through :class:`ClientLog`: at most
+  :data:`LOG_LINES_PER_CLIENT_MINUTE` (60) lines a client address a minute, then one summary line.
 """
 
 from __future__ import annotations
@@ -1389,8 +1418,9 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=None,
         help="live tables (and new tables just handed out) one client address may have at once (default: "
-        "three quarters of --max-tables and at least 8, 30 of 40). A class behind one router shares one "
-        "address: raise it for such a class, or set it to --max-tables to turn the share off",
+        "all of them up to 8, else three quarters of --max-tables and at least 8: 30 of 40). A class behind "
+        "one router shares one address: raise it for such a class, or set it to --max-tables to turn the "
+        "share off",
     )
     parser.add_argument(
         "--allowed-host",

@@ -8,7 +8,8 @@ import logging
 
 import pytest
 
-from widgets.server import ClientLog, TableSeats, default_share, frame_problem
+from widgets import server
+from widgets.server import ClientLog, TableSeats, default_share, frame_problem, host_allowed
 
 
 def test_one_client_gets_its_share_of_places_and_no_more() -> None:
@@ -81,3 +82,31 @@ def test_log_lines_per_client_are_rate_limited_with_one_summary(monkeypatch: pyt
     quiet.warning("10.0.0.1", "a minute later")
     assert lines[-2] == "95 more lines about client 10.0.0.1 left out of the log in the last minute"
     assert lines[-1] == "a minute later"
+
+
+def test_the_help_lists_the_bounds(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        server.main(["--help"])
+    out = capsys.readouterr().out
+    for option in ("--max-tables-per-client", "--request-timeout", "--allowed-host"):
+        assert option in out
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--max-tables-per-client", "0"], "--max-tables-per-client must be 1 or more"),
+        (["--request-timeout", "0"], "--request-timeout must be from 1 to 3600 seconds"),
+    ],
+)
+def test_bounds_out_of_range_are_refused(args: list[str], error: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert server.main(args) == 2
+    assert error in capsys.readouterr().err
+
+
+def test_the_server_answers_to_its_own_names_and_addresses_only() -> None:
+    names = frozenset({"localhost", "lanterloo.example"})
+    for host in ("localhost", "localhost:8000", "LANTERLOO.example:80", "127.0.0.1:8000", "127.0.0.1", "[::1]:8000"):
+        assert host_allowed(host, names), host
+    for host in ("evil.example", "evil.example:8000", "8.8.8.8", "localhost.evil.example", "[2001:db8::1]:80"):
+        assert not host_allowed(host, names), host
