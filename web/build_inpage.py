@@ -38,6 +38,8 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 REQUIREMENTS = WEB / "inpage-requirements.txt"
 WHEEL_CACHE = WEB / ".wheels"
 SCRIPTS = WEB / "inpage"
+# Keyboard play, the same file the server's table pages link (the lanterloo Voila template's own).
+TABLE_KEYS = ROOT / "widgets" / "share" / "jupyter" / "voila" / "templates" / "lanterloo" / "static" / "table-keys.js"
 # The project's code the browser runs: loo whole, and widgets without what only the server uses.
 SERVER_ONLY = {"server.py", "store.py"}
 # The Python version Pyodide runs (314.x runs Python 3.14): the wheels must be for it.
@@ -138,6 +140,7 @@ tables served by the Lanterloo server keep them hidden.</p>
 <script>require.config({{paths: {{"@jupyter-widgets": "../widgets",
   "@jupyter-widgets/html-manager/dist": "../widgets"}}}});</script>
 <script src="../widgets/embed-amd.js"></script>
+<script src="../inpage/table-keys.js?v={keys}"></script>
 <script src="../inpage/inpage.js?v={js}"></script>
 </body>
 </html>
@@ -154,7 +157,7 @@ def main(argv: list[str]) -> int:
     code = pack_code()
     write_if_changed(assets / "inpage" / "lanterloo.zip", code)
     scripts: dict[str, str] = {}
-    for source in sorted(SCRIPTS.iterdir()):
+    for source in sorted([*SCRIPTS.iterdir(), TABLE_KEYS]):
         if source.suffix in (".js", ".mjs", ".css"):
             data = source.read_bytes()
             write_if_changed(assets / "inpage" / source.name, data)
@@ -175,6 +178,7 @@ def main(argv: list[str]) -> int:
     for game in TABLES:
         page = PLAY_PAGE.format(
             game=game, name=html.escape(GAME_NAMES[game]), css=scripts["inpage.css"], js=scripts["inpage.js"],
+            keys=scripts["table-keys.js"],
             manifest=digest(manifest_bytes),
         )
         write_if_changed(assets / "play" / f"{game}.html", page.encode())

@@ -14,7 +14,15 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_play import CLICKED, WAIT, Table, play_a_whole_hand_by_clicking
+from tests.browser.test_play import (
+    CLICKED,
+    KEYED,
+    WAIT,
+    Table,
+    no_pointer,
+    play_a_whole_hand_by_clicking,
+    play_a_whole_hand_from_the_keyboard,
+)
 from tests.conftest import ROOT
 from widgets.model import TableModel
 
@@ -169,3 +177,14 @@ def test_a_return_visit_starts_python_from_the_snapshot_the_first_kept(page: Pag
     before = page.locator(".loo-board").inner_text()
     page.locator(".loo-choices button.mod-primary").first.click()
     expect(page.locator(".loo-board")).not_to_have_text(before, use_inner_text=True)
+
+
+@pytest.mark.parametrize(("game", "code"), KEYED, ids=[g for g, _ in KEYED])
+def test_a_whole_hand_from_the_keyboard_in_the_readers_browser(
+    page: Page, static_site: str, game: str, code: str
+) -> None:
+    no_pointer(page)
+    table = InpageTable(page, served=None, game=game, site=static_site)  # type: ignore[arg-type]
+    table.open(code)
+    play_a_whole_hand_from_the_keyboard(table)
+    table.done()

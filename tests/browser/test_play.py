@@ -635,13 +635,27 @@ def walk_to(page: Page, target: Locator, *, wrap: bool = False) -> None:
 
 @pytest.mark.parametrize(("game", "code"), KEYED, ids=[g for g, _ in KEYED])
 def test_a_whole_hand_from_the_keyboard_alone(page: Page, served: Served, game: str, code: str) -> None:
-    # Any pointer at all would be counted: the reader here has a keyboard only.
+    no_pointer(page)
+    table = Table(page, served, game)
+    table.open(code)
+    play_a_whole_hand_from_the_keyboard(table)
+    table.shot(f"keys-{game}")
+    table.done()
+
+
+def no_pointer(page: Page) -> None:
+    """Count any use of a pointer at all: the reader here has a keyboard only."""
     page.add_init_script(
         "window.__pointer = 0; for (const t of ['pointerdown', 'mousedown', 'wheel'])"
         " addEventListener(t, () => { window.__pointer += 1; }, true);"
     )
-    table = Table(page, served, game)
-    table.open(code)
+
+
+def play_a_whole_hand_from_the_keyboard(table: Table) -> TableModel:
+    """Play the hand in play to its end with the keyboard alone: a forbidden card's digit refused with
+    its law, H for a hint, the arrows and Enter for a declaration or call, U to take a card back,
+    and N to deal the next hand at the end; no pointer is used (see :func:`no_pointer`)."""
+    page = table.page
     keys = page.keyboard
     status = table.status()
     refused = hinted = taken_back = False
@@ -691,9 +705,8 @@ def test_a_whole_hand_from_the_keyboard_alone(page: Page, served: Served, game: 
     assert model.hand.is_over, "the hand did not end"
     assert refused and hinted and taken_back, (refused, hinted, taken_back)
     table.settlement_shown(model)
-    table.shot(f"keys-{game}")
     # N deals the next hand.
     model = table.do(partial(keys.press, "n"))
     assert table.events()[-1]["type"] == "deal" and len(model.hand_lines()) >= 1
     assert page.evaluate("window.__pointer") == 0, "a pointer was used"
-    table.done()
+    return model

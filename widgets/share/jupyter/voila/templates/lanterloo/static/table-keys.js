@@ -1,0 +1,60 @@
+// Lanterloo: keyboard play at a live table, the same at the server's tables (the lanterloo Voila
+// template links it) and at the tables in the reader's browser (play/<game>.html). The Tab key
+// and Enter already work on every button; here the arrow keys move between the choices, 1-9 play
+// the first to ninth card or tile, U takes back, H asks for a hint, W explains each choice, N deals
+// the next hand. When a move redraws the choices, the focus comes back to the first choice, so a
+// keyboard player never has to Tab through the page again.
+(function () {
+  "use strict";
+  var inTable = false;
+  function typing(el) {
+    return !!el && (/^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) || el.isContentEditable);
+  }
+  function tableOf(el) {
+    return (el && el.closest && el.closest(".loo-table-view")) || document.querySelector(".loo-table-view");
+  }
+  function choices(table) {
+    return Array.prototype.slice.call(table.querySelectorAll(".loo-choices button:not([disabled])"));
+  }
+  function focusFirst(table) {
+    var list = choices(table);
+    var live = table.querySelector(".loo-choices button.mod-primary") || list[0];
+    if (live) { live.focus(); }
+  }
+  document.addEventListener("focusin", function (e) { inTable = !!(e.target.closest && e.target.closest(".loo-table-view")); });
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) { return; }
+    var table = tableOf(document.activeElement);
+    if (!table) { return; }
+    var list = choices(table);
+    var at = list.indexOf(document.activeElement);
+    var key = e.key;
+    if ((key === "ArrowRight" || key === "ArrowLeft") && list.length && (at >= 0 || document.activeElement === document.body)) {
+      var step = key === "ArrowRight" ? 1 : -1;
+      list[(at < 0 ? 0 : at + step + list.length) % list.length].focus();
+      e.preventDefault();
+      return;
+    }
+    if (/^[1-9]$/.test(key)) {
+      // The buttons of the key's piece: one for a card or tile, one per suit for a tile that may
+      // lead either of its suits (then the focus goes to the first, for Enter or the arrows).
+      var slot = table.querySelectorAll(".loo-choices .loo-slot-" + key);
+      if (slot.length) { inTable = true; e.preventDefault(); }
+      if (slot.length === 1) { slot[0].click(); } else if (slot.length) { slot[0].focus(); }
+      return;
+    }
+    var target = {u: ".loo-undo", h: ".loo-hint", w: ".loo-why", n: ".loo-next"}[key.toLowerCase()];
+    if (target) {
+      var button = table.querySelector(target);
+      if (button && !button.disabled) { inTable = true; button.click(); e.preventDefault(); }
+    }
+  });
+  // Bring the focus back after the choices are redrawn (the old buttons, and the focus, are gone).
+  new MutationObserver(function () {
+    if (!inTable) { return; }
+    var active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) { return; }
+    var table = document.querySelector(".loo-table-view");
+    if (table) { focusFirst(table); }
+  }).observe(document.body, {childList: true, subtree: true});
+})();
