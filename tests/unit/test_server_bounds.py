@@ -4,10 +4,16 @@ rate limit on log lines per client."""
 
 from __future__ import annotations
 
+import asyncio
+import errno
 import logging
+import socket
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
+from tests.conftest import run_async
 from widgets import server
 from widgets.server import ClientLog, TableSeats, default_share, frame_problem, host_allowed
 
@@ -110,3 +116,40 @@ def test_the_server_answers_to_its_own_names_and_addresses_only() -> None:
         assert host_allowed(host, names), host
     for host in ("evil.example", "evil.example:8000", "8.8.8.8", "localhost.evil.example", "[2001:db8::1]:80"):
         assert not host_allowed(host, names), host
+
+
+class _Starved(socket.socket):
+    """A listening socket whose every accept fails as a process out of files does."""
+
+    tries = 0
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        _Starved.tries += 1
+        raise OSError(errno.EMFILE, "Too many open files")
+
+
+def _accept_tries(add_accept_handler: Callable[..., Callable[[], None]], seconds: float = 1.2) -> int:
+    async def scenario() -> int:
+        _Starved.tries = 0
+        listener = _Starved()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.setblocking(False)
+        remove = add_accept_handler(listener, lambda connection, address: None)
+        client = socket.create_connection(listener.getsockname())  # a connection waits: readable
+        await asyncio.sleep(seconds)
+        remove()
+        client.close()
+        listener.close()
+        return _Starved.tries
+
+    return run_async(scenario())
+
+
+def test_running_out_of_files_pauses_accepting_instead_of_spinning(caplog: pytest.LogCaptureFixture) -> None:
+    """tornado's accept loop raised EMFILE at every turn of the loop (a traceback each: 870 MB of log
+    in one attack); the server's tries again every half second, with one line."""
+    with caplog.at_level(logging.WARNING, logger="lanterloo.server"):
+        tries = _accept_tries(server.quiet_accept_handler)
+    assert 1 <= tries <= 4, tries
+    assert sum("cannot accept connections" in r.getMessage() for r in caplog.records) == tries
