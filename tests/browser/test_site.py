@@ -180,6 +180,8 @@ def test_a_book_page_served_with_the_tables_offers_and_embeds_its_table(
     play_here = offer.get_by_role("button", name="Play here, in this page")
     expect(play_here).to_be_visible()
     expect(offer.get_by_text("make serve")).to_be_hidden()
+    # served by the Lanterloo server, the box offers both homes: the server's table and the browser's
+    expect(offer.get_by_role("button", name="Play here, in your browser")).to_be_visible()
     new_tab = offer.get_by_role("link", name="Open the table in a new tab")
     expect(new_tab).to_have_attribute("href", "/tables/three-card-loo")
     expect(offer.get_by_role("button", name="Start a new table")).to_be_hidden()
