@@ -60,8 +60,9 @@ enters, and each has a test that attacks it over the real websocket or HTTP
 * a request whose ``Host`` is not the server's (``localhost``, the host name, an IP address of
   this machine, or an ``--allowed-host`` name; :func:`host_allowed`) gets a plain 400, websockets
   included; a NUL in a book path is a 404;
-* what the server logs about a client goes through :class:`ClientLog`: at most
-  :data:`LOG_LINES_PER_CLIENT_MINUTE` (60) lines a client address a minute, then one summary line.
+* what the server logs about a client, its access log of failed requests included
+  (:func:`log_request`, each address cut to 300 characters), goes through :class:`ClientLog`: at
+  most :data:`LOG_LINES_PER_CLIENT_MINUTE` (60) lines a client address a minute, then one summary line.
 """
 
 from __future__ import annotations
@@ -159,7 +160,8 @@ class ClientLog:
         self.per_minute = per_minute
         self._minutes: dict[str, tuple[float, int, int]] = {}  # client -> (minute began, written, left out)
 
-    def warning(self, client: str | None, message: str, *args: Any) -> None:
+    def warning(self, client: str | None, message: str, *args: Any, logger: logging.Logger | None = None) -> None:
+        """Write ``message % args`` at WARNING to ``logger`` (by default this log's), within ``client``'s budget."""
         client = client or "?"
         now = time.monotonic()
         began, written, left_out = self._minutes.get(client, (now, 0, 0))
@@ -169,7 +171,7 @@ class ClientLog:
                                     left_out, client)  # fmt: skip
             began, written, left_out = now, 0, 0
         if written < self.per_minute:
-            self.logger.warning(message, *args)
+            (logger or self.logger).warning(message, *args)
             written += 1
             if written == self.per_minute:
                 self.logger.warning("client %s: no more lines about it this minute", client)
@@ -181,6 +183,22 @@ class ClientLog:
 
 
 quiet_log = ClientLog(log)
+
+
+def log_request(handler: tornado.web.RequestHandler) -> None:
+    """The access log (tornado's ``log_function``): failed requests only, as tornado.access at
+    WARNING wrote them, but through :class:`ClientLog`, so that one client asking for missing or
+    refused pages cannot fill the log (every refused request-details socket was a line)."""
+    status = handler.get_status()
+    if status < 400:
+        return
+    request = handler.request
+    line = "%d %.300s %.2fms"  # the address cut short: a 70 KB one made each line 70 KB
+    args = (status, handler._request_summary(), 1000.0 * request.request_time())
+    if status >= 500:
+        logging.getLogger("tornado.access").error(line, *args)
+    else:
+        quiet_log.warning(request.remote_ip, line, *args, logger=logging.getLogger("tornado.access"))
 
 # Messages a reader's browser must never receive (STACK.md: tracebacks and stderr leak).
 _BLOCKED_TYPES = {"error"}
@@ -1284,7 +1302,11 @@ def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
     c.Voila.log_format = LOG_FORMAT
     c.Voila.log_datefmt = LOG_DATEFMT
     # The page's shutdown beacon fails without an _xsrf cookie otherwise (STACK.md).
-    c.Voila.tornado_settings = {"disable_check_xsrf": True, "websocket_max_message_size": MAX_MESSAGE_BYTES}
+    c.Voila.tornado_settings = {
+        "disable_check_xsrf": True,
+        "websocket_max_message_size": MAX_MESSAGE_BYTES,
+        "log_function": log_request,
+    }
     c.VoilaConfiguration.template = "lanterloo"
     c.VoilaConfiguration.show_tracebacks = False
     c.VoilaConfiguration.page_config_hook = page_config
