@@ -192,10 +192,11 @@ def log_request(handler: tornado.web.RequestHandler) -> None:
     status = handler.get_status()
     if status < 400:
         return
+    status_is_clients = status < 500 or status == 503  # 503: the tables-full page, asked for by the client
     request = handler.request
     line = "%d %.300s %.2fms"  # the address cut short: a 70 KB one made each line 70 KB
     args = (status, handler._request_summary(), 1000.0 * request.request_time())
-    if status >= 500:
+    if not status_is_clients:
         logging.getLogger("tornado.access").error(line, *args)
     else:
         quiet_log.warning(request.remote_ip, line, *args, logger=logging.getLogger("tornado.access"))
@@ -1355,9 +1356,23 @@ SERVER_LOGGERS = {"lanterloo": logging.INFO, "tornado.access": logging.WARNING,
                   "tornado.application": logging.INFO, "tornado.general": logging.INFO}
 
 
+class EveryConnection(logging.Filter):
+    """Leaves out jupyter_server's lines written for every kernel websocket opened ("Connecting to
+    kernel", "Adapting from protocol version"): one client opening sockets over and over wrote two
+    lines a socket, with nothing to tell a client from another."""
+
+    PREFIXES = ("Connecting to kernel ", "Adapting from protocol version ")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (isinstance(record.msg, str) and record.msg.startswith(self.PREFIXES))
+
+
 def share_server_log(voila_log: logging.Logger | logging.LoggerAdapter[Any]) -> None:
     """Send the server's own loggers and tornado's through Voila's handlers, in its format."""
     logger = voila_log.logger if isinstance(voila_log, logging.LoggerAdapter) else voila_log
+    if not any(isinstance(f, EveryConnection) for f in logger.filters):
+        logger.addFilter(EveryConnection())
+        logging.getLogger("tornado.application").addFilter(EveryConnection())
     for name, level in SERVER_LOGGERS.items():
         target = logging.getLogger(name)
         target.handlers = list(logger.handlers)
