@@ -1,0 +1,315 @@
+"""Attack the live-table server from one client on loopback and measure what another reader feels.
+
+Run on demand (not a test): ``.venv/bin/python bench/attack.py [--seconds 10] [--only NAME ...]``.
+
+It starts ``python -m widgets.server`` (as bench/tables_common.py does: every table game, its
+pool kernel warm), opens a reader's table with the scripted kernel-websocket client
+(tests/kernel_client.py), and then runs each attack of issue 18 for ``--seconds``, one after the
+other, from the loopback address 127.0.0.2 where it can choose (raw sockets, plain HTTP) and
+from 127.0.0.1 otherwise. Meanwhile the reader clicks over and over, and for each attack it prints
+
+* the reader's click to updated table (the kernel idle after the click): median and worst, and
+  clicks that failed;
+* the server's RSS before and after, and the kernels' RSS (all of them, summed) after;
+* how much the server's log grew.
+
+The attacks: ``query`` (two sockets to /voila/query/<id> closed in the wrong order), ``frame``
+(a 16-byte v1 frame declaring 5x10^7 parts), ``comms`` (widget comm_opens of 200 KB),
+``noread`` (request_states asked for and nothing read), ``partial`` (requests whose headers never
+end), ``tables`` (new tables asked for and the redirect never followed), ``log`` (refused
+messages), ``http`` (a NUL in a path, a 70 KB address, another site's Host).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import functools
+import http.client
+import os
+import socket
+import statistics
+import tempfile
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from tables_common import Served, kernels, memory, server  # also puts the project on sys.path
+from tornado.httpclient import HTTPClientError
+from tornado.websocket import websocket_connect
+
+from tests.kernel_client import TableClient, encode_message
+
+TABLE = "three-card-loo"
+print = functools.partial(print, flush=True)
+ATTACKER = "127.0.0.2"
+V1 = "v1.kernel.websocket.jupyter.org"
+
+
+def port(served: Served) -> int:
+    return int(urlsplit(served.base).port or 0)
+
+
+def ws_base(served: Served) -> str:
+    return "ws" + served.base.removeprefix("http")
+
+
+def v1(msg_type: str, content: dict[str, Any], session: str, channel: str = "shell", version: str = "1.0.0") -> bytes:
+    header = {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "username": "", "session": session,
+              "date": "2026-01-01T00:00:00+00:00", "version": "5.3"}  # fmt: skip
+    wire = encode_message("v1", channel, header, content, {"version": version})
+    assert isinstance(wire, bytes)
+    return wire
+
+
+def masked(payload: bytes) -> bytes:
+    head = b"\x82"
+    size = len(payload)
+    if size < 126:
+        head += bytes([0x80 | size])
+    elif size < 1 << 16:
+        head += bytes([0x80 | 126]) + size.to_bytes(2, "big")
+    else:
+        head += bytes([0x80 | 127]) + size.to_bytes(8, "big")
+    mask = os.urandom(4)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+async def raw_socket(served: Served, rcvbuf: int | None = None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    sock = socket.socket()
+    if rcvbuf:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.bind((ATTACKER, 0))
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port(served)))
+    return await asyncio.open_connection(sock=sock, limit=4096)
+
+
+async def raw_kernel_socket(served: Served, kernel_id: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    reader, writer = await raw_socket(served, rcvbuf=4096)
+    writer.write(
+        (
+            f"GET /api/kernels/{kernel_id}/channels?session_id={uuid.uuid4().hex} HTTP/1.1\r\n"
+            f"Host: 127.0.0.1:{port(served)}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+            f"Origin: {served.base}\r\nSec-WebSocket-Protocol: {V1}\r\n\r\n"
+        ).encode()
+    )
+    await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
+    return reader, writer
+
+
+# ----- the attacks: each runs until ``until`` (time.monotonic) ----------------------------------------
+
+
+async def attack_query(served: Served, until: float, _own: TableClient) -> None:
+    ids = [str(uuid.uuid4()), *kernels(served.process.pid)]
+    while time.monotonic() < until:
+        for kernel_id in ids:
+            opened = []
+            for _ in range(2):
+                with contextlib.suppress(HTTPClientError, OSError):
+                    opened.append(await websocket_connect(f"{ws_base(served)}/voila/query/{kernel_id}"))
+            for ws in reversed(opened):
+                ws.close()
+        await asyncio.sleep(0.05)
+
+
+async def attack_frame(served: Served, until: float, own: TableClient) -> None:
+    frame = (5 * 10**7).to_bytes(8, "little") + (16).to_bytes(8, "little")
+    while time.monotonic() < until:
+        with contextlib.suppress(Exception):
+            ws = await websocket_connect(
+                f"{ws_base(served)}/api/kernels/{own.kernel_id}/channels?session_id={uuid.uuid4().hex}",
+                subprotocols=[V1],
+            )
+            await ws.write_message(frame, binary=True)
+            await asyncio.wait_for(ws.read_message(), 5)
+            ws.close()
+        await asyncio.sleep(0.05)
+
+
+async def attack_comms(served: Served, until: float, own: TableClient) -> None:
+    n = 0
+    while time.monotonic() < until and not own.closed:
+        state = {"_model_name": "HTMLModel", "_model_module": "@jupyter-widgets/controls",
+                 "_model_module_version": "2.0.0", "value": "x" * 200_000}  # fmt: skip
+        content = {"comm_id": uuid.uuid4().hex, "target_name": "jupyter.widget",
+                   "data": {"state": state, "buffer_paths": []}}  # fmt: skip
+        await own.send("comm_open", content, metadata={"version": "2.1.0"})
+        n += 1
+        await asyncio.sleep(0.002)
+
+
+async def attack_noread(served: Served, until: float, own: TableClient) -> None:
+    while time.monotonic() < until:
+        with contextlib.suppress(Exception):
+            _reader, writer = await raw_kernel_socket(served, own.kernel_id)
+            session, comm = uuid.uuid4().hex, uuid.uuid4().hex
+            opening = {"comm_id": comm, "target_name": "jupyter.widget.control", "data": {}}
+            writer.write(masked(v1("comm_open", opening, session)))
+            while time.monotonic() < until:
+                writer.write(masked(v1("comm_msg", {"comm_id": comm, "data": {"method": "request_states"}}, session)))
+                await writer.drain()
+                await asyncio.sleep(0.01)
+            writer.close()
+        await asyncio.sleep(0.1)
+
+
+async def attack_partial(served: Served, until: float, _own: TableClient) -> None:
+    held = []
+    try:
+        while time.monotonic() < until:
+            with contextlib.suppress(OSError):
+                _reader, writer = await raw_socket(served)
+                writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                held.append(writer)
+            await asyncio.sleep(0.002)
+    finally:
+        print(f"    ({len(held)} partial requests opened)")
+        for writer in held:
+            writer.close()
+
+
+def _get(served: Served, path: str, host: str | None = None) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", port(served), timeout=10, source_address=(ATTACKER, 0))
+    try:
+        connection.putrequest("GET", path, skip_host=host is not None)
+        if host is not None:
+            connection.putheader("Host", host)
+        connection.endheaders()
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    except OSError:
+        return 0
+    finally:
+        connection.close()
+
+
+async def attack_tables(served: Served, until: float, _own: TableClient) -> None:
+    answers: dict[int, int] = {}
+    while time.monotonic() < until:
+        status = await asyncio.to_thread(_get, served, f"/tables/{TABLE}")
+        answers[status] = answers.get(status, 0) + 1
+        await asyncio.sleep(0.05)
+    print(f"    (answers: {answers})")
+
+
+async def attack_log(served: Served, until: float, own: TableClient) -> None:
+    ws = await websocket_connect(
+        f"{ws_base(served)}/api/kernels/{own.kernel_id}/channels?session_id={uuid.uuid4().hex}", subprotocols=[V1]
+    )
+    session = uuid.uuid4().hex
+    again = v1("kernel_info_request", {}, session)
+    n = 0
+    while time.monotonic() < until:
+        with contextlib.suppress(Exception):
+            await ws.write_message(v1("execute_request", {"code": "1"}, session), binary=True)
+            await ws.write_message(again, binary=True)
+        n += 1
+        if n % 50 == 0:
+            await asyncio.sleep(0.01)
+    ws.close()
+
+
+async def attack_http(served: Served, until: float, _own: TableClient) -> None:
+    answers: dict[str, set[int]] = {"nul": set(), "long": set(), "host": set()}
+    while time.monotonic() < until:
+        answers["nul"].add(await asyncio.to_thread(_get, served, "/intro%00.html"))
+        answers["long"].add(await asyncio.to_thread(_get, served, "/?q=" + "x" * 70_000))
+        answers["host"].add(await asyncio.to_thread(_get, served, "/", "evil.example"))
+    print(f"    (answers: {answers}; 0 = closed with no answer)")
+
+
+ATTACKS: dict[str, Callable[[Served, float, TableClient], Awaitable[None]]] = {
+    "query": attack_query,
+    "frame": attack_frame,
+    "comms": attack_comms,
+    "noread": attack_noread,
+    "partial": attack_partial,
+    "tables": attack_tables,
+    "log": attack_log,
+    "http": attack_http,
+}
+
+
+# ----- the reader, and the figures ----------------------------------------------------------------------
+
+
+async def reader_clicks(reader: TableClient, until: float, times: list[float], failures: list[str]) -> None:
+    """Click as a reader would until ``until``: the next hand if that is the choice, else the first
+    choice; each click's time to the kernel's idle after it (the table updated) goes in ``times``."""
+    while time.monotonic() < until:
+        try:
+            next_hand = reader.button("loo-next")
+            target = next_hand if reader.enabled(next_hand) else reader.choices()[0]
+            began = time.monotonic()
+            await reader.settled(await reader.click(target), timeout=20)
+            times.append(time.monotonic() - began)
+        except Exception as error:  # a failed click is a figure, not the end of the run
+            failures.append(type(error).__name__)
+            await asyncio.sleep(0.5)
+        await asyncio.sleep(0.2)
+
+
+def kernels_rss(served: Served) -> float:
+    return sum(memory(pid).rss for pid in kernels(served.process.pid).values())
+
+
+async def run(served: Served, names: list[str], seconds: float) -> None:
+    reader = await TableClient.open(served.base, TABLE, timeout=120)
+    print(f"{'attack':8} {'clicks':>6} {'median':>8} {'worst':>8} {'failed':>6} {'server MB':>15} "
+          f"{'kernels MB':>10} {'log KB':>8}")  # fmt: skip
+    try:
+        for name in names:
+            own = await TableClient.open(served.base, TABLE, timeout=120)  # the attacker's own table
+            log_before = len(served.log())
+            rss_before = memory(served.process.pid).rss
+            until = time.monotonic() + seconds
+            times: list[float] = []
+            failures: list[str] = []
+            print(f"  {name}: attacking for {seconds:g} s")
+            attack = asyncio.create_task(ATTACKS[name](served, until, own))
+            await reader_clicks(reader, until, times, failures)
+            try:
+                await asyncio.wait_for(attack, 30)
+            except Exception as error:  # an attack that fails is reported, and the run goes on
+                print(f"    (the attack ended with {type(error).__name__}: {error})")
+            rss_after = memory(served.process.pid).rss
+            grown = (len(served.log()) - log_before) / 1024
+            median = statistics.median(times) if times else float("nan")
+            worst = max(times) if times else float("nan")
+            print(f"{name:8} {len(times):6d} {median * 1000:6.0f}ms {worst * 1000:6.0f}ms {len(failures):6d} "
+                  f"{rss_before:6.0f} -> {rss_after:5.0f} {kernels_rss(served):10.0f} {grown:8.1f}")  # fmt: skip
+            with contextlib.suppress(Exception):
+                await own.close(shutdown=True)
+            await asyncio.sleep(2)
+            if reader.closed:
+                print("    the reader's socket closed: opening the table again")
+                reader = await TableClient.open(served.base, TABLE, timeout=120)
+    finally:
+        await reader.close(shutdown=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="how long each attack runs (10)")
+    parser.add_argument("--only", nargs="*", choices=sorted(ATTACKS), help="run only these attacks")
+    args = parser.parse_args()
+    names = args.only or list(ATTACKS)
+    folder = Path(tempfile.mkdtemp(prefix="lanterloo-attack-"))
+    try:
+        with server(folder) as served:  # every table game, each with its pool kernel warm
+            asyncio.run(run(served, names, args.seconds))
+            print(f"server log: {served.folder / 'server.out'} ({len(served.log()) / 1024:.0f} KB)")
+    finally:
+        print(f"(the run's folder: {folder})")
+
+
+if __name__ == "__main__":
+    main()
