@@ -52,7 +52,7 @@ def test_the_render_route_adds_table_ids(tmp_path: Path, monkeypatch: pytest.Mon
     app.initialize([])
     app.init_settings()
     handlers = app.init_handlers()
-    render = [spec for spec in handlers if spec[0].endswith("/voila/render/(.*)")]
+    render = [spec for spec in handlers if isinstance(spec[0], str) and spec[0].endswith("/voila/render/(.*)")]
     assert len(render) == 1 and render[0][1] is TableRenderHandler
     assert TableRenderHandler.db == tmp_path / "t.sqlite3"
     (link,) = [spec for spec in handlers if spec[1] is TableLinkHandler]
