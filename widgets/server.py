@@ -1302,12 +1302,7 @@ def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
     c.Voila.open_browser = False
     c.Voila.log_format = LOG_FORMAT
     c.Voila.log_datefmt = LOG_DATEFMT
-    # The page's shutdown beacon fails without an _xsrf cookie otherwise (STACK.md).
-    c.Voila.tornado_settings = {
-        "disable_check_xsrf": True,
-        "websocket_max_message_size": MAX_MESSAGE_BYTES,
-        "log_function": log_request,
-    }
+    c.Voila.tornado_settings = own_tornado_settings()
     c.VoilaConfiguration.template = "lanterloo"
     c.VoilaConfiguration.show_tracebacks = False
     c.VoilaConfiguration.page_config_hook = page_config
@@ -1378,6 +1373,22 @@ def share_server_log(voila_log: logging.Logger | logging.LoggerAdapter[Any]) -> 
         target.handlers = list(logger.handlers)
         target.setLevel(level)
         target.propagate = False
+
+
+def own_tornado_settings() -> dict[str, Any]:
+    """The tornado settings the server's safety rests on; settings passed on the command line
+    (``--Voila.tornado_settings=...``) are added to these, never put in their place."""
+    return {
+        # The page's shutdown beacon fails without an _xsrf cookie otherwise (STACK.md).
+        "disable_check_xsrf": True,
+        "websocket_max_message_size": MAX_MESSAGE_BYTES,
+        "log_function": log_request,
+    }
+
+
+def keep_own_tornado_settings(app: Voila) -> None:
+    """After the command line's settings are read: theirs and the server's own, the server's winning."""
+    app.tornado_settings = {**app.tornado_settings, **own_tornado_settings()}
 
 
 def passed_settings(extra: list[str]) -> list[str]:
@@ -1539,6 +1550,7 @@ def main(argv: list[str] | None = None) -> int:
         app.initialize(settings)
     except Exception as problem:  # a setting Voila could not take (a bad value, say)
         return _fail(f"Voila would not start with the settings given: {problem}")
+    keep_own_tornado_settings(app)
     share_server_log(app.log)
     if unused or idle:
         log.info("forgot %d tables never played and %d not played for %g days", unused, idle, args.keep_days)

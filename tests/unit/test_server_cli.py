@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -140,3 +141,21 @@ def test_old_kernel_logs_are_pruned_and_nothing_else(tmp_path: Path, monkeypatch
     assert prune_kernel_logs(14, now=now) == 1
     assert not old.exists() and recent.exists() and other.exists()
     assert prune_kernel_logs(14, now=now) == 0
+
+
+# traitlets 5 calls a whole dict on the command line deprecated, but reads it with its types (the
+# item form, --Voila.tornado_settings=key=value, makes every value a string: 'False' would be true).
+@pytest.mark.filterwarnings("ignore:--tornado_settings=:DeprecationWarning")
+def test_tornado_settings_given_are_added_to_the_servers_own_which_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    from widgets.server import LanterlooServer, keep_own_tornado_settings, own_tornado_settings, server_config
+
+    monkeypatch.setattr(signal, "signal", lambda *_args: None)  # Voila's initialize takes SIGTERM: not in pytest
+    app = LanterlooServer(config=server_config(tables=server.DEFAULT_TABLES, port=8999, ip="127.0.0.1", max_idle=60))
+    app.initialize(
+        passed_settings(["--Voila.tornado_settings={'compress_response': True, 'disable_check_xsrf': False}"])
+    )
+    assert app.tornado_settings == {"compress_response": True, "disable_check_xsrf": False}  # Voila's own reading
+    keep_own_tornado_settings(app)
+    assert app.tornado_settings["compress_response"] is True
+    for key, value in own_tornado_settings().items():
+        assert app.tornado_settings[key] == value, key
