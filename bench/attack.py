@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 import functools
 import http.client
-import os
 import socket
 import statistics
 import tempfile
@@ -42,7 +41,7 @@ from tables_common import Served, kernels, memory, server  # also puts the proje
 from tornado.httpclient import HTTPClientError
 from tornado.websocket import websocket_connect
 
-from tests.kernel_client import TableClient, encode_message
+from tests.kernel_client import TableClient, encode_message, masked_frame
 
 TABLE = "three-card-loo"
 print = functools.partial(print, flush=True)
@@ -64,19 +63,6 @@ def v1(msg_type: str, content: dict[str, Any], session: str, channel: str = "she
     wire = encode_message("v1", channel, header, content, {"version": version})
     assert isinstance(wire, bytes)
     return wire
-
-
-def masked(payload: bytes) -> bytes:
-    head = b"\x82"
-    size = len(payload)
-    if size < 126:
-        head += bytes([0x80 | size])
-    elif size < 1 << 16:
-        head += bytes([0x80 | 126]) + size.to_bytes(2, "big")
-    else:
-        head += bytes([0x80 | 127]) + size.to_bytes(8, "big")
-    mask = os.urandom(4)
-    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
 async def raw_socket(served: Served, rcvbuf: int | None = None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -151,9 +137,10 @@ async def attack_noread(served: Served, until: float, own: TableClient) -> None:
             _reader, writer = await raw_kernel_socket(served, own.kernel_id)
             session, comm = uuid.uuid4().hex, uuid.uuid4().hex
             opening = {"comm_id": comm, "target_name": "jupyter.widget.control", "data": {}}
-            writer.write(masked(v1("comm_open", opening, session)))
+            writer.write(masked_frame(v1("comm_open", opening, session)))
+            ask = masked_frame(v1("comm_msg", {"comm_id": comm, "data": {"method": "request_states"}}, session))
             while time.monotonic() < until:
-                writer.write(masked(v1("comm_msg", {"comm_id": comm, "data": {"method": "request_states"}}, session)))
+                writer.write(ask)
                 await writer.drain()
                 await asyncio.sleep(0.01)
             writer.close()

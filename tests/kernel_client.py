@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import uuid
 from collections.abc import Callable, Iterable, Iterator
@@ -604,3 +605,17 @@ async def fetch(
         )
     finally:
         client.close()
+
+
+def masked_frame(payload: bytes, opcode: int = 0x2) -> bytes:
+    """One client-to-server websocket frame (clients must mask theirs)."""
+    head = bytes([0x80 | opcode])
+    size = len(payload)
+    if size < 126:
+        head += bytes([0x80 | size])
+    elif size < 1 << 16:
+        head += bytes([0x80 | 126]) + size.to_bytes(2, "big")
+    else:
+        head += bytes([0x80 | 127]) + size.to_bytes(8, "big")
+    mask = os.urandom(4)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))

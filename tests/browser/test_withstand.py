@@ -28,7 +28,7 @@ from tornado.httpclient import HTTPClientError
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
 from tests.conftest import ROOT, Served, run_async, serve_server
-from tests.kernel_client import TableClient, encode_message, fetch
+from tests.kernel_client import TableClient, encode_message, fetch, masked_frame
 
 T = TypeVar("T")
 OPEN_WAIT = 90.0  # a table's kernel may still be starting on a busy machine
@@ -224,20 +224,6 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
-
-
-def masked_frame(payload: bytes, opcode: int = 0x2) -> bytes:
-    """One client-to-server websocket frame (clients must mask theirs)."""
-    head = bytes([0x80 | opcode])
-    size = len(payload)
-    if size < 126:
-        head += bytes([0x80 | size])
-    elif size < 1 << 16:
-        head += bytes([0x80 | 126]) + size.to_bytes(2, "big")
-    else:
-        head += bytes([0x80 | 127]) + size.to_bytes(8, "big")
-    mask = os.urandom(4)
-    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
 def raw_kernel_socket(served: Served, kernel_id: str) -> socket.socket:
