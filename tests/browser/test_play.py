@@ -45,6 +45,7 @@ from widgets.card_style import card_class, card_stylesheet, tile_class
 from widgets.model import TableModel, in_words
 from widgets.rules_picker import RulesPicker
 from widgets.store import TableStore
+from widgets.table_view import UNDO_FINISHED_TIP
 
 SHOTS = ROOT / "test-results"
 WAIT = 90_000  # generous: a table's kernel may still be starting on a busy machine
@@ -705,6 +706,9 @@ def play_a_whole_hand_from_the_keyboard(table: Table) -> TableModel:
     assert model.hand.is_over, "the hand did not end"
     assert refused and hinted and taken_back, (refused, hinted, taken_back)
     table.settlement_shown(model)
+    # U on a finished hand is refused, saying why: every card of it has been seen.
+    keys.press("u")
+    expect(status).to_have_text(UNDO_FINISHED_TIP)
     # N deals the next hand.
     model = table.do(partial(keys.press, "n"))
     assert table.events()[-1]["type"] == "deal" and len(model.hand_lines()) >= 1

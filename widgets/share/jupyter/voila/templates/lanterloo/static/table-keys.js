@@ -47,6 +47,12 @@
     if (target) {
       var button = table.querySelector(target);
       if (button && !button.disabled) { inTable = true; button.click(); e.preventDefault(); }
+      else if (button && button.title) {
+        // a key whose button is off says why (its tooltip), in the table's own status line, as a click would
+        var line = table.querySelector("div[role=status][aria-live=polite]");
+        if (line) { line.textContent = button.title; }
+        e.preventDefault();
+      }
     }
   });
   // Bring the focus back after the choices are redrawn (the old buttons, and the focus, are gone).
