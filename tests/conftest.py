@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -195,3 +195,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if Path(str(item.fspath)).resolve().is_relative_to(folder):
             item.add_marker(pytest.mark.browser)
+
+
+@contextlib.contextmanager
+def websocket_server(answer: Callable[[Any], Coroutine[Any, Any, None]]) -> Iterator[int]:
+    """A websocket server on loopback, in a thread of its own, calling ``answer(connection)`` for
+    each connection; yields its port and stops when the block ends."""
+    from websockets.asyncio.server import serve
+
+    port = _free_port()
+    ready = threading.Event()
+    stop: list[asyncio.Future[None]] = []
+
+    async def run() -> None:
+        async with serve(answer, "127.0.0.1", port):
+            stop.append(asyncio.get_running_loop().create_future())
+            ready.set()
+            await stop[0]
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_until_complete, args=(run(),), daemon=True)
+    thread.start()
+    assert ready.wait(10), "the websocket server did not start"
+    try:
+        yield port
+    finally:
+        loop.call_soon_threadsafe(stop[0].set_result, None)
+        thread.join(10)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
+
 from loo.actions import Action, IllegalActionError
 from loo.cards import parse_cards
 from loo.hand import DealKind, LooHand
@@ -102,3 +104,15 @@ def legal(hand: LooHand) -> list[str]:
         else:
             out.append(f"{a.verb} {a.value}")
     return out
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``python -m loo *argv`` in this process: its exit status, standard output and standard error."""
+    from loo.__main__ import main
+
+    try:
+        status = main(list(argv))
+    except SystemExit as stop:
+        status = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from loo.__main__ import main
 from loo.actions import Action
 from loo.bots import BOTS, Bot, RandomBot, SamplingBot, ThumbBot, _forbidden, determinize, make_bot
 from loo.cards import Card, full_pack
 from loo.hand import LooHand, Phase, SeatView
 from loo.records import Record
 from loo.rules import PRESETS, Rules
+from tests.unit.loo_helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SEAT_COUNTS = (2, 3, 4, 5, 7)
@@ -270,18 +270,11 @@ def test_make_bot_knows_the_bots_and_refuses_others() -> None:
 # ----- the command line -------------------------------------------------------------------------
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_deal_prints_a_record_and_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
-    first = run(capsys, "deal", "--seed", "5")
-    second = run(capsys, "deal", "--seed", "5")
+    first = run_cli(capsys, "deal", "--seed", "5")
+    second = run_cli(capsys, "deal", "--seed", "5")
     assert first == second
     status, out, err = first
     assert status == 0 and err == ""
@@ -295,7 +288,7 @@ def test_deal_prints_a_record_and_is_reproducible(capsys: pytest.CaptureFixture[
         "deal": {"seed": 5},
         "actions": [],
     }
-    status, out, _ = run(capsys, "deal", "--seed", "5", "--cards")
+    status, out, _ = run_cli(capsys, "deal", "--seed", "5", "--cards")
     assert status == 0
     written = Record.loads(out)
     seeded = Record.from_json(obj)
@@ -307,7 +300,7 @@ def test_deal_prints_a_record_and_is_reproducible(capsys: pytest.CaptureFixture[
 
 
 def test_deal_takes_game_preset_seats_dealer_and_pool(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(
+    status, out, _ = run_cli(
         capsys,
         "deal",
         "--game",
@@ -334,12 +327,12 @@ def test_deal_takes_game_preset_seats_dealer_and_pool(capsys: pytest.CaptureFixt
         10,
     )
     assert all(h is not None and len(h) == 5 for h in record.hands)
-    status, out, _ = run(capsys, "deal", "--game", "irish-loo", "--seed", "1", "--dealer", "0")
+    status, out, _ = run_cli(capsys, "deal", "--game", "irish-loo", "--seed", "1", "--dealer", "0")
     assert status == 0 and json.loads(out)["dealer"] == 0
 
 
 def test_simulate_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(
+    status, out, err = run_cli(
         capsys, "simulate", "--hands", "40", "--seats", "4", "--bots", "random,thumb,thumb,random", "--seed", "3"
     )
     assert status == 0 and err == ""
@@ -349,14 +342,11 @@ def test_simulate_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(summary["mean_net"]) == len(summary["stderr"]) == 4
     assert sum(summary["reasons"].values()) == 40
     assert summary["hands_per_second"] > 0
-    again = json.loads(
-        run(capsys, "simulate", "--hands", "40", "--seats", "4", "--bots", "random,thumb,thumb,random", "--seed", "3")[
-            1
-        ]
-    )
+    bots = "random,thumb,thumb,random"
+    again = json.loads(run_cli(capsys, "simulate", "--hands", "40", "--seats", "4", "--bots", bots, "--seed", "3")[1])
     assert again["mean_net"] == summary["mean_net"]
     for game in ("five-card-loo", "irish-loo"):
-        status, out, _ = run(capsys, "simulate", "--game", game, "--hands", "10", "--bots", "random")
+        status, out, _ = run_cli(capsys, "simulate", "--game", game, "--hands", "10", "--bots", "random")
         assert status == 0 and json.loads(out)["game"] == game
 
 
@@ -386,7 +376,7 @@ def test_simulate_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
-    status, out, err = run(capsys, *argv)
+    status, out, err = run_cli(capsys, *argv)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and message in err and err.startswith(f"python -m loo {argv[0]}: error: ")
 

@@ -8,15 +8,14 @@ import asyncio
 import json
 import os
 import socket
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import ipywidgets as ipw
 import pytest
-from websockets.asyncio.server import ServerConnection, serve
+from websockets.asyncio.server import ServerConnection
 
-from tests.conftest import run_async
+from tests.conftest import run_async, websocket_server
 from widgets import request
 from widgets.live_table import LiveTable, table_for_request
 from widgets.request import request_arrived
@@ -35,12 +34,7 @@ VARIABLES = ("VOILA_PREHEAT", "VOILA_APP_PORT", "VOILA_SERVER_URL", "VOILA_KERNE
 @pytest.fixture
 def voila_query_server() -> Iterator[tuple[int, list[str]]]:
     """A websocket server answering ``/voila/query/<kernel>`` as Voila's does; yields its port and the paths asked."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
     asked: list[str] = []
-    ready = threading.Event()
-    stop: list[asyncio.Future[None]] = []
 
     async def answer(connection: ServerConnection) -> None:
         path = connection.request.path if connection.request else ""
@@ -48,19 +42,8 @@ def voila_query_server() -> Iterator[tuple[int, list[str]]]:
         if path == f"/voila/query/{KERNEL}":
             await connection.send(json.dumps(DETAILS))
 
-    async def run() -> None:
-        async with serve(answer, "127.0.0.1", port):
-            stop.append(asyncio.get_running_loop().create_future())
-            ready.set()
-            await stop[0]
-
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_until_complete, args=(run(),), daemon=True)
-    thread.start()
-    assert ready.wait(10)
-    yield port, asked
-    loop.call_soon_threadsafe(stop[0].set_result, None)
-    thread.join(10)
+    with websocket_server(answer) as port:
+        yield port, asked
 
 
 def preheated(monkeypatch: pytest.MonkeyPatch, port: int) -> None:

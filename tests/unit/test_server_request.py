@@ -7,15 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
-import threading
 from collections.abc import Iterator
 from types import SimpleNamespace
 
 import pytest
-from websockets.asyncio.server import ServerConnection, serve
+from websockets.asyncio.server import ServerConnection
 
-from tests.conftest import run_async
+from tests.conftest import run_async, websocket_server
 from widgets import request
 from widgets.server import PROOF_HEADER, kernel_proof
 
@@ -26,12 +24,7 @@ KEY = b"a-connection-key"
 @pytest.fixture
 def checking_server() -> Iterator[tuple[int, list[str | None]]]:
     """Answers ``/voila/query/<kernel>`` only with the right proof; drops the first socket unanswered."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
     proofs: list[str | None] = []
-    ready = threading.Event()
-    stop: list[asyncio.Future[None]] = []
 
     async def answer(connection: ServerConnection) -> None:
         proof = connection.request.headers.get(PROOF_HEADER) if connection.request else None
@@ -41,19 +34,8 @@ def checking_server() -> Iterator[tuple[int, list[str | None]]]:
         if proof == kernel_proof(KEY, KERNEL):
             await connection.send(json.dumps({"QUERY_STRING": "table=proven"}))
 
-    async def run() -> None:
-        async with serve(answer, "127.0.0.1", port):
-            stop.append(asyncio.get_running_loop().create_future())
-            ready.set()
-            await stop[0]
-
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_until_complete, args=(run(),), daemon=True)
-    thread.start()
-    assert ready.wait(10)
-    yield port, proofs
-    loop.call_soon_threadsafe(stop[0].set_result, None)
-    thread.join(10)
+    with websocket_server(answer) as port:
+        yield port, proofs
 
 
 def test_the_kernel_proves_itself_and_connects_again_when_dropped(

@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 import loo.cli
-from loo.__main__ import _program_name, main
+from loo.__main__ import _program_name
 from loo.cli import BLOCK, Progress, simulate
 from loo.kits import Kit, kit
+from tests.unit.loo_helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMING = ("seconds", "hands_per_second", "jobs")
@@ -28,13 +29,6 @@ def totals(summary: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in summary.items() if k not in TIMING}
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.mark.parametrize(
@@ -164,10 +158,10 @@ def test_the_command_prints_json_and_nothing_on_stderr_when_it_is_not_a_terminal
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     argv = ("simulate", "--hands", str(BLOCK + 3), "--seats", "4", "--bots", "thumb,random,random,thumb", "--seed", "2")
-    status, out, err = run(capsys, *argv)
+    status, out, err = run_cli(capsys, *argv)
     assert status == 0 and err == ""
     one = json.loads(out)
-    status, out, err = run(capsys, *argv, "--jobs", "2")
+    status, out, err = run_cli(capsys, *argv, "--jobs", "2")
     assert status == 0 and err == ""
     two = json.loads(out)
     assert (one["jobs"], two["jobs"]) == (1, 2)
@@ -176,7 +170,7 @@ def test_the_command_prints_json_and_nothing_on_stderr_when_it_is_not_a_terminal
 
 def test_jobs_0_is_one_per_core(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "cpu_count", lambda: 3)
-    status, out, _ = run(capsys, "simulate", "--hands", str(5 * BLOCK), "--bots", "random", "--jobs", "0")
+    status, out, _ = run_cli(capsys, "simulate", "--hands", str(5 * BLOCK), "--bots", "random", "--jobs", "0")
     assert status == 0 and json.loads(out)["jobs"] == 3
 
 
@@ -184,14 +178,14 @@ def test_progress_is_shown_on_a_terminal_unless_told_not_to(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    status, out, err = run(capsys, "simulate", "--hands", "120", "--bots", "random")
+    status, out, err = run_cli(capsys, "simulate", "--hands", "120", "--bots", "random")
     assert status == 0 and json.loads(out)["hands"] == 120
     assert err.startswith("\r0/120 hands") and "\r120/120 hands  " in err and err.endswith("\n")
     assert err.count("\n") == 1
-    status, out, err = run(capsys, "simulate", "--hands", "120", "--bots", "random", "--no-progress")
+    status, out, err = run_cli(capsys, "simulate", "--hands", "120", "--bots", "random", "--no-progress")
     assert status == 0 and err == ""
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
-    status, out, err = run(capsys, "simulate", "--hands", "120", "--bots", "random", "--progress")
+    status, out, err = run_cli(capsys, "simulate", "--hands", "120", "--bots", "random", "--progress")
     assert status == 0 and err.endswith(" took 0:01\n") and json.loads(out)["hands"] == 120
 
 
@@ -204,7 +198,7 @@ def test_progress_is_shown_on_a_terminal_unless_told_not_to(
     ],
 )
 def test_bad_jobs_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], jobs: str, message: str) -> None:
-    status, out, err = run(capsys, "simulate", "--jobs", jobs)
+    status, out, err = run_cli(capsys, "simulate", "--jobs", jobs)
     assert status == 2 and out == ""
     assert err == f"{_program_name()} simulate: error: {message}\n"
 
@@ -217,11 +211,11 @@ def test_an_interrupt_ends_the_progress_line_and_says_how_far_it_got(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(loo.cli, "simulate", interrupted)
-    status, out, err = run(capsys, "simulate", "--hands", "1000", "--progress")
+    status, out, err = run_cli(capsys, "simulate", "--hands", "1000", "--progress")
     assert status == 130 and out == ""
     line = f"{_program_name()} simulate: interrupted after {BLOCK} of 1,000 hands\n"
     assert err.endswith("\n" + line)
-    status, out, err = run(capsys, "simulate", "--hands", "1000")
+    status, out, err = run_cli(capsys, "simulate", "--hands", "1000")
     assert (status, out, err) == (130, "", line)
 
 
