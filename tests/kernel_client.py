@@ -286,6 +286,9 @@ class TableClient:
         try:
             await client.connect(timeout=timeout)
             await client.load_widgets(loader, timeout=timeout)
+            # A preheated table kernel shows "Dealing the cards..." until the request's details
+            # reach it, then puts the table in its place: a reader sees the table only then.
+            await client.wait_for(lambda: not client.dealing(), timeout, "the table to be dealt")
         except BaseException:
             await client.close(shutdown=True)  # the page's kernel would otherwise wait to be culled
             raise
@@ -567,6 +570,10 @@ class TableClient:
     def html_values(self) -> list[str]:
         """The value of every displayed HTML widget."""
         return [str(self.widgets[w].get("value", "")) for w in self.find("HTMLModel")]
+
+    def dealing(self) -> bool:
+        """Whether the page still shows the "Dealing the cards..." box in place of its table."""
+        return any('class="loo-dealing"' in v for v in self.html_values())
 
     def board(self) -> str:
         """The board's HTML (the HTML widget that draws ``<div class="loo-board">``); empty if none."""
