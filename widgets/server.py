@@ -77,6 +77,7 @@ import html
 import itertools
 import json
 import logging
+import math
 import os
 import re
 import signal
@@ -1362,12 +1363,43 @@ class EveryConnection(logging.Filter):
         return not (isinstance(record.msg, str) and record.msg.startswith(self.PREFIXES))
 
 
+class OncePerMinute(logging.Filter):
+    """Lets a line that starts with one of ``prefixes`` through once a minute; the others in that
+    minute are counted, and the next one let through says how many were left out. pyzmq writes
+    "Got events for closed stream" when a kernel's socket closes with messages still queued, a line
+    for every table closed, so a client opening and leaving tables could grow the log by it."""
+
+    def __init__(self, *prefixes: str) -> None:
+        super().__init__()
+        self.prefixes = prefixes
+        self._last: dict[str, tuple[float, int]] = {}  # prefix -> (written at, left out since)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not isinstance(record.msg, str):
+            return True
+        prefix = next((p for p in self.prefixes if record.msg.startswith(p)), None)
+        if prefix is None:
+            return True
+        now = time.monotonic()
+        written, left_out = self._last.get(prefix, (-math.inf, 0))
+        if now - written < 60:
+            self._last[prefix] = (written, left_out + 1)
+            return False
+        if left_out:
+            record.msg = f"{record.msg} (and {left_out} such lines left out in the minute before)"
+        self._last[prefix] = (now, 0)
+        return True
+
+
 def share_server_log(voila_log: logging.Logger | logging.LoggerAdapter[Any]) -> None:
     """Send the server's own loggers and tornado's through Voila's handlers, in its format."""
     logger = voila_log.logger if isinstance(voila_log, logging.LoggerAdapter) else voila_log
     if not any(isinstance(f, EveryConnection) for f in logger.filters):
         logger.addFilter(EveryConnection())
         logging.getLogger("tornado.application").addFilter(EveryConnection())
+    general = logging.getLogger("tornado.general")
+    if not any(isinstance(f, OncePerMinute) for f in general.filters):
+        general.addFilter(OncePerMinute("Got events for closed stream"))
     for name, level in SERVER_LOGGERS.items():
         target = logging.getLogger(name)
         target.handlers = list(logger.handlers)

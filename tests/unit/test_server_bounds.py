@@ -90,6 +90,28 @@ def test_log_lines_per_client_are_rate_limited_with_one_summary(monkeypatch: pyt
     assert lines[-1] == "a minute later"
 
 
+def test_pyzmqs_closed_stream_lines_are_written_once_a_minute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every table closed with messages queued made pyzmq write a "closed stream" line; a client
+    opening and leaving tables could so grow the log. Now one a minute, with the count left out."""
+    now = [1000.0]
+    monkeypatch.setattr("widgets.server.time.monotonic", lambda: now[0])
+    once = server.OncePerMinute("Got events for closed stream")
+
+    def record(msg: str) -> logging.LogRecord:
+        return logging.LogRecord("tornado.general", logging.WARNING, __file__, 1, msg, ("<stream>",), None)
+
+    passed = [once.filter(record("Got events for closed stream %s")) for _ in range(50)]
+    assert passed == [True] + [False] * 49
+    assert once.filter(record("Something else %s")), "other lines are never held back"
+    now[0] += 61
+    later = record("Got events for closed stream %s")
+    assert once.filter(later)
+    assert later.getMessage() == (
+        "Got events for closed stream <stream> (and 49 such lines left out in the minute before)"
+    )
+    assert not once.filter(record("Got events for closed stream %s"))
+
+
 def test_the_help_lists_the_bounds(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         server.main(["--help"])
