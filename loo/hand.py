@@ -1085,9 +1085,10 @@ class LooHand(TrickHand):
             if not for_the_pool and trick.winner not in offenders:
                 payouts[trick.winner] += value  # else it stays in the pool (L3-DIV-04, L3-PEN-04)
         players = self._players()
+        # in seat order (docs/records.md); an offender is looed even if he took tricks (L3-LOO-03), once (AMB-16)
         looed = tuple(
-            p for p in players if (won[p] == 0 or p in offenders) and not (s.for_pool and p == self.last)
-        )  # an offender is looed even if he took tricks (L3-LOO-03), but only once (AMB-16)
+            sorted(p for p in players if (won[p] == 0 or p in offenders) and not (s.for_pool and p == self.last))
+        )
         amount = 0 if self.deal_kind is DealKind.FINAL else self.loo_amount()
         loos = [amount if p in looed else 0 for p in range(self.n)]
         if self.deal_kind is DealKind.FINAL:
@@ -1148,7 +1149,7 @@ class LooHand(TrickHand):
         payouts = [0] * self.n
         payouts[winner] = self.stake
         looed = []
-        for seat in self._players():
+        for seat in sorted(self._players()):  # the looed in seat order (docs/records.md)
             if seat == winner:
                 continue
             hand = self._s.holding[seat]
