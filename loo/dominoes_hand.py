@@ -518,6 +518,8 @@ class DominoHand(TrickHand):
             return ("DL-EQP-02", f"there is no seat {seat}: seats are 0 to {self.n - 1}")
         if action.civil:
             return ("DL-GEN-01", "dominoes have no Pam, so no action says 'Pam be civil'")
+        if action.verb == "take-turnup" and seat == self.dealer and s.declared[seat] is not None:
+            return self._why_not_turnup_after_declaring(seat)
         assert s.to_act is not None
         if seat != s.to_act:
             if s.phase is Phase.PLAY:
@@ -578,6 +580,21 @@ class DominoHand(TrickHand):
         if action.verb == "play":
             return ("DL-DECL-01", f"play begins only when every player has declared: {who} must declare first")
         return ("DL-DECL-01", f"{who} must declare now: stand, take the miss or drop out, not {action.verb}")
+
+    def _why_not_turnup_after_declaring(self, seat: int) -> tuple[str, str]:
+        """DL-DLR-01: the dealer takes the turn-up at his turn to declare, instead of the miss, or not at all."""
+        who = self._who(seat)
+        if not self.rules.dealer_takes_turnup:
+            return ("DL-DLR-01", "taking the turn-up is a right the players have not agreed here")
+        declared = self._s.declared[seat]
+        if declared == "miss":
+            miss = "a dummy" if self.rules.dummies else "the miss"
+            return ("DL-DLR-01", f"{who} took {miss}, and a dealer who takes {miss} may not take the turn-up: "
+                                 "only a dealer keeping his own hand may")  # fmt: skip
+        if self._s.turnup_taken:
+            return ("DL-DLR-01", f"{who} has already taken the turn-up: it is taken once")
+        return ("DL-DLR-01", f"{who} has declared ({declared}): the dealer may take the turn-up only at his turn "
+                             "to declare, not afterwards")  # fmt: skip
 
     def _why_not_discard(self, action: Action) -> tuple[str, str] | None:
         """AMB-52: a Rounce player who took a dummy discards down to five tiles."""

@@ -223,6 +223,27 @@ def test_DL_DLR_01_AMB_48_a_dealer_keeping_his_hand_may_take_the_turnup_for_a_ti
     assert not h.turnup_taken and T("6-0") not in h.holding(3) and h.phase is Phase.PLAY
 
 
+def test_DL_DLR_01_a_dealer_who_took_the_miss_is_refused_the_turnup_under_the_dealers_rule() -> None:
+    """Issue 19, item 4: the refusal cites DL-DLR-01, not the turn to lead (DL-LEAD-01)."""
+    h = push(make(), "0 stand", "1 stand", "2 stand", "3 miss")
+    assert h.phase is Phase.PLAY and h.to_act == 0
+    for tile in ("5-4", "6-3"):  # a tile of the miss he now holds, or one of the hand he gave up
+        error = refused(h, f"3 turnup {tile}")
+        assert error.law == "DL-DLR-01" and "took the miss" in str(error) and "turn-up" in str(error)
+    # at Rounce the miss is a dummy, and he is refused while still discarding down to five
+    rounce = push(make(preset="rounce"), "0 stand", "1 stand", "2 stand", "3 miss")
+    assert rounce.phase is Phase.EXCHANGE and rounce.to_act == 3
+    assert "took a dummy" in str(refused(rounce, "3 turnup 6-3"))
+    # once he has declared otherwise, or already taken it, the same law says so
+    stood = push(make(), "0 stand", "1 stand", "2 stand", "3 stand")
+    assert refused(stood, "3 turnup 6-3").law == "DL-DLR-01"
+    took = push(make(), "0 stand", "1 stand", "2 stand", "3 turnup 3-0")
+    error = refused(took, "3 turnup 6-0")
+    assert error.law == "DL-DLR-01" and "already taken" in str(error)
+    # a non-dealer out of turn is still told whose turn it is
+    assert refused(h, "1 2-1").law == "DL-LEAD-01"
+
+
 def test_DL_DLR_02_everyone_but_the_dealer_drops_out_and_he_takes_the_pool() -> None:
     h = push(make(pool=55), "0 throw", "1 throw", "2 throw")
     s = h.settlement
