@@ -4,7 +4,8 @@ The orthodox game: five cards each and no turn-up (NAP-DEAL-03/04); one round of
 the eldest hand, each call raising the last (NAP-CALL-01, AMB-36); the highest caller leads and
 his first lead fixes trumps (NAP-PLAY-01); follow suit, with no duty to head or trump
 (NAP-PLAY-02, NAP-GEN-04); level money (NAP-SET-03); play stops once the call is made or
-beaten (NAP-PLAY-06, AMB-43).  Wellington, Misery, Sir Garnet, Peep and Purchase Nap and the
+beaten (NAP-PLAY-06, AMB-43), though a record may play the remaining cards out
+(:meth:`NapHand.play_on_actions`).  Wellington, Misery, Sir Garnet, Peep and Purchase Nap and the
 pool are options of :class:`NapRules`.
 
 :class:`NapHand` keeps the protocol of :class:`loo.hand.LooHand`: ``legal_actions()``,
@@ -640,7 +641,12 @@ class NapHand(TrickHand):
         """None if ``action`` is legal now, else (law ID, a plain sentence saying what the law requires)."""
         s = self._s
         if s.phase is NapPhase.DONE:
-            return ("NAP-PLAY-06", "the hand is over: no more actions can be taken")
+            on = self._play_on_seat()
+            if on is None:
+                return ("NAP-PLAY-06", "the hand is over: no more actions can be taken")
+            if action.verb != "play":
+                return ("NAP-PLAY-06", "the call is decided: only the cards left may still be played out")
+            return self._why_not_card(action, on)  # NAP-PLAY-06, AMB-43: playing the hand out
         seat = action.seat
         if not 0 <= seat < self.n:
             return ("NAP-GEN-02", f"there is no seat {seat}")
@@ -682,10 +688,19 @@ class NapHand(TrickHand):
             return ("NAP-PEEP-04", "only the highest caller may exchange for the peep card")
         if action.verb != "play":
             return ("NAP-PLAY-01", f"the calling is over: {who} may only play a card now, not {action.verb}")
+        return self._why_not_card(action, s.to_act)
+
+    def _why_not_card(self, action: Action, to_act: int) -> tuple[str, str] | None:
+        """NAP-PLAY-01/02/04: a card played by ``action.seat`` when ``to_act`` is the seat to play."""
+        s = self._s
+        seat = action.seat
+        if not 0 <= seat < self.n:
+            return ("NAP-GEN-02", f"there is no seat {seat}")
+        who = self.names[seat]
         card = action.value
-        if seat != s.to_act:
+        if seat != to_act:
             law = "NAP-PLAY-01" if not s.tricks and not s.current else "NAP-PLAY-04"
-            return (law, f"it is {self.names[s.to_act]}'s turn to play, not {who}'s")
+            return (law, f"it is {self.names[to_act]}'s turn to play, not {who}'s")
         if card not in s.holding[seat]:
             return ("NAP-PLAY-02", f"{who} does not hold {card}")
         if s.current:
@@ -861,7 +876,9 @@ class NapHand(TrickHand):
         s = self._s
         seat = action.seat
         verb = action.verb
-        if verb == "play":
+        if verb == "play" and s.phase is NapPhase.DONE:
+            self._play_on(seat, action.value)
+        elif verb == "play":
             self._play(seat, action.value)
         elif verb == "call":
             self._call(seat, action.value)
@@ -961,6 +978,54 @@ class NapHand(TrickHand):
             self._finish(self._settle("played"))  # NAP-PLAY-06, AMB-43, AMB-39
             return
         s.leader = s.to_act = winner  # NAP-PLAY-04
+
+    def _play_on_seat(self) -> int | None:
+        """NAP-PLAY-06, AMB-43: once the call is made or defeated, the seat that would play next if the
+        hand is played out; None while the hand is undecided, when it ended some other way, or once every
+        card is played."""
+        s = self._s
+        settled = s.settlement
+        if s.phase is not NapPhase.DONE or settled is None or settled.reason != "played" or s.caller is None:
+            return None
+        if s.current:
+            return (s.current[-1][0] + 1) % self.n
+        if not any(s.holding):
+            return None
+        return s.tricks[-1].winner if s.tricks else None
+
+    def play_on_actions(self) -> list[Action]:
+        """The cards that may still be played once the call is made or defeated (NAP-PLAY-06, AMB-43).
+
+        The hand is decided, and over, at that moment: :attr:`to_act` is None and
+        :meth:`legal_actions` offers nothing, so a table or a bot stops there. A record may still
+        play the remaining tricks out, following suit as ever (NAP-PLAY-02); these are the cards the
+        next seat may play. Playing on changes nothing that the decision settled; under the
+        knave-or-five pool every such card played still pays its unit (NAP-POOL-04, AMB-40).
+        """
+        seat = self._play_on_seat()
+        return [] if seat is None else [Action(seat, "play", c) for c in self._playable(seat)]
+
+    def _play_on(self, seat: int, card: Card) -> None:
+        """A card played after the decision (NAP-PLAY-06, AMB-43): the trick is completed and credited as
+        usual, and the settlement reckoned again, its call made or lost as before (NAP-SET-01)."""
+        s = self._s
+        settled = s.settlement
+        assert settled is not None
+        s.holding[seat].remove(card)
+        s.current.append((seat, card))
+        if (
+            self.rules.kitty_mode is KittyMode.KNAVE_OR_FIVE
+            and card.rank in (Rank.KNAVE, Rank.FIVE)
+            and card.suit is not s.trump
+        ):
+            s.pool_paid[seat] += self.rules.unit  # NAP-POOL-04, AMB-40: the cards played later count too
+        if len(s.current) == self.n:
+            led = s.current[0][1].suit
+            winner = max(s.current, key=lambda sc: self._power(sc[1], led))[0]
+            s.tricks.append(Trick(s.current[0][0], tuple(s.current), winner))
+            s.current = []
+            s.leader = winner
+        s.settlement = self._settle(settled.reason)  # tricks won later cannot undo a decided call
 
     def _decided(self) -> bool:
         s = self._s

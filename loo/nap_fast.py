@@ -126,7 +126,7 @@ def play_random_nap(
         return NapFastResult(tuple(calls), -1, None, None, (0,) * seats, (0,) * seats, pool, "redeal",
                              tuple(steps), dealt)  # fmt: skip
 
-    # ----- play (E.3), stopping once the call is made or beaten (NAP-PLAY-06, AMB-43) -----
+    # ----- play (E.3), stopping once the call is made or beaten, as a table may (NAP-PLAY-06, AMB-43) -----
     call = CALLS[high]
     misery = call == "misery"
     no_trumps = misery and rules.misery_trumps is MiseryTrumps.NONE

@@ -170,13 +170,15 @@ def test_NAP_PLAY_05_played_cards_stay_before_their_owners_for_all_to_see() -> N
         assert view.tricks[0].winner == 0 and [(p, str(c)) for p, c in view.current] == [(0, "KS")]
 
 
-def test_NAP_PLAY_06_AMB_43_play_stops_once_the_call_is_made_or_beaten() -> None:
+def test_NAP_PLAY_06_AMB_43_play_may_stop_once_the_call_is_made_or_beaten() -> None:
     h = three_made()
     assert h.is_over and len(h.tricks) == 3 and h.holding(0) == (Card.parse("2H"), Card.parse("3D"))
+    assert h.to_act is None and h.legal_actions() == []  # a table or a bot stops here
     beaten = push(nap(), "0 pass", "1 4", "2 pass", "3 pass", "1 9S", "2 JS", "3 3S", "0 AS",
                   "0 KS", "1 2C", "2 10S", "3 9C")  # fmt: skip
     assert beaten.is_over and len(beaten.tricks) == 2  # Ben can no longer make four
-    assert refused(beaten, "0 QS").law == "NAP-PLAY-06"
+    assert refused(beaten, "0 pass").law == "NAP-PLAY-06"  # nothing but the cards left may follow
+    push(beaten, "0 QS")  # but the hand may be played out (tests/unit/test_nap_play_on.py)
 
 
 # ----- settlement (E.4) ---------------------------------------------------------------------------
