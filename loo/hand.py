@@ -574,6 +574,18 @@ class LooHand(TrickHand):
             return 100 + card.rank
         return 0
 
+    def _trick_power(self, seat: int, card: Card) -> int:
+        """The power of ``card``, played by ``seat`` to the current trick (AMB-26).
+
+        Civility bars Pam from a led ace of trumps unless Pam is the holder's last card; then he
+        plays it, since he has nothing else, but it lets the ace pass: it wins nothing, like a discard.
+        """
+        s = self._s
+        led_card = s.current[0][1]
+        if card == self.pam_card and not s.holding[seat] and self._civil_applies(led_card):
+            return 0
+        return self._power(card, self._suit(led_card))
+
     def _trumps(self, cards: Sequence[Card]) -> list[Card]:
         return [c for c in cards if self._suit(c) is self.trump]
 
@@ -592,13 +604,14 @@ class LooHand(TrickHand):
         led = self._suit(s.current[0][1])
         follow = [c for c in hand if self._suit(c) is led]
         led_card = s.current[0][1]
-        # AMB-26: Pam may not be played to a led ace of trumps, unless it is the only card left.
+        # AMB-26: Pam may not be played to a led ace of trumps, unless it is the only card left;
+        # then it is played, and lets the ace win (_trick_power).
         civil = self._civil_applies(led_card) and len(hand) > 1
         if civil and card == self.pam_card and self.pam_card in hand:
             return ("L5-RANK-05", f"Pam be civil: {who} may not play Pam when the ace of trumps is led (AMB-26)")
         if civil:
             follow = [c for c in follow if c != self.pam_card]
-        winner_card = max((c for _, c in s.current), key=lambda c: self._power(c, led))
+        winner_card = max(s.current, key=lambda sc: self._trick_power(sc[0], sc[1]))[1]
         trumped = self._suit(winner_card) is self.trump and led is not self.trump
         if follow:
             if card not in follow:
@@ -806,6 +819,8 @@ class LooHand(TrickHand):
             n = len(action.value)
             return ("L5-DECL-02", f"{who} may exchange {n} card{'s' if n != 1 else ''} from the stock")
         card = action.value
+        if s.current and card == self.pam_card and self._civil_applies(s.current[0][1]):
+            return ("AMB-26", f"Pam is {who}'s last card, so he plays it; being civil, it lets the ace of trumps win")
         if not s.current:
             # A lead is free (L3-LEAD-08) unless a duty binds this holding: then the law that
             # refuses the other cards is the law that makes this one the card to lead.
@@ -1031,8 +1046,7 @@ class LooHand(TrickHand):
             i = players.index(seat)
             s.to_act = players[(i + 1) % len(players)]
             return
-        led = self._suit(s.current[0][1])
-        winner = max(s.current, key=lambda sc: self._power(sc[1], led))[0]
+        winner = max(s.current, key=lambda sc: self._trick_power(sc[0], sc[1]))[0]
         assert s.leader is not None
         s.tricks.append(Trick(s.leader, tuple(s.current), winner))
         s.current = []
@@ -1121,7 +1135,7 @@ class LooHand(TrickHand):
             payouts[winner] = self.pool
         looed = tuple(p for p in self.active if p != winner)
         loos = tuple(self.rules.single_loo if p in looed else 0 for p in range(self.n))
-        won = tuple(1 if p == winner else 0 for p in range(self.n))
+        won = (0,) * self.n  # the single is matched, not played: no trick, as its empty ``tricks`` says (docs/records.md)
         next_pool = self.pool - sum(payouts) + sum(loos)
         return Settlement("single", (), won, looed, tuple(payouts), loos, next_pool)
 
