@@ -760,7 +760,7 @@ class LooHand(TrickHand):
             return ("L3-CLUB-02", "under Club Law the miss is withdrawn")
         if self.bold_stand and what == "throw":
             return ("L3-BOLD-01", "the pool holds only the dealer's stake: a Bold Stand, so everyone must play")
-        if self.bold_stand and what == "miss":
+        if self.bold_stand and what == "miss" and self.miss:  # Irish Loo's Bold Stand has no miss (IRL-01)
             return ("L3-BOLD-02", "in a Bold Stand only the eldest hand may take the miss")
         if self.must and what == "throw":
             return ("L5-OPT-01", "Must: the pool holds only the dealer's stake, so everyone must play")

@@ -60,7 +60,7 @@ class FirstDealMode(StrEnum):
     EW_NO_MISS_ALL_PLAY = "ew-no-miss-all-play"  # L3-SGL-09
     EW_ALL_ANTE = "ew-all-ante"  # L3-SGL-10
     BOLD_STAND = "bold-stand"  # L3-SGL-11, L3-BOLD-01..05
-    NONE = "none"  # five-card and Irish Loo: an ordinary deal (Must is its own option)
+    NONE = "none"  # five-card Loo: an ordinary deal (Must is its own option); Irish Loo by choice (AMB-33)
 
 
 class LooMode(StrEnum):
@@ -176,7 +176,9 @@ class Rules:
     loo_mode: LooMode = _opt(LooMode.LIMITED, ALL, "UL-02..04, L5-OPT-03: limited, unlimited, or capped.")
     loo_cap: int = _opt(0, ALL, "UL-04: the most an unlimited loo can cost when loo-mode is capped.")
     first_deal_mode: FirstDealMode = _opt(
-        FirstDealMode.PEEL_SINGLE, ALL, "CF-10, CF-11: the first deal, and deals whose pool is the dealer's stake only."
+        FirstDealMode.PEEL_SINGLE,
+        ALL,
+        "CF-10, CF-11, AMB-33: the first deal, and deals whose pool is the dealer's stake only.",
     )
     miss_position: MissPosition = _opt(MissPosition.AFTER_DEALER, THREE, "CF-16, AMB-24: where the miss is dealt.")
     miss_holder_leads: bool = _opt(False, THREE, "L3-LEAD-02 (discouraged by Peel): the miss's holder leads first.")
@@ -406,13 +408,14 @@ PRESETS: dict[str, Rules] = {
         lone_opponent_rule=LoneOpponentRule.EW_CONCEDE,
     ),
     # Irish Loo (003): three-card Loo without a miss, with exchanges as at Pam (IRL-01..06,
-    # AMB-33); otherwise the 003 three-card rules.
+    # AMB-33); otherwise the 003 three-card rules, the Bold Stand among them: all play when the
+    # pool holds only the dealer's stake (L3-BOLD-01, AMB-33; first-deal-mode none offers a throw).
     "irish": dataclasses.replace(
         _PEEL,
         game=Game.IRISH,
         preset_name="irish",
         loo_amount=3,
-        first_deal_mode=FirstDealMode.NONE,
+        first_deal_mode=FirstDealMode.BOLD_STAND,
         first_lead_rule=FirstLeadRule.ANY_TRUMP,
         king_rule_when_ace_turned=False,
         winner_must_lead_trump=WinnerLeadsTrump.OFF,
