@@ -10,8 +10,13 @@ from 127.0.0.1 otherwise. Meanwhile the reader clicks over and over, and for eac
 
 * the reader's click to updated table (the kernel idle after the click): median and worst, and
   clicks that failed;
-* the server's RSS before and after, and the kernels' RSS (all of them, summed) after;
-* how much the server's log grew.
+* how long a new reader's table took to open, half-way through the attack (``open``), against
+  the same measured before any attack (printed first);
+* the server's RSS before, at the attack's end and 5 s after it, and the largest kernel's RSS;
+* how much the server's log grew, and the count of tracebacks in that growth.
+
+After the last attack the reader's table is opened again from its address (``?table=<id>``):
+the game saved before the attacks must come back as it was left.
 
 The attacks: ``query`` (two sockets to /voila/query/<id> closed in the wrong order), ``frame``
 (a 16-byte v1 frame declaring 5x10^7 parts), ``comms`` (widget comm_opens of 200 KB),
@@ -47,6 +52,7 @@ TABLE = "three-card-loo"
 print = functools.partial(print, flush=True)
 ATTACKER = "127.0.0.2"
 V1 = "v1.kernel.websocket.jupyter.org"
+REFILLED = 10.0  # seconds after a table is taken by which the server has warmed the next one
 
 
 def port(served: Served) -> int:
@@ -165,6 +171,11 @@ async def attack_partial(served: Served, until: float, _own: TableClient) -> Non
 def _get(served: Served, path: str, host: str | None = None) -> int:
     connection = http.client.HTTPConnection("127.0.0.1", port(served), timeout=10, source_address=(ATTACKER, 0))
     try:
+        connection.connect()
+    except OSError:  # this side could not connect (out of local ports, say): not the server's answer
+        connection.close()
+        return -1
+    try:
         connection.putrequest("GET", path, skip_host=host is not None)
         if host is not None:
             connection.putheader("Host", host)
@@ -210,7 +221,7 @@ async def attack_http(served: Served, until: float, _own: TableClient) -> None:
         answers["nul"].add(await asyncio.to_thread(_get, served, "/intro%00.html"))
         answers["long"].add(await asyncio.to_thread(_get, served, "/?q=" + "x" * 70_000))
         answers["host"].add(await asyncio.to_thread(_get, served, "/", "evil.example"))
-    print(f"    (answers: {answers}; 0 = closed with no answer)")
+    print(f"    (answers: {answers}; 0 = closed with no answer, -1 = could not connect from this side)")
 
 
 ATTACKS: dict[str, Callable[[Served, float, TableClient], Awaitable[None]]] = {
@@ -244,14 +255,33 @@ async def reader_clicks(reader: TableClient, until: float, times: list[float], f
         await asyncio.sleep(0.2)
 
 
-def kernels_rss(served: Served) -> float:
-    return sum(memory(pid).rss for pid in kernels(served.process.pid).values())
+async def open_time(served: Served) -> float:
+    """Seconds for a new reader's table to open, dealt and every widget loaded; the table is left."""
+    began = time.monotonic()
+    client = await TableClient.open(served.base, TABLE, timeout=120)
+    took = time.monotonic() - began
+    await client.close(shutdown=True)
+    return took
+
+
+async def open_halfway(served: Served, until: float, seconds: float) -> float:
+    await asyncio.sleep(seconds / 2)
+    try:
+        return await open_time(served)
+    except Exception:  # a table that does not open is the figure
+        return float("inf")
 
 
 async def run(served: Served, names: list[str], seconds: float) -> None:
+    opens = []
+    for _ in range(3):  # each once the pool has its warm kernel again, as under the attacks below
+        await asyncio.sleep(REFILLED)
+        opens.append(await open_time(served))
+    print(f"a table opens in {statistics.median(opens) * 1000:.0f} ms with no attack (median of 3)")
     reader = await TableClient.open(served.base, TABLE, timeout=120)
-    print(f"{'attack':8} {'clicks':>6} {'median':>8} {'worst':>8} {'failed':>6} {'server MB':>15} "
-          f"{'kernels MB':>10} {'log KB':>8}")  # fmt: skip
+    table_id = reader.table_id
+    print(f"{'attack':8} {'clicks':>6} {'median':>8} {'worst':>8} {'failed':>6} {'open':>7} "
+          f"{'server MB: before/end/+5 s':>26} {'kernel MB':>9} {'log KB':>7} {'traces':>6}")  # fmt: skip
     try:
         for name in names:
             own = await TableClient.open(served.base, TABLE, timeout=120)  # the attacker's own table
@@ -262,25 +292,37 @@ async def run(served: Served, names: list[str], seconds: float) -> None:
             failures: list[str] = []
             print(f"  {name}: attacking for {seconds:g} s")
             attack = asyncio.create_task(ATTACKS[name](served, until, own))
+            opening = asyncio.create_task(open_halfway(served, until, seconds))
             await reader_clicks(reader, until, times, failures)
             try:
                 await asyncio.wait_for(attack, 30)
             except Exception as error:  # an attack that fails is reported, and the run goes on
                 print(f"    (the attack ended with {type(error).__name__}: {error})")
+            opened = await opening
+            rss_end = memory(served.process.pid).rss
+            kernel_max = max(memory(pid).rss for pid in kernels(served.process.pid).values())
+            grown_text = served.log()[log_before:]
+            with contextlib.suppress(Exception):
+                await own.close(shutdown=True)
+            await asyncio.sleep(5)
             rss_after = memory(served.process.pid).rss
-            grown = (len(served.log()) - log_before) / 1024
             median = statistics.median(times) if times else float("nan")
             worst = max(times) if times else float("nan")
             print(f"{name:8} {len(times):6d} {median * 1000:6.0f}ms {worst * 1000:6.0f}ms {len(failures):6d} "
-                  f"{rss_before:6.0f} -> {rss_after:5.0f} {kernels_rss(served):10.0f} {grown:8.1f}")  # fmt: skip
-            with contextlib.suppress(Exception):
-                await own.close(shutdown=True)
-            await asyncio.sleep(2)
+                  f"{opened * 1000:5.0f}ms {rss_before:8.0f} {rss_end:7.0f} {rss_after:7.0f} {kernel_max:9.0f} "
+                  f"{len(grown_text.encode()) / 1024:7.1f} {grown_text.count('Traceback'):6d}")  # fmt: skip
             if reader.closed:
                 print("    the reader's socket closed: opening the table again")
-                reader = await TableClient.open(served.base, TABLE, timeout=120)
+                reader = await TableClient.open(served.base, TABLE, f"table={table_id}", timeout=120)
+        board = reader.board()
     finally:
         await reader.close(shutdown=True)
+    again = await TableClient.open(served.base, TABLE, f"table={table_id}", timeout=120)
+    try:
+        resumed = again.board() == board
+    finally:
+        await again.close(shutdown=True)
+    print(f"the reader's game, saved before the attacks, {'resumed as it was left' if resumed else 'DID NOT RESUME'}")
 
 
 def main() -> None:
