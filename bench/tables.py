@@ -27,7 +27,7 @@ folder, as the browser tests start it: tests/conftest.py):
    Voila sends the page whole at once, and the kernel deals while the browser loads the page's
    scripts; a kernel started for its request deals before the page is complete. A line of
    medians then splits the wait: HTML, DOMContentLoaded (Voila's page script and its chunks, which
-   come in one script: VOILA_STARTUP_CHUNKS in widgets/server.py, compiled and run), load (Voila
+   come in one script: VOILA_STARTUP_CHUNKS in widgets/server/pages.py, compiled and run), load (Voila
    then starts), table drawn.
 3. ``memory``: one table's kernel under 150 MB. The kernel of each of the six tables (the
    server's child process whose connection file names the page's kernel id) is read from

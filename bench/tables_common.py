@@ -210,7 +210,7 @@ def wait_pool_warm(served: Served, *, timeout: float = 120.0) -> float:
     """Wait until every table has a preheated kernel waiting and the server and its kernels are idle.
 
     Returns the seconds waited. The server refills a table's pool a few seconds after its kernel
-    is taken (``widgets.server.REFILL_DELAY_SECONDS``); the count of waiting kernels is already
+    is taken (``widgets.server.seats.REFILL_DELAY_SECONDS``); the count of waiting kernels is already
     one short before then, since a kernel in use no longer waits for a request.
     """
     start = time.monotonic()

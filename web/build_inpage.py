@@ -41,7 +41,7 @@ SCRIPTS = WEB / "inpage"
 # Keyboard play, the same file the server's table pages link (the lanterloo Voila template's own).
 TABLE_KEYS = ROOT / "widgets" / "share" / "jupyter" / "voila" / "templates" / "lanterloo" / "static" / "table-keys.js"
 # The project's code the browser runs: loo whole, and widgets without what only the server uses.
-SERVER_ONLY = {"server.py", "store.py"}
+SERVER_ONLY = {"server", "store.py"}  # the server package, and the SQLite store
 # The Python version Pyodide runs (314.x runs Python 3.14): the wheels must be for it.
 BROWSER_PYTHON = "3.14"
 
@@ -106,7 +106,7 @@ def pack_code() -> bytes:
                 relative = path.relative_to(ROOT)
                 if not path.is_file() or "__pycache__" in relative.parts or "share" in relative.parts:
                     continue
-                if path.suffix not in (".py", ".toml", ".typed") or path.name in SERVER_ONLY:
+                if path.suffix not in (".py", ".toml", ".typed") or SERVER_ONLY & set(relative.parts):
                     continue
                 info = zipfile.ZipInfo(relative.as_posix(), date_time=(2020, 1, 1, 0, 0, 0))
                 info.compress_type = zipfile.ZIP_DEFLATED

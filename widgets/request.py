@@ -19,7 +19,7 @@ test.
 
 The Lanterloo server answers that endpoint for the kernel alone (issue 18): the kernel sends an
 HMAC of its id under its connection key in the ``X-Lanterloo-Kernel-Proof`` header
-(``widgets.server.kernel_proof``; ``tests/unit/test_server_request.py`` checks both sides agree).
+(``widgets.server.sockets.kernel_proof``; ``tests/unit/test_server_request.py`` checks both sides agree).
 A socket dropped before the details came is opened again (the server keeps them), and a socket is
 renewed every :data:`RECV_SECONDS`; a server that refuses the kernel, or :data:`MAX_DROPS` drops in
 a row, end the wait with no details, so the table deals a new game rather than wait for good.
@@ -46,7 +46,7 @@ PROOF_HEADER = "X-Lanterloo-Kernel-Proof"
 
 
 def _proof(kernel_id: str) -> str | None:
-    """The kernel's proof that it is the kernel ``kernel_id`` (``widgets.server.kernel_proof``): an
+    """The kernel's proof that it is the kernel ``kernel_id`` (``widgets.server.sockets.kernel_proof``): an
     HMAC of its id under its connection key, which the server alone also knows."""
     try:
         import hashlib

@@ -31,7 +31,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.table_page import act, board
 from tests.conftest import ROOT, Served, serve_server
-from widgets.server import RETRY_AFTER_SECONDS
+from widgets.server.seats import RETRY_AFTER_SECONDS
 from widgets.store import TableStore
 
 SHOTS = ROOT / "test-results"

@@ -83,7 +83,7 @@ class Message:
 
 
 def decode(payload: str | bytes) -> Message:
-    """A kernel websocket frame: JSON text, or the binary v1 protocol (widgets/server.py::_message_parts):
+    """A kernel websocket frame: JSON text, or the binary v1 protocol (widgets/server/sockets.py::_message_parts):
     a count, that many offsets (the last the end), then channel, header, parent header, metadata,
     content and any buffers."""
     if isinstance(payload, str):

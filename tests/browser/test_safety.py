@@ -8,7 +8,7 @@ a) a browser cannot run code: an ``execute_request`` (or any request that reads 
    refused by the server and never reaches the kernel;
 b) no traceback and no stderr output ever reach a browser: neither from a real table whose
    callback fails (the kernel's own guards, :mod:`widgets.safety`, hold them), nor from a bare
-   notebook with no guards at all (the server's filter, ``widgets.server.must_withhold``, does);
+   notebook with no guards at all (the server's filter, ``widgets.server.sockets.must_withhold``, does);
 c) only the table notebooks can be rendered, and nothing outside the tables folder and the
    built book is served, in any spelling of a path;
 d) no widget state a client receives holds a card the reader may not see.

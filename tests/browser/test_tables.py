@@ -23,7 +23,7 @@ from widgets.board import piece_name
 from widgets.card_style import SHEET_PATH
 from widgets.dealcode import parse_deal_code
 from widgets.model import STALE_MESSAGE, TableModel, code_record
-from widgets.server import NO_MATH_PATH, STARTUP_BUNDLE_PATH
+from widgets.server.pages import NO_MATH_PATH, STARTUP_BUNDLE_PATH
 from widgets.store import TableStore
 
 SHOTS = ROOT / "test-results"
@@ -134,7 +134,7 @@ def test_the_cards_are_drawn_from_the_pages_own_sheet_and_the_page_loads_no_math
 ) -> None:
     """The table page links the card sheet from its head, so no table's widgets carry it; the
     four-colour deck, asked for, comes with the table. MathJax is replaced by a stand-in. Voila's
-    startup chunks come in one script (widgets/server.py, VOILA_STARTUP_CHUNKS): the page fetches
+    startup chunks come in one script (widgets/server/pages.py, VOILA_STARTUP_CHUNKS): the page fetches
     none on its own, from its start to the four-colour deck and back."""
     base, _db = served
     errors = watch(page)

@@ -9,6 +9,7 @@ import json
 import re
 import socket
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,24 +20,18 @@ import tornado.httpserver
 import tornado.testing
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from tests.conftest import run_async
 from widgets import server
 from widgets.card_style import SHEET_PATH, card_css
-from widgets.server import (
-    DEFAULT_MAX_TABLES,
-    DEFAULT_TABLES,
-    TABLE_NAME,
-    TEMPLATES,
-    LanterlooServer,
-    SeatedKernelManager,
-    TableSeats,
-    must_withhold,
-    page_config,
-    server_config,
-    startup_bundle,
-    tables_full_page,
-)
+from widgets.server import pages as server_pages
+from widgets.server import seats as server_seats
+from widgets.server import sockets as server_sockets
+from widgets.server.app import LanterlooServer, server_config
+from widgets.server.pages import DEFAULT_TABLES, TABLE_NAME, TEMPLATES, page_config, startup_bundle
+from widgets.server.seats import DEFAULT_MAX_TABLES, SeatedKernelManager, TableSeats, tables_full_page
+from widgets.server.sockets import must_withhold
 from widgets.store import TableStore
 
 
@@ -264,7 +259,7 @@ def test_a_reload_waits_no_longer_than_its_limit() -> None:
 
 def test_a_held_place_is_kept_for_its_table_only_and_lapses(monkeypatch: pytest.MonkeyPatch) -> None:
     now = [1000.0]
-    monkeypatch.setattr(server.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
     seats = TableSeats(1, list)
     seats.hold("T1")
     assert not seats.has_room() and seats.admit("other") is None, "the one place is held for T1"
@@ -272,7 +267,7 @@ def test_a_held_place_is_kept_for_its_table_only_and_lapses(monkeypatch: pytest.
     assert seat is not None and seats.held == {} and seats.in_use() == 1, "T1's page took its held place"
     seat.release()
     seats.hold("T2")
-    now[0] += server.HOLD_SECONDS + 1  # nobody followed the redirect
+    now[0] += server_seats.HOLD_SECONDS + 1  # nobody followed the redirect
     assert seats.in_use() == 0 and seats.admit("T2") is not None
 
 
@@ -410,7 +405,7 @@ def test_a_full_server_refuses_every_table_route_politely_and_reserves_no_id(rou
     for path, response in zip(paths, fetch_at_once(routed.app, paths), strict=True):
         body = response.body.decode()
         assert response.code == 503, path
-        assert response.headers["Retry-After"] == str(server.RETRY_AFTER_SECONDS)
+        assert response.headers["Retry-After"] == str(server_seats.RETRY_AFTER_SECONDS)
         assert "<h1>The tables are full</h1>" in body and "All 2 live tables" in body
         assert ("Your game is safe" in body) == ("table=" in path), path
         assert f'href="{path.replace("&", "&amp;")}">Try again' in body
@@ -458,10 +453,12 @@ def test_a_table_page_gets_no_mathjax_and_no_code_highlighting(routed: Lanterloo
     config = page_config(
         {"federated_extensions": [{"name": "jupyterlab_pygments"}, {"name": "@jupyter-widgets/jupyterlab-manager"}]}
     )
-    assert config["fullMathjaxUrl"] == server.NO_MATH_PATH and config["mathjaxConfig"] not in (None, "null")
+    assert config["fullMathjaxUrl"] == server_pages.NO_MATH_PATH and config["mathjaxConfig"] not in (None, "null")
     assert [e["name"] for e in config["federated_extensions"]] == ["@jupyter-widgets/jupyterlab-manager"]
     assert routed.voila_configuration.page_config_hook is page_config
-    (stand_in,) = fetch_at_once(routed.app, [f"{server.NO_MATH_PATH}?config=none&amp;delayStartupUntil=configured"])
+    (stand_in,) = fetch_at_once(
+        routed.app, [f"{server_pages.NO_MATH_PATH}?config=none&amp;delayStartupUntil=configured"]
+    )
     assert stand_in.code == 200 and stand_in.headers["Content-Type"].startswith("text/javascript")
     # what JupyterLab's MathJax 2 typesetter calls once the script has loaded, and when it typesets
     for name in ("Config", "Configured", "Queue", "StartupHook", "resetEquationNumbers"):
@@ -475,13 +472,15 @@ def test_voilas_startup_chunks_come_as_one_script_revalidated(routed: LanterlooS
     bundle, missing = startup_bundle(routed.static_paths, routed.labextensions_path)
     assert missing == []
     names = re.findall(rb"^/\* ([\w.]+\.js) \*/$", bundle, re.M)
-    assert len(names) == len(server.VOILA_STARTUP_CHUNKS) + len(server.WIDGET_STARTUP_CHUNKS)
-    assert names[: len(server.VOILA_STARTUP_CHUNKS)] == [c.encode() for c in server.VOILA_STARTUP_CHUNKS]
+    assert len(names) == len(server_pages.VOILA_STARTUP_CHUNKS) + len(server_pages.WIDGET_STARTUP_CHUNKS)
+    assert names[: len(server_pages.VOILA_STARTUP_CHUNKS)] == [c.encode() for c in server_pages.VOILA_STARTUP_CHUNKS]
     assert names[-1].startswith(b"586.")  # the controls' chunks, last
-    (first,) = fetch_at_once(routed.app, [server.STARTUP_BUNDLE_PATH])
+    (first,) = fetch_at_once(routed.app, [server_pages.STARTUP_BUNDLE_PATH])
     assert first.code == 200 and first.headers["Content-Type"].startswith("text/javascript")
     assert first.body == bundle and first.headers["Cache-Control"] == "no-cache"
-    (again,) = fetch_at_once(routed.app, [server.STARTUP_BUNDLE_PATH], headers={"If-None-Match": first.headers["Etag"]})
+    (again,) = fetch_at_once(
+        routed.app, [server_pages.STARTUP_BUNDLE_PATH], headers={"If-None-Match": first.headers["Etag"]}
+    )
     assert again.code == 304 and not again.body
     page = (TEMPLATES / "voila/templates/lanterloo/index.html.j2").read_text()
     assert page.index('tables/voila-startup.js"></script>') < page.index(
@@ -499,8 +498,8 @@ def test_the_startup_bundle_takes_each_chunk_from_the_first_folder_and_names_the
     (second / "1.voila.js").write_text("shadowed()")
     (second / "2.voila.js").write_text("two()")
     (extensions / "@x/y/static/7.0ab1.js").write_text("seven()")
-    monkeypatch.setattr(server, "VOILA_STARTUP_CHUNKS", ("2.voila.js", "1.voila.js", "3.voila.js"))
-    monkeypatch.setattr(server, "WIDGET_STARTUP_CHUNKS", ("@x/y/static/7.*.js", "@x/y/static/8.*.js"))
+    monkeypatch.setattr(server_pages, "VOILA_STARTUP_CHUNKS", ("2.voila.js", "1.voila.js", "3.voila.js"))
+    monkeypatch.setattr(server_pages, "WIDGET_STARTUP_CHUNKS", ("@x/y/static/7.*.js", "@x/y/static/8.*.js"))
     bundle, missing = startup_bundle([first, second], [tmp_path / "nowhere", extensions])
     text = bundle.decode()
     assert re.findall(r"\w+\(\)", text) == ["two()", "one()", "seven()"]
@@ -510,7 +509,7 @@ def test_the_startup_bundle_takes_each_chunk_from_the_first_folder_and_names_the
 
 def test_the_pool_is_refilled_only_once_the_readers_page_is_drawn() -> None:
     config = server_config(tables=DEFAULT_TABLES, port=_free_port(), ip="127.0.0.1", max_idle=60)
-    assert config.VoilaKernelManager.fill_delay == server.REFILL_DELAY_SECONDS >= 3
+    assert config.VoilaKernelManager.fill_delay == server_seats.REFILL_DELAY_SECONDS >= 3
 
 
 # ----- pool refills while readers play (OneRefillAtATime, PlayClock) ----------------------------
@@ -533,13 +532,13 @@ class FakeStarts:
 
 async def _settle() -> None:
     for _ in range(3):
-        await asyncio.sleep(server.OneRefillAtATime.POLL_SECONDS + 0.05)
+        await asyncio.sleep(server_seats.OneRefillAtATime.POLL_SECONDS + 0.05)
 
 
 def test_with_nobody_playing_the_pools_refill_all_at_once() -> None:
     async def scenario() -> tuple[list[str], int]:
         starts = FakeStarts()
-        queue = server.OneRefillAtATime(starts, playing=lambda: False)
+        queue = server_seats.OneRefillAtATime(starts, playing=lambda: False)
         refills = [asyncio.ensure_future(queue(f"{n}.ipynb")) for n in ("nap", "irish-loo", "pam")]
         await _settle()
         started = list(starts.started)
@@ -555,7 +554,7 @@ def test_with_nobody_playing_the_pools_refill_all_at_once() -> None:
 def test_while_readers_play_a_refill_waits_until_the_one_warming_has_run_its_notebook() -> None:
     async def scenario() -> list[object]:
         starts = FakeStarts()
-        queue = server.OneRefillAtATime(starts, playing=lambda: True)
+        queue = server_seats.OneRefillAtATime(starts, playing=lambda: True)
         first = asyncio.ensure_future(queue("nap.ipynb"))
         second = asyncio.ensure_future(queue("irish-loo.ipynb"))
         await _settle()
@@ -578,7 +577,7 @@ def test_while_readers_play_a_refill_waits_until_the_one_warming_has_run_its_not
 def test_a_refill_that_never_warms_holds_the_others_back_no_longer_than_its_turn() -> None:
     async def scenario() -> tuple[list[str], bool]:
         starts = FakeStarts()
-        queue = server.OneRefillAtATime(starts, playing=lambda: True, turn_seconds=0.2)
+        queue = server_seats.OneRefillAtATime(starts, playing=lambda: True, turn_seconds=0.2)
         stuck = asyncio.ensure_future(queue("nap.ipynb"))
         nxt = asyncio.ensure_future(queue("irish-loo.ipynb"))
         await _settle()
@@ -596,7 +595,7 @@ def test_a_refill_that_never_warms_holds_the_others_back_no_longer_than_its_turn
 def test_a_restart_is_not_a_refill_and_never_waits() -> None:
     async def scenario() -> list[str]:
         starts = FakeStarts()
-        queue = server.OneRefillAtATime(starts, playing=lambda: True)
+        queue = server_seats.OneRefillAtATime(starts, playing=lambda: True)
         warming = asyncio.ensure_future(queue("nap.ipynb"))  # warming, never warm
         await asyncio.sleep(0)
         await asyncio.wait_for(queue("nap.ipynb", "kernel-7"), 1)
@@ -608,7 +607,7 @@ def test_a_restart_is_not_a_refill_and_never_waits() -> None:
 
 @pytest.mark.parametrize("wrap", [lambda t, c: v1(t, c, "shell"), as_json])
 def test_the_play_clock_counts_a_readers_clicks_and_changes_not_a_page_opening(wrap: Any) -> None:
-    clock = server.PlayClock()
+    clock = server_sockets.PlayClock()
     opening = [
         wrap("kernel_info_request", {}),
         wrap("comm_info_request", {"target_name": "jupyter.widget"}),
@@ -646,6 +645,6 @@ def test_the_server_queues_its_pool_refills_and_its_websocket_keeps_the_play_clo
         return app.kernel_manager.__dict__.get("_initialize")
 
     initialize = run_async(build())
-    assert isinstance(initialize, server.OneRefillAtATime)
-    assert initialize._playing == server.play_clock.playing
-    assert server.TableKernelWebsocketHandler.on_message is not server.VoilaKernelWebsocketHandler.on_message
+    assert isinstance(initialize, server_seats.OneRefillAtATime)
+    assert initialize._playing == server_sockets.play_clock.playing
+    assert server_sockets.TableKernelWebsocketHandler.on_message is not VoilaKernelWebsocketHandler.on_message

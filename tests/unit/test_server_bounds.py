@@ -15,7 +15,12 @@ import pytest
 
 from tests.conftest import run_async
 from widgets import server
-from widgets.server import ClientLog, TableSeats, default_share, frame_problem, host_allowed
+from widgets.server import guards as server_guards
+from widgets.server import logs as server_logs
+from widgets.server.guards import host_allowed
+from widgets.server.logs import ClientLog
+from widgets.server.seats import TableSeats, default_share
+from widgets.server.sockets import frame_problem
 
 
 def test_one_client_gets_its_share_of_places_and_no_more() -> None:
@@ -78,7 +83,7 @@ def test_log_lines_per_client_are_rate_limited_with_one_summary(monkeypatch: pyt
     logger.addHandler(Collect())
     logger.propagate = False
     now = [1000.0]
-    monkeypatch.setattr("widgets.server.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("time.monotonic", lambda: now[0])
     quiet = ClientLog(logger, per_minute=5)
     for n in range(100):
         quiet.warning("10.0.0.1", "refused message %d", n)
@@ -94,8 +99,8 @@ def test_pyzmqs_closed_stream_lines_are_written_once_a_minute(monkeypatch: pytes
     """Every table closed with messages queued made pyzmq write a "closed stream" line; a client
     opening and leaving tables could so grow the log. Now one a minute, with the count left out."""
     now = [1000.0]
-    monkeypatch.setattr("widgets.server.time.monotonic", lambda: now[0])
-    once = server.OncePerMinute("Got events for closed stream")
+    monkeypatch.setattr("time.monotonic", lambda: now[0])
+    once = server_logs.OncePerMinute("Got events for closed stream")
 
     def record(msg: str) -> logging.LogRecord:
         return logging.LogRecord("tornado.general", logging.WARNING, __file__, 1, msg, ("<stream>",), None)
@@ -172,6 +177,7 @@ def test_running_out_of_files_pauses_accepting_instead_of_spinning(caplog: pytes
     """tornado's accept loop raised EMFILE at every turn of the loop (a traceback each: 870 MB of log
     in one attack); the server's tries again every half second, with one line."""
     with caplog.at_level(logging.WARNING, logger="lanterloo.server"):
-        tries = _accept_tries(server.quiet_accept_handler)
+        tries = _accept_tries(server_guards.quiet_accept_handler)
     assert 1 <= tries <= 4, tries
     assert sum("cannot accept connections" in r.getMessage() for r in caplog.records) == tries
+

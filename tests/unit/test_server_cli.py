@@ -15,7 +15,10 @@ import pytest
 
 from widgets import server
 from widgets.safety import prune_kernel_logs
-from widgets.server import LOG_FORMAT, passed_settings, share_server_log
+from widgets.server import logs as server_logs
+from widgets.server import pages as server_pages
+from widgets.server.app import passed_settings
+from widgets.server.logs import LOG_FORMAT, share_server_log
 
 
 @pytest.mark.parametrize(
@@ -86,8 +89,10 @@ def test_server_loggers_share_voilas_handlers_and_format() -> None:
     stream = _ListHandler()
     stream.setFormatter(logging.Formatter(LOG_FORMAT))
     voila.handlers = [stream]
-    saved = {name: (logging.getLogger(name).handlers, logging.getLogger(name).level, logging.getLogger(name).propagate)
-             for name in server.SERVER_LOGGERS}
+    saved = {
+        name: (logging.getLogger(name).handlers, logging.getLogger(name).level, logging.getLogger(name).propagate)
+        for name in server_logs.SERVER_LOGGERS
+    }
     try:
         share_server_log(logging.LoggerAdapter(voila, {}))
         logging.getLogger("lanterloo.server").info("forgot %d tables", 3)
@@ -130,8 +135,14 @@ def test_a_kernel_log_file_appears_only_when_something_is_written(tmp_path: Path
         """
     )
     env = {**os.environ, "LANTERLOO_LOG_DIR": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60,
-                          cwd=Path(__file__).resolve().parents[2])
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True", "1"]
 
@@ -153,10 +164,12 @@ def test_old_kernel_logs_are_pruned_and_nothing_else(tmp_path: Path, monkeypatch
 # item form, --Voila.tornado_settings=key=value, makes every value a string: 'False' would be true).
 @pytest.mark.filterwarnings("ignore:--tornado_settings=:DeprecationWarning")
 def test_tornado_settings_given_are_added_to_the_servers_own_which_win(monkeypatch: pytest.MonkeyPatch) -> None:
-    from widgets.server import LanterlooServer, keep_own_tornado_settings, own_tornado_settings, server_config
+    from widgets.server.app import LanterlooServer, keep_own_tornado_settings, own_tornado_settings, server_config
 
     monkeypatch.setattr(signal, "signal", lambda *_args: None)  # Voila's initialize takes SIGTERM: not in pytest
-    app = LanterlooServer(config=server_config(tables=server.DEFAULT_TABLES, port=8999, ip="127.0.0.1", max_idle=60))
+    app = LanterlooServer(
+        config=server_config(tables=server_pages.DEFAULT_TABLES, port=8999, ip="127.0.0.1", max_idle=60)
+    )
     app.initialize(
         passed_settings(["--Voila.tornado_settings={'compress_response': True, 'disable_check_xsrf': False}"])
     )

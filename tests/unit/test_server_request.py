@@ -1,5 +1,5 @@
 """The kernel's side and the server's side of the request-details proof agree (issue 18, 1): a
-preheated kernel sends ``widgets.server.kernel_proof`` of its id under its connection key, and
+preheated kernel sends ``widgets.server.sockets.kernel_proof`` of its id under its connection key, and
 reconnects when its socket is dropped before the details came."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from websockets.asyncio.server import ServerConnection
 
 from tests.conftest import run_async, websocket_server
 from widgets import request
-from widgets.server import PROOF_HEADER, kernel_proof
+from widgets.server.sockets import PROOF_HEADER, kernel_proof
 
 KERNEL = "0b8d0c4e-1f2a-4c3b-9d8e-7f6a5b4c3d2e"
 KEY = b"a-connection-key"

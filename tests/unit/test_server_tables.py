@@ -10,15 +10,9 @@ from urllib.parse import parse_qs
 import pytest
 
 from widgets import server
-from widgets.server import (
-    DEFAULT_TABLES,
-    TEMPLATES,
-    LanterlooServer,
-    TableLinkHandler,
-    TableRenderHandler,
-    server_config,
-    with_table_id,
-)
+from widgets.server.app import LanterlooServer, server_config
+from widgets.server.pages import DEFAULT_TABLES, TEMPLATES, TableLinkHandler, TableRenderHandler
+from widgets.server.seats import with_table_id
 from widgets.store import TableStore, valid_id
 
 

@@ -1,0 +1,7 @@
+"""``python -m widgets.server``: see :mod:`widgets.server`."""
+
+import sys
+
+from widgets.server.app import main
+
+sys.exit(main())

@@ -1,0 +1,419 @@
+"""The server itself: Voila with the book at the root and only the table notebooks behind it,
+its configuration, and its command line (``python -m widgets.server``, ``lanterloo``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import logging
+import os
+import re
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from traitlets.config import Config
+from voila.app import Voila
+from voila.request_info_handler import RequestInfoSocketHandler
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+from voila.static_file_handler import TemplateStaticFileHandler
+from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+
+from widgets.card_style import PAGE_SHEET_ENV, SHEET_PATH
+from widgets.safety import KERNEL_LOG_DAYS, log_dir, prune_kernel_logs
+from widgets.server.guards import (
+    DEFAULT_REQUEST_TIMEOUT,
+    MAX_BODY_BYTES,
+    MAX_HEADER_BYTES,
+    RefusedRequest,
+    RefusedRequestHandler,
+    own_names,
+    quiet_accept_handler,
+)
+from widgets.server.logs import LOG_DATEFMT, LOG_FORMAT, log_request, share_server_log
+from widgets.server.pages import (
+    DEFAULT_BOOK,
+    DEFAULT_TABLES,
+    NO_MATH_PATH,
+    STARTUP_BUNDLE_PATH,
+    TABLE_NAME,
+    TEMPLATES,
+    BookHandler,
+    CardSheetHandler,
+    NoMathHandler,
+    StartupBundleHandler,
+    TableLinkHandler,
+    TableRenderHandler,
+    TableShutdownHandler,
+    TemplateAssetHandler,
+    page_config,
+    startup_bundle,
+)
+from widgets.server.seats import (
+    DEFAULT_MAX_TABLES,
+    REFILL_DELAY_SECONDS,
+    OneRefillAtATime,
+    TableSeats,
+    default_share,
+    table_store,
+)
+from widgets.server.sockets import (
+    MAX_MESSAGE_BYTES,
+    KernelRequestInfoHandler,
+    TableKernelWebsocketHandler,
+    play_clock,
+)
+from widgets.store import default_path
+
+log = logging.getLogger("lanterloo.server")
+
+
+class LanterlooServer(Voila):  # type: ignore[misc]
+    """Voila with the book at the root and only the table notebooks behind it."""
+
+    book_dir = Path(DEFAULT_BOOK)
+    db_path: Path | None = None  # the tables' database; None: widgets.store.default_path()
+    max_tables = DEFAULT_MAX_TABLES  # live table kernels at once (--max-tables), preheated ones apart
+    seats: TableSeats | None = None  # made with the handlers, once the kernel manager exists
+    request_timeout = DEFAULT_REQUEST_TIMEOUT  # --request-timeout
+    max_tables_per_client: int | None = None  # --max-tables-per-client; None: no share per address
+    allowed_hosts: tuple[str, ...] = ()  # --allowed-host: names the server answers to besides its own
+
+    def listen(self) -> None:
+        """Voila's ``listen``, with the HTTP server's timeouts and sizes bounded (see the module's
+        docstring) and an accept loop that survives running out of files (:func:`quiet_accept_handler`)."""
+        import functools
+
+        import tornado.tcpserver
+
+        tornado.tcpserver.add_accept_handler = quiet_accept_handler  # type: ignore[assignment]
+        self.app.listen = functools.partial(  # type: ignore[method-assign]
+            self.app.listen,
+            idle_connection_timeout=self.request_timeout,
+            body_timeout=self.request_timeout,
+            max_header_size=MAX_HEADER_BYTES,
+            max_body_size=MAX_BODY_BYTES,
+        )
+        super().listen()
+
+    def init_handlers(self) -> list[Any]:
+        handlers = []
+        manager = self.kernel_manager
+        if hasattr(manager, "fill_if_needed") and not isinstance(manager.__dict__.get("_initialize"), OneRefillAtATime):
+            manager._initialize = OneRefillAtATime(manager._initialize, play_clock.playing, logger=manager.log)
+        self.seats = TableSeats(self.max_tables, self.kernel_manager.list_kernel_ids, self.max_tables_per_client)
+        TableRenderHandler.db, TableRenderHandler.tables = self.db_path, Path(self.root_dir)
+        TableRenderHandler.seats = TableShutdownHandler.seats = self.seats
+        # First, so that nothing else sees it: a request with an address too long or another Host.
+        handlers.append((RefusedRequest(own_names(self.allowed_hosts)), RefusedRequestHandler))
+        for spec in super().init_handlers():
+            pattern, handler = spec[0], spec[1]
+            if handler.__name__ in {"TornadoVoilaTreeHandler", "VoilaContentsHandler", "LogoutHandler"}:
+                continue  # no file listing, no contents API, no log-in to leave
+            if handler is TemplateStaticFileHandler:
+                spec = (pattern, TemplateAssetHandler, *spec[2:])
+            if handler is VoilaKernelWebsocketHandler:
+                spec = (pattern, TableKernelWebsocketHandler, *spec[2:])
+            if handler is TornadoVoilaHandler:
+                spec = (pattern, TableRenderHandler, *spec[2:])
+            if handler is VoilaShutdownKernelHandler:
+                spec = (pattern, TableShutdownHandler, *spec[2:])
+            if handler is RequestInfoSocketHandler:
+                spec = (pattern, KernelRequestInfoHandler, *spec[2:])
+            handlers.append(spec)
+        handlers.append((re.escape(SHEET_PATH), CardSheetHandler))
+        handlers.append((re.escape(NO_MATH_PATH), NoMathHandler))
+        bundle, missing = startup_bundle(self.static_paths, self.labextensions_path)
+        if missing:
+            self.log.warning(
+                "Voila's front end has none of %s: a table page fetches what it needs itself", ", ".join(missing)
+            )
+        etag = '"' + hashlib.sha256(bundle).hexdigest()[:32] + '"'
+        handlers.append((re.escape(STARTUP_BUNDLE_PATH), StartupBundleHandler, {"bundle": bundle, "etag": etag}))
+        handlers.append(
+            (
+                r"/tables/([a-z0-9-]+)/?",
+                TableLinkHandler,
+                {"tables": Path(self.root_dir), "seats": self.seats, "db": self.db_path},
+            )
+        )
+        # Last, so that every Voila route above wins: the book answers everything else.
+        BookHandler.tables = tuple(
+            sorted(p.stem for p in Path(self.root_dir).glob("*.ipynb") if TABLE_NAME.match(p.stem))
+        )
+        handlers.append((r"/(.*)", BookHandler, {"path": str(self.book_dir), "default_filename": "index.html"}))
+        return handlers
+
+
+def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
+    c = Config()
+    c.Voila.root_dir = str(tables)
+    c.Voila.base_url = "/"
+    c.Voila.server_url = "/"  # the book's catch-all route assumes Voila's routes start at the root
+    c.Voila.port = port
+    c.Voila.port_retries = 0  # fail rather than move to another port than the one printed
+    c.Voila.ip = ip
+    c.Voila.open_browser = False
+    c.Voila.log_format = LOG_FORMAT
+    c.Voila.log_datefmt = LOG_DATEFMT
+    c.Voila.tornado_settings = own_tornado_settings()
+    c.VoilaConfiguration.template = "lanterloo"
+    c.VoilaConfiguration.show_tracebacks = False
+    c.VoilaConfiguration.page_config_hook = page_config
+    # Voila stops waiting for a notebook's output after nbclient's 4 s by default: tables opened
+    # at the same moment on a busy machine then came back as pages with no table on them.
+    c.VoilaExecutor.iopub_timeout = 60
+    c.VoilaConfiguration.preheat_kernel = True
+    c.VoilaKernelManager.fill_delay = REFILL_DELAY_SECONDS
+    # One preheated kernel per table notebook and none for anything else, so that no other notebook
+    # that finds its way into the folder is ever run (preheat_denylist will not do: Voila 0.5.13
+    # matches it against absolute paths, and an anchored pattern quietly stops all preheating).
+    names = sorted(p.name for p in tables.glob("*.ipynb") if TABLE_NAME.match(p.stem))
+    c.VoilaConfiguration.default_pool_size = 0
+    c.VoilaKernelManager.kernel_pools_config = {"default": {"pool_size": 0}, **{n: {"pool_size": 1} for n in names}}
+    c.VoilaConfiguration.file_allowlist = [r".*\.(png|jpg|jpeg|gif|svg)$"]
+    # Kernels talk to the server over Unix sockets, not TCP ports other local users could reach.
+    c.KernelManager.transport = "ipc"
+    # A preheated kernel has run its notebook to the end and sits idle with no page connected until a
+    # reader comes; Voila's kernel manager keeps such pool kernels from the culler
+    # (tests/browser/test_kernels.py checks it still does).
+    c.MappingKernelManager.cull_idle_timeout = max_idle
+    c.MappingKernelManager.cull_interval = max(10, min(60, max_idle // 4))
+    return c
+
+
+# Settings passed through to Voila as --Class.name=value. Voila runs without jupyter_server's
+# ServerApp, so --ServerApp.name=value is taken as Voila's setting of the same name where it has one.
+_SETTING = re.compile(r"--([A-Z][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
+# What the server itself decides: a setting passed through may not change these.
+_OWN_SETTINGS = {
+    "Voila.root_dir": "--tables",
+    "Voila.port": "--port",
+    "Voila.ip": "--ip",
+    "Voila.base_url": None,
+    "Voila.server_url": None,
+    "VoilaConfiguration.template": None,
+}
+
+
+def own_tornado_settings() -> dict[str, Any]:
+    """The tornado settings the server's safety rests on; settings passed on the command line
+    (``--Voila.tornado_settings=...``) are added to these, never put in their place."""
+    return {
+        # The page's shutdown beacon fails without an _xsrf cookie otherwise (STACK.md).
+        "disable_check_xsrf": True,
+        "websocket_max_message_size": MAX_MESSAGE_BYTES,
+        "log_function": log_request,
+    }
+
+
+def keep_own_tornado_settings(app: Voila) -> None:
+    """After the command line's settings are read: theirs and the server's own, the server's winning."""
+    app.tornado_settings = {**app.tornado_settings, **own_tornado_settings()}
+
+
+def passed_settings(extra: list[str]) -> list[str]:
+    """The command line's ``--Class.name=value`` settings as Voila's ``initialize`` takes them.
+
+    A ``ValueError`` names an argument that is not such a setting, or one the server sets itself.
+
+    >>> passed_settings(["--ServerApp.log_level=DEBUG", "--MappingKernelManager.cull_interval=30"])
+    ['--Voila.log_level=DEBUG', '--MappingKernelManager.cull_interval=30']
+    >>> passed_settings(["--ServerApp.allow_origin=*"])
+    Traceback (most recent call last):
+    ValueError: --ServerApp.allow_origin: Voila serves the tables without a ServerApp and has no 'allow_origin'
+    >>> passed_settings(["--Voila.port=9"])
+    Traceback (most recent call last):
+    ValueError: --Voila.port is set by the server itself: use --port
+    """
+    voila_traits = Voila.class_traits(config=True)
+    argv: list[str] = []
+    for arg in extra:
+        found = _SETTING.fullmatch(arg)
+        if found is None:
+            raise ValueError(f"unrecognised argument {arg[:80]!r}: Voila and server settings go as --Class.name=value")
+        cls, name, value = found.groups()
+        if cls == "ServerApp":
+            if name not in voila_traits:
+                raise ValueError(f"--ServerApp.{name}: Voila serves the tables without a ServerApp and has no {name!r}")
+            cls = "Voila"
+        key = f"{cls}.{name}"
+        if key in _OWN_SETTINGS:
+            instead = _OWN_SETTINGS[key]
+            raise ValueError(f"--{key} is set by the server itself" + (f": use {instead}" if instead else ""))
+        argv.append(f"--{key}={value}")
+    return argv
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog=_program_name(),
+        description="Serve Lanterloo's built book and its live tables on one address.",
+        epilog=(
+            "Any --Class.name=value is passed to Voila's configuration, for example "
+            "--MappingKernelManager.cull_interval=30 or --Voila.tornado_settings=\"{'compress_response': True}\"; "
+            "--ServerApp.name=value sets Voila's own setting of that name. "
+            "Without --ip the server answers only this computer (127.0.0.1)."
+        ),
+        allow_abbrev=False,
+    )
+    parser.add_argument("--port", type=int, default=8000, help="the port to listen on (default: 8000)")
+    parser.add_argument(
+        "--ip",
+        default="127.0.0.1",
+        help="the address to listen on (default: 127.0.0.1, this computer only; 0.0.0.0 lets other computers "
+        "on the network reach it)",
+    )
+    parser.add_argument("--book", type=Path, default=DEFAULT_BOOK, help="the built book (default: _build/html)")
+    parser.add_argument("--tables", type=Path, default=DEFAULT_TABLES, help="folder holding only the table notebooks")
+    parser.add_argument(
+        "--max-idle",
+        type=int,
+        default=900,
+        help="seconds a table's kernel may sit idle with no page connected before it is shut down (default: 900)",
+    )
+    parser.add_argument(
+        "--max-tables",
+        type=int,
+        default=DEFAULT_MAX_TABLES,
+        help=(
+            f"live tables open at once (default: {DEFAULT_MAX_TABLES}); past that a reader gets a 'tables are full' "
+            "page, and their saved game waits. Each table's kernel takes about 75 MB of memory, 40 about 3 GB, "
+            "besides one ready kernel per table game (about 0.5 GB): 40 or fewer suits an 8 GB machine"
+        ),
+    )
+    parser.add_argument(
+        "--max-tables-per-client",
+        type=int,
+        default=None,
+        help="live tables (and new tables just handed out) one client address may have at once (default: "
+        "all of them up to 8, else three quarters of --max-tables and at least 8: 30 of 40). A class behind "
+        "one router shares one address: raise it for such a class, or set it to --max-tables to turn the "
+        "share off",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name the server answers to, besides localhost, this machine's host name and its IP addresses "
+        "(may be given more than once): a request whose Host is none of these is refused, so that no other site "
+        "can reach the tables by pointing its name at this machine",
+    )
+    parser.add_argument(
+        "--request-timeout",
+        type=float,
+        default=DEFAULT_REQUEST_TIMEOUT,
+        help=f"seconds the server waits for a request's headers, for its body, and on an idle connection "
+        f"(default: {DEFAULT_REQUEST_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        help="the SQLite file where games are saved (default: $LANTERLOO_DB, else the user's data folder)",
+    )
+    parser.add_argument(
+        "--keep-days", type=float, default=365, help="forget games not played for this many days (default: 365)"
+    )
+    args, extra = parser.parse_known_args(argv)
+
+    # The arguments first, then the files they name.
+    if args.keep_days <= 0:
+        return _fail("--keep-days must be more than 0")
+    if args.max_tables < 1:
+        return _fail("--max-tables must be 1 or more")
+    if args.max_idle < 1:
+        return _fail("--max-idle must be 1 or more")
+    if args.max_tables_per_client is None:
+        args.max_tables_per_client = default_share(args.max_tables)
+    if args.max_tables_per_client < 1:
+        return _fail("--max-tables-per-client must be 1 or more")
+    if not 1 <= args.request_timeout <= 3600:
+        return _fail("--request-timeout must be from 1 to 3600 seconds")
+    try:
+        settings = passed_settings(extra)
+    except ValueError as problem:
+        return _fail(str(problem))
+    book = args.book.resolve()
+    if not (book / "index.html").is_file():
+        return _fail(f"no built book at {book} (build it with `make book`, or give its folder with --book)")
+    tables = args.tables.resolve()
+    if not tables.is_dir():
+        return _fail(f"no table folder at {tables} (give the folder of the table notebooks with --tables)")
+    db = (args.db.expanduser() if args.db is not None else default_path()).resolve()
+    for folder, what in ((book, "the built book"), (tables, "the table folder")):
+        if db.is_relative_to(folder):  # the book is served file by file: the saved games would be too
+            return _fail(f"the tables' database {db} must not be inside {what} ({folder})")
+    try:
+        unused = table_store(db).forget_unused()
+        idle = table_store(db).forget_idle(args.keep_days * 86_400)
+    except Exception as exc:
+        return _fail(f"cannot open the tables' database {db}: {exc}")
+    os.environ["LANTERLOO_DB"] = str(db)  # the kernels save their games in the same file
+    os.environ[PAGE_SHEET_ENV] = "1"  # the table pages link the card sheet: the kernels need not send it
+    # Voila finds templates on the Jupyter data path; ours is shipped beside this module.
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
+    try:  # say so plainly if the port is taken, rather than a traceback later
+        with socket.create_server((args.ip, args.port)):
+            pass
+    except OSError as exc:
+        return _fail(f"cannot listen on {args.ip}:{args.port}: {exc.strerror}")
+    LanterlooServer.book_dir = book
+    LanterlooServer.db_path = db
+    LanterlooServer.max_tables = args.max_tables
+    LanterlooServer.request_timeout = args.request_timeout
+    LanterlooServer.allowed_hosts = tuple(args.allowed_host)
+    LanterlooServer.max_tables_per_client = min(args.max_tables_per_client, args.max_tables)
+    _more_files()
+    app = LanterlooServer(config=server_config(tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle))
+    try:
+        app.initialize(settings)
+    except Exception as problem:  # a setting Voila could not take (a bad value, say)
+        return _fail(f"Voila would not start with the settings given: {problem}")
+    keep_own_tornado_settings(app)
+    share_server_log(app.log)
+    if unused or idle:
+        log.info("forgot %d tables never played and %d not played for %g days", unused, idle, args.keep_days)
+    pruned = prune_kernel_logs()
+    if pruned:
+        log.info("removed %d kernel logs older than %d days from %s", pruned, KERNEL_LOG_DAYS, log_dir())
+    print(f"Games are saved in {db}", flush=True)
+    print(
+        f"At most {args.max_tables} live tables at once (--max-tables), "
+        f"{LanterlooServer.max_tables_per_client} for one client address (--max-tables-per-client)",
+        flush=True,
+    )
+    print(f"Lanterloo is being served at http://{args.ip}:{args.port}/  (press Ctrl-C to stop)", flush=True)
+    # Voila stops its loop on SIGTERM; make Ctrl-C do the same, quietly.
+    signal.signal(signal.SIGINT, app._handle_signal_stop)
+    app.start()
+    print("Lanterloo server stopped.", flush=True)
+    return 0
+
+
+def _more_files() -> None:
+    """Let the server open as many files (connections among them) as the system allows it."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard != soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def _program_name() -> str:
+    """``lanterloo`` when run as the console script, else how it was run."""
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    return "python -m widgets.server" if name in ("", "__main__.py", "server.py") else name
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2

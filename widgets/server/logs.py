@@ -1,0 +1,147 @@
+"""The server's log: one format for every line, and what a client may cause to be written.
+
+Everything the server logs about what a client did goes through :class:`ClientLog`
+(:data:`quiet_log`): at most :data:`LOG_LINES_PER_CLIENT_MINUTE` lines a client address a minute,
+then one summary line. Lines written once per connection, or once per table closed, are left out
+or written once a minute (:class:`EveryConnection`, :class:`OncePerMinute`).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from typing import Any
+
+import tornado.httputil
+import tornado.iostream
+import tornado.routing
+import tornado.web
+import tornado.websocket
+
+log = logging.getLogger("lanterloo.server")
+
+
+# Log lines one client may cause in a minute (:class:`ClientLog`); past that, one summary line.
+LOG_LINES_PER_CLIENT_MINUTE = 60
+
+
+class ClientLog:
+    """The server's warnings about what a client did, at most ``per_minute`` lines per client
+    address a minute: past that the lines are counted, not written, and one line says how many
+    were left out when the minute is over (or at the client's next line after it). One client
+    that sent a refused message over and over used to grow the log by 420 KB a second."""
+
+    def __init__(self, logger: logging.Logger, per_minute: int = LOG_LINES_PER_CLIENT_MINUTE) -> None:
+        self.logger = logger
+        self.per_minute = per_minute
+        self._minutes: dict[str, tuple[float, int, int]] = {}  # client -> (minute began, written, left out)
+
+    def warning(self, client: str | None, message: str, *args: Any, logger: logging.Logger | None = None) -> None:
+        """Write ``message % args`` at WARNING to ``logger`` (by default this log's), within ``client``'s budget."""
+        client = client or "?"
+        now = time.monotonic()
+        began, written, left_out = self._minutes.get(client, (now, 0, 0))
+        if now - began >= 60:
+            if left_out:
+                self.logger.warning("%d more lines about client %s left out of the log in the last minute",
+                                    left_out, client)  # fmt: skip
+            began, written, left_out = now, 0, 0
+        if written < self.per_minute:
+            (logger or self.logger).warning(message, *args)
+            written += 1
+            if written == self.per_minute:
+                self.logger.warning("client %s: no more lines about it this minute", client)
+        else:
+            left_out += 1
+        self._minutes[client] = (began, written, left_out)
+        if len(self._minutes) > 10_000:  # many clients: forget the quiet ones
+            self._minutes = {c: v for c, v in self._minutes.items() if now - v[0] < 60}
+
+
+quiet_log = ClientLog(log)
+
+
+def log_request(handler: tornado.web.RequestHandler) -> None:
+    """The access log (tornado's ``log_function``): failed requests only, as tornado.access at
+    WARNING wrote them, but through :class:`ClientLog`, so that one client asking for missing or
+    refused pages cannot fill the log (every refused request-details socket was a line)."""
+    status = handler.get_status()
+    if status < 400:
+        return
+    status_is_clients = status < 500 or status == 503  # 503: the tables-full page, asked for by the client
+    request = handler.request
+    line = "%d %.300s %.2fms"  # the address cut short: a 70 KB one made each line 70 KB
+    args = (status, handler._request_summary(), 1000.0 * request.request_time())
+    if not status_is_clients:
+        logging.getLogger("tornado.access").error(line, *args)
+    else:
+        quiet_log.warning(request.remote_ip, line, *args, logger=logging.getLogger("tornado.access"))
+
+
+# One format for every line the server logs: Voila's, jupyter_server's, tornado's and ours.
+LOG_FORMAT = "[%(levelname)1.1s %(asctime)s %(name)s] %(message)s"
+LOG_DATEFMT = "%Y-%m-%d %H:%M:%S"
+# The loggers that write to the server's log besides Voila's own, with the least level written.
+# tornado.access at WARNING: failed requests are logged, not every script and card served.
+SERVER_LOGGERS = {
+    "lanterloo": logging.INFO,
+    "tornado.access": logging.WARNING,
+    "tornado.application": logging.INFO,
+    "tornado.general": logging.INFO,
+}
+
+
+class EveryConnection(logging.Filter):
+    """Leaves out jupyter_server's lines written for every kernel websocket opened ("Connecting to
+    kernel", "Adapting from protocol version"): one client opening sockets over and over wrote two
+    lines a socket, with nothing to tell a client from another."""
+
+    PREFIXES = ("Connecting to kernel ", "Adapting from protocol version ")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (isinstance(record.msg, str) and record.msg.startswith(self.PREFIXES))
+
+
+class OncePerMinute(logging.Filter):
+    """Lets a line that starts with one of ``prefixes`` through once a minute; the others in that
+    minute are counted, and the next one let through says how many were left out. pyzmq writes
+    "Got events for closed stream" when a kernel's socket closes with messages still queued, a line
+    for every table closed, so a client opening and leaving tables could grow the log by it."""
+
+    def __init__(self, *prefixes: str) -> None:
+        super().__init__()
+        self.prefixes = prefixes
+        self._last: dict[str, tuple[float, int]] = {}  # prefix -> (written at, left out since)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not isinstance(record.msg, str):
+            return True
+        prefix = next((p for p in self.prefixes if record.msg.startswith(p)), None)
+        if prefix is None:
+            return True
+        now = time.monotonic()
+        written, left_out = self._last.get(prefix, (-math.inf, 0))
+        if now - written < 60:
+            self._last[prefix] = (written, left_out + 1)
+            return False
+        if left_out:
+            record.msg = f"{record.msg} (and {left_out} such lines left out in the minute before)"
+        self._last[prefix] = (now, 0)
+        return True
+
+
+def share_server_log(voila_log: logging.Logger | logging.LoggerAdapter[Any]) -> None:
+    """Send the server's own loggers and tornado's through Voila's handlers, in its format."""
+    logger = voila_log.logger if isinstance(voila_log, logging.LoggerAdapter) else voila_log
+    if not any(isinstance(f, EveryConnection) for f in logger.filters):
+        logger.addFilter(EveryConnection())
+        logging.getLogger("tornado.application").addFilter(EveryConnection())
+    general = logging.getLogger("tornado.general")
+    if not any(isinstance(f, OncePerMinute) for f in general.filters):
+        general.addFilter(OncePerMinute("Got events for closed stream"))
+    for name, level in SERVER_LOGGERS.items():
+        target = logging.getLogger(name)
+        target.handlers = list(logger.handlers)
+        target.setLevel(level)
+        target.propagate = False
