@@ -181,3 +181,45 @@ def test_running_out_of_files_pauses_accepting_instead_of_spinning(caplog: pytes
     assert 1 <= tries <= 4, tries
     assert sum("cannot accept connections" in r.getMessage() for r in caplog.records) == tries
 
+
+def test_one_client_address_holds_a_bounded_number_of_connections(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that opened 20,000 requests and never finished them grew the server by 90 MB while
+    they waited to time out. Past its share of open connections an address's next one is closed as
+    it is accepted; once one of its connections closes, it may open another."""
+    monkeypatch.setattr(server_guards, "MAX_CONNECTIONS_PER_CLIENT", 3)
+    monkeypatch.setattr(server_guards, "connections", server_guards.ConnectionCount())
+
+    async def scenario() -> tuple[list[bytes], bytes]:
+        accepted: list[socket.socket] = []
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        listener.setblocking(False)
+        remove = server_guards.quiet_accept_handler(listener, lambda connection, _address: accepted.append(connection))
+        clients = [socket.create_connection(listener.getsockname()) for _ in range(4)]
+        await asyncio.sleep(0.3)
+        for client in clients:
+            client.settimeout(0.5)
+        heard = []
+        for client in clients:  # the server's accepted sockets stay open; the fourth was closed
+            try:
+                heard.append(client.recv(1))
+            except TimeoutError:
+                heard.append(b"open")
+        accepted.pop().close()  # one of the three closes: the address may open one more
+        await asyncio.sleep(0.1)
+        again = socket.create_connection(listener.getsockname())
+        await asyncio.sleep(0.3)
+        again.settimeout(0.5)
+        try:
+            later = again.recv(1)
+        except TimeoutError:
+            later = b"open"
+        remove()
+        for sock in [*clients, again, *accepted, listener]:
+            sock.close()
+        return heard, later
+
+    heard, later = run_async(scenario())
+    assert heard == [b"open", b"open", b"open", b""], heard
+    assert later == b"open"
