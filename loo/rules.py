@@ -19,17 +19,57 @@ and enumerated values in lower case with ``-``:
 from __future__ import annotations
 
 import dataclasses
+import re
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any, TypeVar
 
+MAX_FIELD_CHARS = 80
+"""The longest field path, or word, an error gives whole: a record's own paths and the engine's words are
+far shorter, so a longer one quotes the input (a key or a string of ten megabytes, say), which is cut."""
+MAX_MESSAGE_CHARS = 600
+"""The longest explanation an error gives whole: the engine's own (a list of every option) are shorter,
+so a longer one quotes the input at length (a long list, a string with spaces), which is cut."""
+_LONG_WORD = re.compile(rf"\S{{{MAX_FIELD_CHARS + 1},}}")
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` if it has at most ``limit`` characters; else its two ends with the middle cut out, saying
+    how much was cut, so that an error about a huge input stays short.
+
+    >>> clip("must be a name, not " + repr("x" * 1000), 60)
+    "must be a name, not 'xxxxxxxxxxxxxxxxxxx…[962 characters cut]…xxxxxxxxxxxxxxxxxxx'"
+    """
+    if len(text) <= limit:
+        return text
+    head = limit * 2 // 3
+    tail = limit - head
+    return f"{text[:head]}…[{len(text) - head - tail:,} characters cut]…{text[len(text) - tail :]}"
+
+
+def clip_input(message: str) -> str:
+    """``message`` with every word (a run without spaces) longer than :data:`MAX_FIELD_CHARS` cut, and the
+    whole cut to :data:`MAX_MESSAGE_CHARS`: what a message quotes of a huge input, and no more.
+
+    >>> message = clip_input("must be a player's name, not " + repr("x" * 10_000_000))
+    >>> len(message), message[-50:]
+    (137, "99,922 characters cut]…xxxxxxxxxxxxxxxxxxxxxxxxxx'")
+    """
+    return clip(_LONG_WORD.sub(lambda word: clip(word.group(), MAX_FIELD_CHARS), message), MAX_MESSAGE_CHARS)
+
 
 class RecordError(ValueError):
-    """A record that cannot be read: names the field at fault (``check`` exits with status 2)."""
+    """A record that cannot be read: names the field at fault (``check`` exits with status 2).
+
+    A field or message made long by the input it quotes is cut (:func:`clip_input`): the error of a record
+    holding a ten-megabyte string is a line, not twenty megabytes.
+    """
 
     def __init__(self, field: str, message: str) -> None:
+        field = clip(field, MAX_FIELD_CHARS)
+        message = clip_input(message)
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
