@@ -39,15 +39,20 @@ class Tile:
 
     @classmethod
     def parse(cls, text: str) -> Tile:
-        """Read ``6-3``; the ends may come in either order, and spaces around the dash are allowed."""
+        """Read ``6-3``; the ends may come in either order, and spaces around the dash are allowed.
+
+        The ends are ASCII digits (``'٣-6'`` is refused, as a card's rank is), and a long end is refused
+        without being turned into a number.
+        """
         if not isinstance(text, str):
             raise TileError(f"invalid tile {text!r}: expected text, got {type(text).__name__}")
-        parts = text.replace("–", "-").split("-")
-        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-            raise TileError(f"invalid tile {text!r}: {_EXPECTED}")
-        a, b = (int(p) for p in parts)
-        if not (0 <= a <= 6 and 0 <= b <= 6):
+        parts = [p.strip() for p in text.replace("–", "-").split("-")]
+        if len(parts) != 2 or not all(p and p.isascii() and p.isdigit() for p in parts):
+            raise TileError(f"invalid tile {text!r}: {_EXPECTED}")  # ASCII digits only, as for cards' ranks
+        ends = [p.lstrip("0") or "0" for p in parts]
+        if any(len(e) > 1 or e > "6" for e in ends):  # compared as text: a 5,000-digit end is never made a number
             raise TileError(f"invalid tile {text!r}: the ends run from 0 to 6 in a double-six set")
+        a, b = (int(e) for e in ends)
         return cls.of(a, b)
 
     @property
