@@ -13,25 +13,42 @@ import os
 import sys
 from collections.abc import Sequence
 
-from loo.records import check
+from loo.records import MAX_RECORD_BYTES, check
+from loo.rules import MAX_MESSAGE_CHARS, clip
 
 
-def _read(path: str) -> str:
+def _read(path: str) -> bytes | str:
+    """The record's bytes, at most one more than a record may have (so a huge input is not read whole)."""
+    limit = MAX_RECORD_BYTES + 1
     if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+        stdin = getattr(sys.stdin, "buffer", None)
+        return stdin.read(limit) if stdin is not None else sys.stdin.read(limit)  # a test's StringIO has no bytes
+    with open(path, "rb") as f:
+        return f.read(limit)
+
+
+def _print_json(result: dict[str, object]) -> None:
+    """One line of JSON, its text as it is where the output can hold it, else escaped (a record may quote a
+    lone surrogate, which no encoding writes)."""
+    line = json.dumps(result, ensure_ascii=False)
+    try:
+        line.encode(sys.stdout.encoding or "utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(result)
+    print(line)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     try:
         text = _read(args.record)
     except OSError as error:
-        print(json.dumps({"ok": False, "error": "invalid-record", "message": f"record: cannot read {args.record!r}: "
-                          f"{error.strerror}"}))
+        _print_json(
+            {"ok": False, "error": "invalid-record", "message": clip(f"record: cannot read {args.record!r}: "
+                                                                      f"{error.strerror}", MAX_MESSAGE_CHARS)}
+        )  # fmt: skip
         return 2
     status, result = check(text)
-    print(json.dumps(result, ensure_ascii=False))
+    _print_json(result)
     return status
 
 

@@ -129,7 +129,12 @@ class DominoRecord:
         if not isinstance(game_name, str) or game_name not in {v.value for v in Variant}:
             raise RecordError("game", f"must be domino-loo or domino-rounce here, not {game_name!r}")
         rules = DominoRules.from_record(game_name, obj.get("rules"))
-        seats, dealer, pool = read_table(obj)
+        chips = rules.domino_scoring is DominoScoring.CHIPS  # a points game plays for no pool
+        seats, dealer, pool = read_table(
+            obj,
+            least_pool=rules.deal_price if chips else 0,
+            stake="chips of the deal price, which the dealer has just paid into it (DL-SC-01, DL-SC-05)",
+        )
         n = len(seats)
         if n not in PLAYERS:
             raise RecordError("seats", f"the domino games are for two, three or four players (DL-EQP-02), not {n}")

@@ -1135,7 +1135,7 @@ class LooHand(TrickHand):
             payouts[winner] = self.pool
         looed = tuple(p for p in self.active if p != winner)
         loos = tuple(self.rules.single_loo if p in looed else 0 for p in range(self.n))
-        won = (0,) * self.n  # the single is matched, not played: no trick, as its empty ``tricks`` says (docs/records.md)
+        won = (0,) * self.n  # matched, not played: no trick, as its empty ``tricks`` says (docs/records.md)
         next_pool = self.pool - sum(payouts) + sum(loos)
         return Settlement("single", (), won, looed, tuple(payouts), loos, next_pool)
 

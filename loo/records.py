@@ -11,8 +11,10 @@ True
 
 from __future__ import annotations
 
+import difflib
 import json
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -32,6 +34,18 @@ MAX_RECORD_CHARS = 256 * 1024
 """The longest text read as a record. A legal hand record is far shorter: ten seats of 40-character
 names and the 64 actions of a five-card hand, written out card by card and indented, come to some
 4,300 characters (under 10,000 even with every name's letters escaped)."""
+MAX_RECORD_BYTES = 4 * MAX_RECORD_CHARS
+"""The most bytes read from a file or standard input: ``MAX_RECORD_CHARS`` characters of UTF-8 at most."""
+MAX_DEPTH = 10
+"""How deep a record's lists and objects may nest. A legal record nests four deep (the record, its
+``deal``, the ``hands``, a hand); deeper text is refused before it is parsed, so that no reader recurses
+without bound."""
+MAX_POOL = 10**15
+"""The most chips a record's pool may hold: beyond any game (a loo is paid in chips a table can count),
+and below 2**53, so a browser reads every pool and the sums made from it exactly."""
+FIELDS = ("format", "game", "rules", "seats", "dealer", "pool", "deal_kind", "deal", "actions")
+"""The keys a record may have at its top level; any other is refused (a misspelt ``deal_kind`` would
+otherwise deal an ordinary hand)."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +82,12 @@ class Record:
             raise RecordError("game", f"must be the name of a game, not {game_name!r}")
         rules = Rules.from_record(game_name, obj.get("rules"))
         game = rules.game
-        seats, dealer, pool = read_table(obj)
+        seats, dealer, pool = read_table(
+            obj,
+            least_pool=rules.deal_price,
+            stake="chips of the deal price, which the dealer has just paid into it "
+            + ("(L5-STK-01)" if game is Game.FIVE_CARD else "(L3-STK-07)"),
+        )
         n = len(seats)
         kind_name = obj.get("deal_kind", "normal")
         try:
@@ -87,6 +106,8 @@ class Record:
             seed = deal["seed"]
             if not isinstance(seed, int) or isinstance(seed, bool):
                 raise RecordError("deal.seed", f"must be a whole number, not {seed!r}")
+            if len(deal) > 1:
+                raise RecordError("deal", "a seeded deal has the seed alone")
             hands, miss, turnup, stock = _dealt_from_seed(rules, seed, n, dealer, deal_kind)
         else:
             hands, miss, turnup, stock = _read_cards(deal, rules, n, dealer, deal_kind)
@@ -182,20 +203,92 @@ class Record:
 # ----- shared by every game's records (Loo here; Nap in loo.nap; dominoes in loo.dominoes) -----
 
 
-def parse_json(text: str) -> Any:
+@dataclass(frozen=True)
+class HugeNumber:
+    """A whole number in a record's JSON with more digits than Python turns into an ``int`` (4,300).
+
+    The parser keeps its place in the record so that the field holding it is refused by name, as any value
+    of the wrong kind is: ``pool: must be a whole number, not a number of 5,000 digits``.
+    """
+
+    digits: int
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits:,} digits"
+
+
+def _whole_number(text: str) -> int | HugeNumber:
+    try:
+        return int(text)
+    except ValueError:  # beyond sys.get_int_max_str_digits()
+        return HugeNumber(len(text.lstrip("-")))
+
+
+def decode(data: bytes) -> str:
+    """The text of a record read as bytes (a file, standard input); bytes that are not UTF-8 are refused."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError("record", f"is more than {MAX_RECORD_BYTES:,} bytes long, more than any hand record")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise RecordError(
+            "record", f"is not UTF-8 text: at byte {error.start:,} (0x{data[error.start]:02x}): {error.reason}"
+        ) from None
+
+
+# A JSON string, or one of the characters that open, close or separate lists and objects.
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[][{},]')
+
+
+def _refuse_deep_nesting(text: str) -> None:
+    """Refuse JSON text that nests lists and objects more than :data:`MAX_DEPTH` deep, before it is parsed
+    (Python's parser, and every reader after it, recurse), naming the top-level field where it does."""
+    depth = 0
+    field = "record"  # the key last seen at the top level of the record
+    expect_key = False  # the next string at the top level is a key
+    in_object = False  # the text is an object, as a record is
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            if depth >= MAX_DEPTH:
+                line = text.count("\n", 0, match.start()) + 1
+                column = match.start() - text.rfind("\n", 0, match.start())
+                raise RecordError(
+                    field if depth else "record",
+                    f"is nested too deeply: more than {MAX_DEPTH} lists or objects within one another at line "
+                    f"{line} column {column} (a hand record nests four deep at most)",
+                )
+            depth += 1
+            if depth == 1:
+                in_object = expect_key = token == "{"
+        elif token in ("]", "}"):
+            depth = max(0, depth - 1)
+        elif token == ",":
+            expect_key = depth == 1 and in_object
+        elif depth == 1 and expect_key:
+            field, expect_key = token[1:-1], False
+
+
+def parse_json(text: str | bytes) -> Any:
     """The JSON of a record, or a :class:`RecordError` saying where it stopped being JSON.
 
-    Text longer than :data:`MAX_RECORD_CHARS` is refused unread: no hand record is that long.
+    Input is bounded here, where it enters, so that no reader after it meets what no record holds:
+    bytes must be UTF-8 (:func:`decode`); text longer than :data:`MAX_RECORD_CHARS` is refused unread;
+    text nested more than :data:`MAX_DEPTH` deep is refused unparsed; and a number too long for an
+    ``int`` is read as a :class:`HugeNumber`, refused by the field that holds it.
     """
+    if isinstance(text, bytes):
+        text = decode(text)
     if len(text) > MAX_RECORD_CHARS:
         raise RecordError(
             "record", f"is {len(text):,} characters long, more than any hand record (at most {MAX_RECORD_CHARS:,})"
         )
+    _refuse_deep_nesting(text)
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_whole_number)
     except json.JSONDecodeError as error:
         raise RecordError("record", f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
-    except RecursionError:
+    except RecursionError:  # pragma: no cover - refused above
         raise RecordError("record", "is nested too deeply to be a hand record (lists within lists)") from None
 
 
@@ -205,15 +298,22 @@ def read_header(obj: Any) -> dict[str, Any]:
         raise RecordError("record", "must be a JSON object")
     if obj.get("format") != FORMAT:
         raise RecordError("format", f"must be {FORMAT!r}, not {obj.get('format')!r}")
+    unknown = [key for key in obj if key not in FIELDS]
+    if unknown:
+        key = str(unknown[0])
+        near = difflib.get_close_matches(key, FIELDS, n=1) if len(key) <= MAX_NAME_CHARS else []
+        meant = f" ({near[0]!r} is meant?)" if near else ""
+        raise RecordError(key, f"unknown field{meant}; a record has {', '.join(FIELDS)}")
     return obj
 
 
-def read_table(obj: dict[str, Any]) -> tuple[tuple[str, ...], int, int]:
+def read_table(obj: dict[str, Any], *, least_pool: int = 0, stake: str = "") -> tuple[tuple[str, ...], int, int]:
     """The seats, the dealer and the pool of a record, each checked; raises :class:`RecordError`.
 
     Every game's records, ``loo check`` and a table's loaded record alike, are read by this one
     rule: two to :data:`MAX_SEATS` players, each named by a different name of one to
-    :data:`MAX_NAME_CHARS` characters.
+    :data:`MAX_NAME_CHARS` characters; a pool of no more than :data:`MAX_POOL` chips, and of at least
+    ``least_pool``, the stake ``stake`` says was just paid for this deal.
     """
     seats = obj.get("seats")
     if not isinstance(seats, list):
@@ -238,6 +338,10 @@ def read_table(obj: dict[str, Any]) -> tuple[tuple[str, ...], int, int]:
     pool = _int(obj, "pool")
     if pool < 0:
         raise RecordError("pool", f"cannot be negative: {pool}")
+    if pool > MAX_POOL:
+        raise RecordError("pool", f"holds {pool:,} chips, more than any table's pool (at most {MAX_POOL:,})")
+    if pool < least_pool:
+        raise RecordError("pool", f"holds {pool}, less than the {least_pool} {stake}")
     return tuple(seats), dealer, pool
 
 
@@ -303,10 +407,13 @@ def record_type(game: Any) -> Any:
     return found.RECORD_TYPE
 
 
-def load(text: str) -> Any:
-    """Read a record of any game from JSON text."""
+def load(text: str | bytes) -> Any:
+    """Read a record of any game from JSON text (or UTF-8 bytes)."""
     obj = read_header(parse_json(text))
-    return record_type(obj.get("game")).from_json(obj)
+    game = obj.get("game")
+    if not isinstance(game, str):
+        raise RecordError("game", f"must be the name of a game, not {game!r}")
+    return record_type(game).from_json(obj)
 
 
 def _int(obj: dict[str, Any], key: str) -> int:
@@ -325,7 +432,10 @@ def _hand_size(rules: Rules, kind: DealKind) -> int:
 def _dealt_from_seed(
     rules: Rules, seed: int, n: int, dealer: int, kind: DealKind
 ) -> tuple[tuple[tuple[Card, ...] | None, ...], tuple[Card, ...], Card, tuple[Card, ...]]:
-    hands, miss, turnup, stock = deal_cards(rules, random.Random(seed), seats=n, dealer=dealer, deal_kind=kind)
+    try:
+        hands, miss, turnup, stock = deal_cards(rules, random.Random(seed), seats=n, dealer=dealer, deal_kind=kind)
+    except ValueError as error:  # more players than the pack serves (AMB-02), as Nap and dominoes refuse
+        raise RecordError("seats", str(error)) from None
     return tuple(tuple(h) if h is not None else None for h in hands), tuple(miss), turnup, tuple(stock)
 
 
@@ -377,7 +487,7 @@ def _read_cards(
     return tuple(hands), miss, turnup, stock
 
 
-def check(text: str) -> tuple[int, dict[str, Any]]:
+def check(text: str | bytes) -> tuple[int, dict[str, Any]]:
     """``python -m loo check``: (exit status, the JSON object to print) as docs/records.md defines them."""
     try:
         record = load(text)

@@ -70,7 +70,7 @@ TAGS = {
     "c": "the number of seats",
 }
 MAX_SEED_DIGITS = 18
-MAX_POOL = 100_000
+MAX_POOL = MAX_OPTION_NUMBER  # a pool as large as the largest deal price, which a record's pool must hold
 _WORD = re.compile(r"^[a-z0-9-]+$")
 _ALLOWED = re.compile(r"^[a-z0-9._~-]*$")
 
@@ -260,7 +260,7 @@ def parse_deal_code(text: str, *, game: str | None = None, rules: Any = None) ->
                 raise DealCodeError(f"the kind of deal must be one of {kinds}, not {part!r}")
             values[tag] = text
         else:
-            values[tag] = _number(tag, text, digits=MAX_SEED_DIGITS if tag == "n" else 6)
+            values[tag] = _number(tag, text, digits={"n": MAX_SEED_DIGITS, "p": len(str(MAX_POOL))}.get(tag, 6))
     for tag in ("s", "n"):
         if tag not in values:
             raise DealCodeError(f"{TAGS[tag]} is missing: a deal code names it as {tag}…, like l3.peel.s0.n12345")
@@ -285,9 +285,12 @@ def parse_deal_code(text: str, *, game: str | None = None, rules: Any = None) ->
         kind=values.get("k"),
         seats=seats,
     )
-    # Last, the engine itself must deal it: a kind of deal the game lacks, a pool it cannot hold.
+    # Last, the engine itself must deal it: a kind of deal the game lacks, a pool it cannot hold. A code
+    # without a pool is checked with one deal's stakes (a record's pool holds at least the dealer's).
     try:
-        load(json.dumps(deal.record([f"Seat {i}" for i in range(n)], deal.pool or 0)))
+        game_kit = kit(found_game)
+        pool = deal.pool if deal.pool is not None else game_kit.pool(game_kit.read_rules(found_game, read_rules), n)
+        load(json.dumps(deal.record([f"Seat {i}" for i in range(n)], pool)))
     except RecordError as error:
         raise DealCodeError(f"the engine cannot deal this code: {error.field}: {error.message}") from None
     return deal

@@ -15,7 +15,7 @@ from loo.options import game_options, presets
 from loo.records import load, record_type
 from loo.rules import MAX_OPTION_NUMBER, RecordError
 from tests.unit.loo_helpers import EVERY_TABLE_GAME
-from widgets.dealcode import GAME_CODES, MAX_LENGTH, DealCode, DealCodeError, parse_deal_code
+from widgets.dealcode import GAME_CODES, MAX_LENGTH, MAX_POOL, DealCode, DealCodeError, parse_deal_code
 from widgets.journal import MemoryJournals
 from widgets.live_table import LiveTable, served_table
 from widgets.model import TableModel, code_record
@@ -213,7 +213,7 @@ def test_the_longest_legal_code_is_read_and_its_saved_game_resumes(game: str) ->
     table = TableModel(game, rules=rules, seat=0, seed=10**18 - 1, rng=random.Random(2))
     code = str(table.deal_code())
     assert parse_deal_code(code) == table.deal_code()
-    longest = f"{code}.d1.p{10**5}.knormal.c3"  # every tagged part too, as a later hand's code has them
+    longest = f"{code}.d1.p{MAX_POOL}.knormal.c3"  # every tagged part too, as a later hand's code has them
     assert len(longest) <= MAX_LENGTH
     assert str(parse_deal_code(longest)) == longest
     journals = MemoryJournals()

@@ -85,7 +85,7 @@ def played_out(game: str, seed: int, seats: int, rules: Any = None) -> dict[str,
         "game": game,
         "seats": ["Ann", "Ben", "Cat", "Dan", "Eve"][:seats],
         "dealer": seats - 1,
-        "pool": 3 if game != "nap" else 0,
+        "pool": 5 if game != "nap" else 0,  # at least the deal price (L3-STK-07, L5-STK-01, DL-SC-05)
         "deal": {"seed": seed},
         "actions": [],
     }
