@@ -51,7 +51,8 @@ def hands(draw: st.DrawFn) -> tuple[DominoHand, random.Random]:
     rules = draw(rules_strategy())
     seats = draw(st.integers(2, 4))
     rng = random.Random(draw(st.integers(0, 2**32)))
-    pool = draw(st.sampled_from([0, 25, 27, 115]))
+    least = rules.deal_price if rules.domino_scoring is DominoScoring.CHIPS else 0  # the dealer's stake (DL-SC-05)
+    pool = draw(st.sampled_from([least, 25, 27, 115]))
     return DominoHand.deal(rules, rng, seats=seats, dealer=draw(st.integers(0, seats - 1)), pool=pool), rng
 
 
