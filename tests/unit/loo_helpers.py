@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -108,11 +110,15 @@ def legal(hand: LooHand) -> list[str]:
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     """``python -m loo *argv`` in this process: its exit status, standard output and standard error."""
+    from unittest import mock
+
     from loo.__main__ import main
 
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:
-        status = int(stop.code or 0)
+    # As `python -m loo` sees it, however pytest was started (its name is the commands' program name).
+    with mock.patch.object(sys, "argv", [str(Path(main.__code__.co_filename)), *argv]):
+        try:
+            status = main(list(argv))
+        except SystemExit as stop:
+            status = int(stop.code or 0)
     out, err = capsys.readouterr()
     return status, out, err
