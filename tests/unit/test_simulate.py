@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 import loo.cli
-from loo.__main__ import _program_name
 from loo.cli import BLOCK, Progress, simulate
 from loo.kits import Kit, kit
 from tests.unit.loo_helpers import run_cli
@@ -200,7 +199,7 @@ def test_progress_is_shown_on_a_terminal_unless_told_not_to(
 def test_bad_jobs_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], jobs: str, message: str) -> None:
     status, out, err = run_cli(capsys, "simulate", "--jobs", jobs)
     assert status == 2 and out == ""
-    assert err == f"{_program_name()} simulate: error: {message}\n"
+    assert err == f"python -m loo simulate: error: {message}\n"
 
 
 def test_an_interrupt_ends_the_progress_line_and_says_how_far_it_got(
@@ -213,7 +212,7 @@ def test_an_interrupt_ends_the_progress_line_and_says_how_far_it_got(
     monkeypatch.setattr(loo.cli, "simulate", interrupted)
     status, out, err = run_cli(capsys, "simulate", "--hands", "1000", "--progress")
     assert status == 130 and out == ""
-    line = f"{_program_name()} simulate: interrupted after {BLOCK} of 1,000 hands\n"
+    line = f"python -m loo simulate: interrupted after {BLOCK} of 1,000 hands\n"
     assert err.endswith("\n" + line)
     status, out, err = run_cli(capsys, "simulate", "--hands", "1000")
     assert (status, out, err) == (130, "", line)
