@@ -190,11 +190,27 @@ def static_site() -> Iterator[str]:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test under tests/browser drives chromium: it is marked ``browser`` (``make unit`` leaves
-    those out) by where it lives, so a new file there cannot forget the mark."""
+    those out) by where it lives, so a new file there cannot forget the mark.
+
+    A ``law`` marker names catalogue laws (``@pytest.mark.law("L3-PLAY-03")``): an ID that is not in
+    ``loo.laws.LAWS``, or a marker with no ID, stops the run before any test runs."""
+    from loo.laws import LAWS
+
     folder = Path(__file__).resolve().parent / "browser"
+    bad = []
     for item in items:
         if Path(str(item.fspath)).resolve().is_relative_to(folder):
             item.add_marker(pytest.mark.browser)
+        for marker in item.iter_markers("law"):
+            if not marker.args or marker.kwargs:
+                bad.append(f"{item.nodeid}: @pytest.mark.law takes law IDs only, and at least one")
+            bad += [
+                f"{item.nodeid}: {law_id!r} is not a law of the catalogue"
+                for law_id in marker.args
+                if law_id not in LAWS
+            ]
+    if bad:
+        raise pytest.UsageError("unknown law in a law marker:\n  " + "\n  ".join(bad))
 
 
 @contextlib.contextmanager
