@@ -18,6 +18,7 @@ def test_every_card_parses_and_formats_canonically(text: str) -> None:
     assert Card.parse(str(card)) == card
 
 
+@pytest.mark.law("L3-GEN-02")
 def test_the_pack_has_52_distinct_cards_in_canonical_form() -> None:
     pack = full_pack()
     assert len(pack) == 52 == len(set(pack))

@@ -129,6 +129,7 @@ def test_a_record_nesting_four_deep_is_read_and_eleven_deep_is_not() -> None:
     assert refused(record, "seats").startswith("is nested too deeply")
 
 
+@pytest.mark.law("AMB-02")
 @pytest.mark.parametrize(("game", "players"), [("three-card-loo", 17), ("five-card-loo", 11), ("irish-loo", 18)])
 def test_AMB_02_a_seeded_loo_deal_for_more_players_than_the_pack_serves_is_refused(
     game: str, players: int, monkeypatch: pytest.MonkeyPatch
@@ -235,6 +236,7 @@ def test_an_error_message_cuts_a_huge_input() -> None:
     assert len(refused(json.dumps(changed(THREE_CARD, game="y" * 200_000)), "game")) < 400
 
 
+@pytest.mark.law("L3-SGL-03")
 def test_L3_SGL_03_peels_single_credits_no_trick_since_none_is_played() -> None:
     """docs/records.md, A finished hand: `tricks_won` counts the tricks listed in `tricks`; the single is
     matched against the turn-up, not played, so both say no trick, and the pool goes by `payouts`."""

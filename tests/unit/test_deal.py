@@ -31,6 +31,7 @@ def test_every_card_is_dealt_once() -> None:
     assert [len(h) for h in d.hands] == [3] * 7 and len(d.miss) == 3
 
 
+@pytest.mark.law("L3-DEAL-14")
 def test_peel_order_eldest_first_miss_after_the_dealer_then_the_turnup() -> None:
     # L3-DEAL-08: one at a time from the eldest; L3-DEAL-10: the miss straight after the dealer.
     pack = [str(c) for c in full_pack()]

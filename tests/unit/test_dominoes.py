@@ -51,6 +51,7 @@ def all_stand(hand: DominoHand) -> DominoHand:
 # ----- equipment and deal (F.1) -------------------------------------------------------------------------
 
 
+@pytest.mark.law("DL-EQP-01")
 def test_DL_EQP_01_a_double_six_set_of_28_tiles_every_one_dealt_once() -> None:
     assert len(full_set()) == 28 and len(set(full_set())) == 28
     for seats in (2, 3, 4):
@@ -60,6 +61,7 @@ def test_DL_EQP_01_a_double_six_set_of_28_tiles_every_one_dealt_once() -> None:
     assert DominoRules().deal_price == 5  # chips for the pool
 
 
+@pytest.mark.law("DL-EQP-02")
 def test_DL_EQP_02_two_three_or_four_players() -> None:
     for seats in (1, 5):
         with pytest.raises(ValueError, match="DL-EQP-02"):
@@ -69,6 +71,7 @@ def test_DL_EQP_02_two_three_or_four_players() -> None:
     assert make("1-0 2-0 3-0 4-0 5-0 | 1-1 2-1 3-1 4-1 5-1", turnup="6-6").n == 2
 
 
+@pytest.mark.law("DL-DEAL-01", "DL-DEAL-02", "DL-SC-01")
 def test_DL_DEAL_01_DL_DEAL_02_DL_SC_01_stakes_before_the_deal_and_the_deal_passes_left() -> None:
     game = DominoGame(DominoRules(), ["Ann", "Ben", "Cat", "Dan"], random.Random(2), first_dealer=3)
     dealers = []
@@ -89,6 +92,7 @@ def test_DL_DEAL_01_DL_DEAL_02_DL_SC_01_stakes_before_the_deal_and_the_deal_pass
     assert three.next_hand().pool == 20
 
 
+@pytest.mark.law("DL-DEAL-03")
 def test_DL_DEAL_03_five_tiles_each_drawn_in_turn_from_the_dealers_left() -> None:
     hands, turnup, stock = deal_tiles(DominoRules(), Unshuffled(), seats=3, dealer=1)
     order = list(full_set())
@@ -97,11 +101,13 @@ def test_DL_DEAL_03_five_tiles_each_drawn_in_turn_from_the_dealers_left() -> Non
     assert all(len(h) == 5 for h in hands)
 
 
+@pytest.mark.law("DL-DEAL-04")
 def test_DL_DEAL_04_the_higher_end_of_the_turnup_is_trumps() -> None:
     assert make(turnup="6-0").trump == 6
     assert make("1-0 2-0 3-0 4-0 6-0 | 1-1 2-1 3-1 4-1 6-1", turnup="2-5").trump == 5
 
 
+@pytest.mark.law("DL-DEAL-05")
 def test_DL_DEAL_05_the_turnup_stays_face_up_for_everyone_even_once_the_dealer_takes_it() -> None:
     h = push(make(), "0 stand", "1 stand", "2 stand", "3 turnup 3-0")
     assert h.turnup_taken and T("6-0") in h.holding(3)
@@ -111,6 +117,7 @@ def test_DL_DEAL_05_the_turnup_stays_face_up_for_everyone_even_once_the_dealer_t
 # ----- suits (F.1) ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.law("DL-SUIT-01", "AMB-46")
 def test_DL_SUIT_01_AMB_46_suits_zero_to_six_ranked_by_the_other_end_the_double_highest() -> None:
     assert [rank_in(T(t), 4) for t in ("4-0", "4-3", "5-4", "6-4", "4-4")] == [0, 3, 5, 6, 7]
     fours = [T(t) for t in ("4-0", "4-3", "5-4", "6-4", "4-4")]
@@ -120,6 +127,7 @@ def test_DL_SUIT_01_AMB_46_suits_zero_to_six_ranked_by_the_other_end_the_double_
     assert power(T("2-2"), 4, 2) > power(T("6-2"), 4, 2) > power(T("2-0"), 4, 2) > power(T("4-4"), 4, 2)
 
 
+@pytest.mark.law("DL-SUIT-02")
 def test_DL_SUIT_02_a_tile_carrying_the_trump_number_is_only_a_trump() -> None:
     assert follows(T("6-5"), 5, trump=6) is False and follows(T("6-5"), 6, trump=6) is True
     # Ann leads the double five; Ben's 6-5 is no five: he is void in fives and must trump with it.
@@ -129,6 +137,7 @@ def test_DL_SUIT_02_a_tile_carrying_the_trump_number_is_only_a_trump() -> None:
     assert h.tricks[0].winner == 1
 
 
+@pytest.mark.law("DL-SUIT-03", "DL-LEAD-04")
 def test_DL_SUIT_03_DL_LEAD_04_a_plain_tile_leads_either_of_its_suits_as_announced() -> None:
     h = push(make("5-3 4-4 2-1 1-0 0-0 | 6-6 6-5 3-3 2-2 1-1", turnup="6-0"), "0 stand", "1 stand")
     assert legal(h) == ["5-3/5", "5-3/3", "4-4", "2-1/2", "2-1/1", "1-0/1", "1-0/0", "0-0"]
@@ -144,6 +153,7 @@ def test_DL_SUIT_03_DL_LEAD_04_a_plain_tile_leads_either_of_its_suits_as_announc
 # ----- declarations (F.2) --------------------------------------------------------------------------------
 
 
+@pytest.mark.law("DL-DECL-01")
 def test_DL_DECL_01_from_the_dealers_left_each_plays_takes_the_miss_or_drops_out_in_turn() -> None:
     h = make()
     assert h.to_act == 0 and h.phase is Phase.DECLARE and legal(h) == ["stand", "miss", "throw"]
@@ -157,6 +167,7 @@ def test_DL_DECL_01_from_the_dealers_left_each_plays_takes_the_miss_or_drops_out
     assert refused(h, "0 stand").law == "DL-DECL-01"
 
 
+@pytest.mark.law("DL-DECL-02", "AMB-45")
 def test_DL_DECL_02_AMB_45_the_miss_is_five_fresh_tiles_and_the_old_hand_goes_out_unseen() -> None:
     h = push(make(), "0 miss")
     assert h.holding(0) == tuple(tiles("5-4 5-3 5-2 5-1 4-4"))
@@ -166,6 +177,7 @@ def test_DL_DECL_02_AMB_45_the_miss_is_five_fresh_tiles_and_the_old_hand_goes_ou
         assert h.view(other).put_out == () and h.view(other).hand_sizes[0] == 5
 
 
+@pytest.mark.law("DL-DECL-03")
 def test_DL_DECL_03_a_miss_once_taken_must_be_played_and_can_be_looed() -> None:
     h = push(make(), "0 miss", "1 throw", "2 stand", "3 stand")
     assert refused(h, "0 throw").law == "DL-DECL-03"
@@ -176,6 +188,7 @@ def test_DL_DECL_03_a_miss_once_taken_must_be_played_and_can_be_looed() -> None:
     assert (0 in s.looed) == (s.tricks_won[0] == 0)
 
 
+@pytest.mark.law("DL-DECL-04", "CF-12")
 def test_DL_DECL_04_CF_12_two_misses_with_three_players_one_with_four_and_two_may_take_one_each() -> None:
     four = push(make(), "0 miss")
     assert legal(four) == ["stand", "throw"]
@@ -191,6 +204,7 @@ def test_DL_DECL_04_CF_12_two_misses_with_three_players_one_with_four_and_two_ma
     assert two.holding(0) != two.holding(1) and two.phase is Phase.PLAY
 
 
+@pytest.mark.law("DL-DECL-05", "AMB-45")
 def test_DL_DECL_05_AMB_45_dropping_out_only_with_three_or_four_and_it_neither_wins_nor_loses() -> None:
     two = make("6-6 6-5 6-4 1-0 2-0 | 2-1 3-1 4-1 3-2 4-2", turnup="6-0")
     assert legal(two) == ["stand", "miss"]
@@ -206,6 +220,7 @@ def test_DL_DECL_05_AMB_45_dropping_out_only_with_three_or_four_and_it_neither_w
 # ----- the dealer (F.2) -------------------------------------------------------------------------------------------
 
 
+@pytest.mark.law("DL-DLR-01", "AMB-48")
 def test_DL_DLR_01_AMB_48_a_dealer_keeping_his_hand_may_take_the_turnup_for_a_tile() -> None:
     h = push(make(), "0 stand", "1 stand", "2 stand")
     assert legal(h) == ["stand", "miss", "throw", "turnup 6-3", "turnup 6-2", "turnup 1-1", "turnup 5-5", "turnup 3-0"]
@@ -223,6 +238,7 @@ def test_DL_DLR_01_AMB_48_a_dealer_keeping_his_hand_may_take_the_turnup_for_a_ti
     assert not h.turnup_taken and T("6-0") not in h.holding(3) and h.phase is Phase.PLAY
 
 
+@pytest.mark.law("DL-DLR-01")
 def test_DL_DLR_01_a_dealer_who_took_the_miss_is_refused_the_turnup_under_the_dealers_rule() -> None:
     """Issue 19, item 4: the refusal cites DL-DLR-01, not the turn to lead (DL-LEAD-01)."""
     h = push(make(), "0 stand", "1 stand", "2 stand", "3 miss")
@@ -244,6 +260,7 @@ def test_DL_DLR_01_a_dealer_who_took_the_miss_is_refused_the_turnup_under_the_de
     assert refused(h, "1 2-1").law == "DL-LEAD-01"
 
 
+@pytest.mark.law("DL-DLR-02")
 def test_DL_DLR_02_everyone_but_the_dealer_drops_out_and_he_takes_the_pool() -> None:
     h = push(make(pool=55), "0 throw", "1 throw", "2 throw")
     s = h.settlement
@@ -251,6 +268,7 @@ def test_DL_DLR_02_everyone_but_the_dealer_drops_out_and_he_takes_the_pool() -> 
     assert s.payouts == (0, 0, 0, 55) and s.tricks == () and s.looed == () and s.next_pool == 0
 
 
+@pytest.mark.law("DL-DLR-03", "DL-DLR-07", "CF-14", "CF-33")
 def test_DL_DLR_03_DL_DLR_07_CF_14_CF_33_the_dealer_plays_his_own_hand_for_the_pool_only_against_a_lone_miss() -> None:
     h = push(make(), "0 miss", "1 throw", "2 throw")
     assert "pool" in legal(h)
@@ -268,6 +286,7 @@ def test_DL_DLR_03_DL_DLR_07_CF_14_CF_33_the_dealer_plays_his_own_hand_for_the_p
     assert refused(make(), "0 pool").law == "DL-DLR-03"
 
 
+@pytest.mark.law("DL-DLR-04")
 def test_DL_DLR_04_unless_he_announces_it_the_dealer_plays_for_himself() -> None:
     h = push(make(), "0 miss", "1 throw", "2 throw", "3 stand")
     assert not h.playing_for_pool and h.declared(3) == "stand"
@@ -279,6 +298,7 @@ def test_DL_DLR_04_unless_he_announces_it_the_dealer_plays_for_himself() -> None
     assert h.playing_for_pool and T("6-0") in h.holding(3)
 
 
+@pytest.mark.law("DL-DLR-05", "DL-SC-08", "DL-DLR-06")
 def test_DL_DLR_05_DL_SC_08_DL_DLR_06_for_the_pool_he_wins_nothing_and_cannot_be_looed() -> None:
     # Ann's miss is weak; Dan plays for the pool and takes tricks: she cannot sweep by default.
     h = push(make(stock="5-3 5-2 5-1 4-0 5-4 4-4 6-1"), "0 miss", "1 throw", "2 throw", "3 pool")
@@ -293,6 +313,7 @@ def test_DL_DLR_05_DL_SC_08_DL_DLR_06_for_the_pool_he_wins_nothing_and_cannot_be
     assert s.payouts == (25, 0, 0, 0)
 
 
+@pytest.mark.law("AMB-49")
 def test_AMB_49_a_lone_player_on_his_own_hand_takes_the_pool_if_the_dealer_drops_out() -> None:
     h = push(make(pool=30), "0 stand", "1 throw", "2 throw", "3 throw")
     s = h.settlement
@@ -304,6 +325,7 @@ def test_AMB_49_a_lone_player_on_his_own_hand_takes_the_pool_if_the_dealer_drops
 # ----- leading (F.3) -----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.law("DL-LEAD-01", "CF-01")
 def test_DL_LEAD_01_CF_01_the_eldest_leads_or_if_he_dropped_out_the_first_in_play() -> None:
     assert all_stand(make()).to_act == 0
     h = push(make(), "0 throw", "1 stand", "2 stand", "3 stand")
@@ -311,6 +333,7 @@ def test_DL_LEAD_01_CF_01_the_eldest_leads_or_if_he_dropped_out_the_first_in_pla
     assert refused(h, "2 4-3/4").law == "DL-LEAD-01"
 
 
+@pytest.mark.law("DL-LEAD-02", "CF-02", "AMB-47")
 def test_DL_LEAD_02_CF_02_AMB_47_two_or_more_trumps_lead_a_trump_any_or_by_option_the_highest() -> None:
     h = all_stand(make())
     assert legal(h) == ["6-6", "6-5", "6-4"]
@@ -325,6 +348,7 @@ def test_DL_LEAD_02_CF_02_AMB_47_two_or_more_trumps_lead_a_trump_any_or_by_optio
     assert legal(h) == ["6-2", "6-3"]
 
 
+@pytest.mark.law("DL-LEAD-03", "CF-03", "AMB-47")
 def test_DL_LEAD_03_CF_03_AMB_47_the_winner_of_a_trick_leads_a_trump_if_he_holds_one() -> None:
     deal = "6-1 5-5 2-0 3-0 4-0 | 5-4 1-1 2-2 3-3 4-4"
     h = push(make(deal, turnup="6-0"), "0 stand", "1 stand")
@@ -341,6 +365,7 @@ def test_DL_LEAD_03_CF_03_AMB_47_the_winner_of_a_trick_leads_a_trump_if_he_holds
     assert legal(g) == ["1-0/1", "1-0/0", "2-0/2", "2-0/0"]
 
 
+@pytest.mark.law("CF-03")
 def test_CF_03_the_highest_trump_after_a_win_when_agreed() -> None:
     deal = "6-1 6-2 5-5 3-0 4-0 | 5-4 1-1 2-2 3-3 4-4"
     h = push(make(deal, turnup="6-0", winner_must_lead_trump=WinnerLeadsTrump.HIGHER), "0 stand", "1 stand", "0 6-1",
@@ -348,6 +373,7 @@ def test_CF_03_the_highest_trump_after_a_win_when_agreed() -> None:
     assert legal(h) == ["6-2"]
 
 
+@pytest.mark.law("DL-LEAD-05")
 def test_DL_LEAD_05_a_tile_with_the_trump_number_is_announced_trump_first() -> None:
     h = push(make("6-3 5-5 2-1 1-0 0-0 | 3-3 6-6 4-4 4-1 2-0", turnup="3-0"), "0 stand", "1 stand")
     assert "6-3" in legal(h) and "6-3/6" not in legal(h)
@@ -364,6 +390,7 @@ def test_DL_LEAD_05_a_tile_with_the_trump_number_is_announced_trump_first() -> N
 THREE = "5-5 5-0 4-0 3-0 2-0 | 6-5 1-1 1-0 2-1 3-1 | 6-1 0-0 4-4 3-3 2-2"
 
 
+@pytest.mark.law("DL-PLAY-01")
 def test_DL_PLAY_01_follow_suit_if_able() -> None:
     h = push(make("5-3 0-0 1-0 2-0 3-1 | 5-5 4-4 4-1 5-1 2-2", turnup="6-0"), "0 stand", "1 stand", "0 5-3/5")
     assert legal(h) == ["5-5", "5-1"]
@@ -371,6 +398,7 @@ def test_DL_PLAY_01_follow_suit_if_able() -> None:
     assert error.law == "DL-PLAY-01" and "Ben must follow suit" in error.message
 
 
+@pytest.mark.law("DL-PLAY-02", "CF-04")
 def test_DL_PLAY_02_CF_04_void_he_must_trump_even_when_his_trump_cannot_win() -> None:
     h = push(make(THREE, turnup="6-0"), "0 stand", "1 stand", "2 stand", "0 5-5", "1 6-5")
     assert legal(h) == ["6-1"]  # 6-1 loses to 6-5, but Cat must still trump
@@ -381,6 +409,7 @@ def test_DL_PLAY_02_CF_04_void_he_must_trump_even_when_his_trump_cannot_win() ->
     assert set(legal(h)) == {"6-1", "0-0", "4-4", "3-3", "2-2"}
 
 
+@pytest.mark.law("DL-PLAY-03")
 def test_DL_PLAY_03_with_no_trump_and_none_of_the_suit_any_tile() -> None:
     h = push(make(THREE, turnup="6-0"), "0 stand", "1 stand", "2 stand", "0 5-5")
     assert legal(h) == ["6-5"]
@@ -388,12 +417,14 @@ def test_DL_PLAY_03_with_no_trump_and_none_of_the_suit_any_tile() -> None:
     assert legal(h) == ["1-1", "1-0", "2-1", "3-1", "4-1"]
 
 
+@pytest.mark.law("DL-PLAY-04")
 def test_DL_PLAY_04_no_duty_to_beat_the_tiles_already_played() -> None:
     h = push(make("5-3 0-0 1-0 2-0 3-1 | 5-5 4-4 4-1 5-1 2-2", turnup="6-0"), "0 stand", "1 stand", "0 5-3/5")
     push(h, "1 5-1")  # 5-5 would win; the lower five is allowed
     assert h.tricks[0].winner == 0
 
 
+@pytest.mark.law("DL-PLAY-05")
 def test_DL_PLAY_05_the_rules_apply_in_order_lead_duties_before_the_announcement() -> None:
     h = all_stand(make())
     assert refused(h, "0 1-0").law == "DL-LEAD-02"  # a plain tile without a suit: the trump duty comes first
@@ -401,6 +432,7 @@ def test_DL_PLAY_05_the_rules_apply_in_order_lead_duties_before_the_announcement
     assert refused(h, "2 0-0").law == "DL-PLAY-02"
 
 
+@pytest.mark.law("DL-TRK-01")
 def test_DL_TRK_01_highest_trump_else_highest_of_the_suit_led_and_the_winner_leads() -> None:
     h = push(make(THREE, turnup="6-0"), "0 stand", "1 stand", "2 stand", "0 5-5", "1 6-5", "2 6-1")
     assert h.tricks[0].winner == 1 and h.tricks[0].suit == 5 and h.to_act == 1
@@ -409,6 +441,7 @@ def test_DL_TRK_01_highest_trump_else_highest_of_the_suit_led_and_the_winner_lea
     assert h.tricks[0].winner == 0  # 5-3 ranks five among the threes, above 4-3's four
 
 
+@pytest.mark.law("AMB-01")
 def test_AMB_01_play_goes_clockwise_among_those_in_play() -> None:
     h = push(make(), "0 stand", "1 throw", "2 stand", "3 stand", "0 6-6")
     assert h.to_act == 2
@@ -418,6 +451,7 @@ def test_AMB_01_play_goes_clockwise_among_those_in_play() -> None:
 # ----- scoring with chips (F.4) -----------------------------------------------------------------------------------
 
 
+@pytest.mark.law("DL-SC-02", "DL-SC-05", "AMB-50")
 def test_DL_SC_02_DL_SC_05_AMB_50_an_empty_pool_is_anted_again_else_only_the_dealer_pays() -> None:
     game = DominoGame(DominoRules(), ["Ann", "Ben", "Cat", "Dan"], random.Random(5))
     empty_seen = carried_seen = False
@@ -439,6 +473,7 @@ def test_DL_SC_02_DL_SC_05_AMB_50_an_empty_pool_is_anted_again_else_only_the_dea
     assert empty_seen and carried_seen
 
 
+@pytest.mark.law("DL-SC-03", "DL-SC-04")
 def test_DL_SC_03_DL_SC_04_each_trick_a_fifth_of_the_pool_and_a_loo_the_whole_pool() -> None:
     h = played_out(all_stand(make(pool=115)))
     s = h.settlement
@@ -448,6 +483,7 @@ def test_DL_SC_03_DL_SC_04_each_trick_a_fifth_of_the_pool_and_a_loo_the_whole_po
     assert s.next_pool == 115 - sum(s.payouts) + sum(s.loos)
 
 
+@pytest.mark.law("DL-SC-07")
 def test_DL_SC_07_the_loo_may_be_capped_or_fixed() -> None:
     capped = played_out(all_stand(make(pool=115, domino_loo_cap=10))).settlement
     assert capped is not None and capped.looed and all(capped.loos[p] == 40 for p in capped.looed)
@@ -459,6 +495,7 @@ def test_DL_SC_07_the_loo_may_be_capped_or_fixed() -> None:
         DominoRules(domino_loo_fixed=True)
 
 
+@pytest.mark.law("AMB-14")
 def test_AMB_14_a_pool_not_divisible_by_five_pays_the_odd_chips_to_the_first_tricks() -> None:
     s = played_out(all_stand(make(pool=27))).settlement
     assert s is not None and sum(s.payouts) == 27
@@ -469,6 +506,7 @@ def test_AMB_14_a_pool_not_divisible_by_five_pays_the_odd_chips_to_the_first_tri
 # ----- points (F.4) and Rounce (F.5) ------------------------------------------------------------------------------
 
 
+@pytest.mark.law("DL-PTS-01")
 def test_DL_PTS_01_a_point_a_trick_and_five_off_for_a_loo() -> None:
     assert DominoRules.preset("celko-points") == dataclasses.replace(
         DominoRules(), preset_name="celko-points", domino_scoring=DominoScoring.POINTS
@@ -480,6 +518,7 @@ def test_DL_PTS_01_a_point_a_trick_and_five_off_for_a_loo() -> None:
     assert s.to_record()["points"] == list(s.points)
 
 
+@pytest.mark.law("DL-PTS-02", "AMB-51")
 def test_DL_PTS_02_AMB_51_game_is_fifteen_points_the_higher_score_wins_a_tie_plays_on() -> None:
     rules = DominoRules(domino_scoring=DominoScoring.POINTS)
     game = DominoGame(rules, ["Ann", "Ben"], random.Random(8))
@@ -496,6 +535,7 @@ def test_DL_PTS_02_AMB_51_game_is_fifteen_points_the_higher_score_wins_a_tie_pla
     assert tied.winner is None and not tied.is_over
 
 
+@pytest.mark.law("DR-01")
 def test_DR_01_rounce_is_domino_loo_with_only_the_listed_differences() -> None:
     loo, rounce = DominoRules.preset("celko"), DominoRules.preset("rounce")
     differ = {f.name for f in dataclasses.fields(DominoRules) if getattr(loo, f.name) != getattr(rounce, f.name)}
@@ -503,6 +543,7 @@ def test_DR_01_rounce_is_domino_loo_with_only_the_listed_differences() -> None:
     assert rounce.game is Variant.ROUNCE and rounce.dealer_takes_turnup  # AMB-52: the dealer's right stays
 
 
+@pytest.mark.law("DR-02", "AMB-52")
 def test_DR_02_AMB_52_the_trump_is_turned_after_the_dummies_the_last_tile_with_three_or_four() -> None:
     for seats in (3, 4):
         _, turnup, stock = deal_tiles(DominoRules.preset("rounce"), Unshuffled(), seats=seats, dealer=0)
@@ -511,6 +552,7 @@ def test_DR_02_AMB_52_the_trump_is_turned_after_the_dummies_the_last_tile_with_t
     assert turnup == full_set()[10 + 12] and len(stock) == 17  # after two six-tile dummies
 
 
+@pytest.mark.law("DR-03", "AMB-52")
 def test_DR_03_AMB_52_dummies_of_six_or_seven_tiles_taken_whole_and_discarded_down_to_five() -> None:
     assert dummy_sizes(2) == dummy_sizes(3) == (6, 6) and dummy_sizes(4) == (7,)
     h = make(preset="rounce", stock="5-4 5-3 5-2 5-1 4-4 4-0 6-1")
@@ -528,12 +570,14 @@ def test_DR_03_AMB_52_dummies_of_six_or_seven_tiles_taken_whole_and_discarded_do
     assert [len(m) for m in three.misses] == [6, 6]
 
 
+@pytest.mark.law("DR-04", "CF-04")
 def test_DR_04_CF_04_at_rounce_a_void_player_need_not_trump() -> None:
     h = push(make(THREE, turnup="6-0", preset="rounce"), "0 stand", "1 stand", "2 stand", "0 5-5", "1 6-5")
     assert set(legal(h)) == {"6-1", "0-0", "4-4", "3-3", "2-2"}
     push(h, "2 0-0")
 
 
+@pytest.mark.law("DR-05", "DR-06", "DR-08", "DR-09")
 def test_DR_05_DR_06_DR_08_DR_09_from_fifteen_one_off_a_trick_five_on_if_rounced_nothing_if_out() -> None:
     h = played_out(push(make(preset="rounce", pool=0), "0 stand", "1 throw", "2 stand", "3 stand"))
     s = h.settlement
@@ -544,11 +588,13 @@ def test_DR_05_DR_06_DR_08_DR_09_from_fifteen_one_off_a_trick_five_on_if_rounced
     assert game.scores == {"Ann": 15, "Ben": 15, "Cat": 15}
 
 
+@pytest.mark.law("DR-07")
 def test_DR_07_all_pass_and_the_dealer_takes_five_off_without_play() -> None:
     s = push(make(preset="rounce", pool=0), "0 throw", "1 throw", "2 throw").settlement
     assert s is not None and s.reason == "dealer-uncontested" and s.points == (0, 0, 0, -5)
 
 
+@pytest.mark.law("DR-10", "AMB-52")
 def test_DR_10_AMB_52_the_first_to_reach_or_pass_nothing_wins_the_lowest_on_a_tie() -> None:
     game = DominoGame(DominoRules.preset("rounce"), ["Ann", "Ben", "Cat"], random.Random(4))
     hands = 0

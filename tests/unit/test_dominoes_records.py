@@ -184,6 +184,7 @@ def golden(name: str) -> DominoRecord:
     return DominoRecord.loads((GOLDEN / f"{name}.json").read_text())
 
 
+@pytest.mark.law("DL-SC-06", "AMB-50")
 def test_DL_SC_06_AMB_50_the_worked_example_25_55_115_as_a_game_with_a_ledger() -> None:
     """004's four players A, B, C and D: the pool of hand 1 is 25, of hand 2 55, of hand 3 115 (23 a trick)."""
     names = ["hand-1-pool-25", "hand-2-pool-55", "hand-3-pool-115"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from loo.hand import Flush
 from loo.rules import FiveCardLeadRules, FlushLooDestination, LooMode, Pam, PamBeCivil
 from tests.unit.loo_helpers import legal, make, push, refused
@@ -19,6 +21,7 @@ def to_play(h):  # type: ignore[no-untyped-def]
     return push(h, "0 stand", "1 stand", "2 stand", "0 x", "1 x", "2 x")
 
 
+@pytest.mark.law("L5-RANK-01", "L5-RANK-03")
 def test_L5_RANK_01_03_pam_is_the_top_trump_above_the_ace() -> None:
     # Civility waived, so Ben may play Pam on the ace and win.
     h = push(to_play(five(pam_be_civil=PamBeCivil.COURTESY)), "0 AH", "1 JC")
@@ -26,6 +29,7 @@ def test_L5_RANK_01_03_pam_is_the_top_trump_above_the_ace() -> None:
     assert h.tricks[0].winner == 1
 
 
+@pytest.mark.law("L5-RANK-02")
 def test_L5_RANK_02_running_pam_makes_the_trump_knave_pam() -> None:
     h = five("JH 4S 5S 6D 7D | AH 3S 9C 8D 2C | KH 10S QS 9D JC", pam=Pam.TRUMP_KNAVE)
     push(to_play(h), "0 JH", "1 AH", "2 KH")
@@ -33,6 +37,7 @@ def test_L5_RANK_02_running_pam_makes_the_trump_knave_pam() -> None:
     assert h.pam_card is not None and str(h.pam_card) == "JH"
 
 
+@pytest.mark.law("L5-RANK-05", "AMB-26")
 def test_L5_RANK_05_AMB_26_pam_be_civil_to_a_led_ace_of_trumps() -> None:
     h = push(to_play(five()), "0 AH")
     assert "JC" not in legal(h)  # Ben holds no other trump, so he is void and may discard (AMB-26)
@@ -41,6 +46,7 @@ def test_L5_RANK_05_AMB_26_pam_be_civil_to_a_led_ace_of_trumps() -> None:
     assert "JC" in legal(courteous)
 
 
+@pytest.mark.law("CF-22")
 def test_CF_22_on_announce_only_when_the_words_are_said() -> None:
     from loo.actions import Action
     from loo.cards import Card
@@ -52,6 +58,7 @@ def test_CF_22_on_announce_only_when_the_words_are_said() -> None:
     assert "JC" not in legal(said)
 
 
+@pytest.mark.law("AMB-25")
 def test_AMB_25_pam_is_a_trump_never_a_club() -> None:
     h = push(to_play(five()), "0 6D", "1 8D", "2 9D", "2 3C")
     # Ben holds JC (Pam) and 9C, 2C: he must follow clubs with a real club, and Pam is no club.
@@ -60,6 +67,7 @@ def test_AMB_25_pam_is_a_trump_never_a_club() -> None:
     assert refused(h, "1 JC").law == "L3-PLAY-02"
 
 
+@pytest.mark.law("L5-PLAY-02", "L5-PLAY-03")
 def test_L5_PLAY_02_03_no_duty_to_head_or_trump_at_five_cards() -> None:
     h = push(to_play(five()), "0 4S")
     assert sorted(legal(h)) == ["3S"]  # follow suit, but no duty to head
@@ -69,12 +77,14 @@ def test_L5_PLAY_02_03_no_duty_to_head_or_trump_at_five_cards() -> None:
     assert sorted(legal(h2)) == ["2C", "9C"]
 
 
+@pytest.mark.law("L5-PLAY-01", "CF-26")
 def test_L5_PLAY_01_CF_26_the_first_lead_is_free_unless_three_card_rules_are_chosen() -> None:
     assert sorted(legal(to_play(five()))) == ["4S", "5S", "6D", "7D", "AH"]
     strict = to_play(five(five_card_lead_rules=FiveCardLeadRules.AS_THREE_CARD))
     assert legal(strict) == ["AH"]  # L3-LEAD-03 imported by 001 §100.iv
 
 
+@pytest.mark.law("L5-DECL-02", "L5-DECL-03")
 def test_L5_DECL_02_03_exchanges_come_from_the_stock_in_order() -> None:
     h = push(five(), "0 stand", "1 stand", "2 stand", "0 x 4S 5S")
     assert sorted(str(c) for c in h.holding(0)) == sorted(["AH", "6D", "7D", "AS", "KS"])
@@ -82,18 +92,21 @@ def test_L5_DECL_02_03_exchanges_come_from_the_stock_in_order() -> None:
     assert refused(h, "1 x 4S").law == "L5-DECL-02"  # Ben does not hold 4S
 
 
+@pytest.mark.law("L5-DECL-05")
 def test_L5_DECL_05_everyone_passes_and_the_dealer_wins() -> None:
     h = push(five(pool=15), "0 throw", "1 throw")
     s = h.settlement
     assert s is not None and s.payouts == (0, 0, 15)
 
 
+@pytest.mark.law("L5-DECL-06")
 def test_L5_DECL_06_one_plays_and_the_rest_pass_so_he_wins_without_play() -> None:
     h = push(five(pool=15), "0 stand", "1 throw", "2 throw")
     s = h.settlement
     assert s is not None and s.reason == "conceded" and s.payouts == (15, 0, 0) and s.tricks == ()
 
 
+@pytest.mark.law("L5-STK-02", "L5-STK-03")
 def test_L5_STK_02_03_each_trick_is_a_fifth_of_the_pool() -> None:
     # Enquire Within's half crown (30d) in the pool: each trick is worth 6d, and a loo is half a crown.
     h = to_play(five(pool=30, loo_amount=30))
@@ -105,6 +118,7 @@ def test_L5_STK_02_03_each_trick_is_a_fifth_of_the_pool() -> None:
     assert all(s.loos[p] == 30 for p in s.looed)
 
 
+@pytest.mark.law("L5-FL-01", "L5-FL-03", "L5-FL-04", "L5-FL-06")
 def test_L5_FL_01_03_04_06_a_pam_flush_sweeps_the_pool_and_looes_the_rest() -> None:
     hands = "JC 2S 5S 6S 7S | AH KH QH 10H 9H | 3D 4D 8C 9C KC"
     h = push(five(hands, pool=15), "0 stand", "1 stand", "2 stand", "0 x", "1 x", "2 x")
@@ -115,6 +129,7 @@ def test_L5_FL_01_03_04_06_a_pam_flush_sweeps_the_pool_and_looes_the_rest() -> N
     assert s.loos == (0, 0, 5) and s.next_pool == 5
 
 
+@pytest.mark.law("L5-FL-04", "L5-FL-05")
 def test_L5_FL_04_05_ranks_and_ties_go_to_the_elder_hand() -> None:
     h = five()
     assert h.flush_of([c for c in h.holding(0)]) is None
@@ -128,6 +143,7 @@ def test_L5_FL_04_05_ranks_and_ties_go_to_the_elder_hand() -> None:
     assert tie.settlement is not None and tie.settlement.flush == (0, "plain")
 
 
+@pytest.mark.law("CF-23")
 def test_CF_23_flush_loos_may_go_to_the_flush_holder() -> None:
     hands = "JC 2S 5S 6S 7S | AH KH QH 10H 9C | 3D 4D 8C 9H KC"
     h = push(five(hands, pool=15, flush_loo_destination=FlushLooDestination.TO_FLUSH_HOLDER),
@@ -136,6 +152,7 @@ def test_CF_23_flush_loos_may_go_to_the_flush_holder() -> None:
     assert s is not None and s.loos == (0, 0, 0) and s.direct == (10, -5, -5) and s.next_pool == 0
 
 
+@pytest.mark.law("L5-OPT-01")
 def test_L5_OPT_01_must_everyone_plays_when_the_pool_is_the_stake() -> None:
     h = five(pool=5, must_option=True)
     assert legal(h) == ["stand"]
@@ -143,6 +160,7 @@ def test_L5_OPT_01_must_everyone_plays_when_the_pool_is_the_stake() -> None:
     assert legal(five(pool=10, must_option=True)) == ["stand", "throw"]
 
 
+@pytest.mark.law("L5-OPT-02", "AMB-29")
 def test_L5_OPT_02_AMB_29_the_dealer_may_take_the_turnup() -> None:
     h = push(five(dealer_takes_turnup=True), "0 stand", "1 stand")
     assert "take-turnup QS" in legal(h)
@@ -151,6 +169,7 @@ def test_L5_OPT_02_AMB_29_the_dealer_may_take_the_turnup() -> None:
     assert h.view(0).turnup_taken and str(h.view(0).turnup) == "2H"  # trumps stay known to all
 
 
+@pytest.mark.law("L5-OPT-03", "UL-09")
 def test_L5_OPT_03_UL_09_unlimited_five_card_loo_is_the_pool() -> None:
     h = to_play(five(pool=20, loo_mode=LooMode.UNLIMITED))
     while not h.is_over:
@@ -169,12 +188,14 @@ def irish(**kw: object):  # type: ignore[no-untyped-def]
     return make(IRISH, turnup="7D", preset="irish", stock="AH KH QH JH 9H", **kw)  # type: ignore[arg-type]
 
 
+@pytest.mark.law("IRL-01")
 def test_IRL_01_no_miss_in_irish_loo() -> None:
     h = irish(pool=6)
     assert legal(h) == ["stand", "throw"]
     assert refused(h, "0 miss").law == "IRL-01"
 
 
+@pytest.mark.law("IRL-02", "IRL-04", "IRL-05")
 def test_IRL_02_04_05_exchanges_after_declaring_up_to_three_cards() -> None:
     h = push(irish(pool=6), "0 stand", "1 stand", "2 stand")
     options = legal(h)
@@ -183,6 +204,7 @@ def test_IRL_02_04_05_exchanges_after_declaring_up_to_three_cards() -> None:
     assert sorted(str(c) for c in h.holding(0)) == ["AH", "AS", "KH"]
 
 
+@pytest.mark.law("IRL-03")
 def test_IRL_03_three_card_lead_rules_apply_after_exchanging() -> None:
     h = push(irish(pool=6), "0 stand", "1 stand", "2 stand", "0 x", "1 x", "2 x")
     push(h, "0 AS")
@@ -193,6 +215,7 @@ def test_IRL_03_three_card_lead_rules_apply_after_exchanging() -> None:
     assert legal(h2) == ["KD", "QD"]  # void in clubs, so he must head with a trump (L3-PLAY-04)
 
 
+@pytest.mark.law("IRL-06", "AMB-33")
 def test_IRL_06_AMB_33_a_lone_player_facing_the_dealer() -> None:
     h = push(irish(pool=6), "0 stand", "1 throw")
     assert legal(h) == ["stand", "throw"]
@@ -202,6 +225,7 @@ def test_IRL_06_AMB_33_a_lone_player_facing_the_dealer() -> None:
     assert dealer.settlement is not None and dealer.settlement.payouts == (0, 0, 6)
 
 
+@pytest.mark.law("AMB-28")
 def test_AMB_28_exchanges_are_limited_to_what_the_stock_holds() -> None:
     h = push(make(IRISH, turnup="7D", preset="irish", stock="AH", pool=6), "0 stand", "1 stand", "2 stand")
     assert max(len(a.value) for a in h.legal_actions()) == 1
@@ -220,6 +244,7 @@ def test_every_law_the_engine_cites_is_in_the_catalogue() -> None:
     assert sorted(cited - set(LAWS)) == []
 
 
+@pytest.mark.law("AMB-11")
 def test_AMB_11_the_ace_of_trumps_is_led_even_when_pam_outranks_it() -> None:
     # Five-card Loo under three-card lead rules: Pam, the ace and another trump. The ace rule decides.
     h = five("JC AH 5H 9S 3S | KD QD 4C 7S 8S | KH 10S QS 9D 3C", five_card_lead_rules=FiveCardLeadRules.AS_THREE_CARD)

@@ -24,6 +24,7 @@ def play_out(game: LooGame, rng: random.Random) -> None:
     game.settle()
 
 
+@pytest.mark.law("L3-SGL-01", "L3-SGL-07", "L3-GEN-07")
 def test_L3_SGL_01_07_peel_opens_with_a_single_then_deals_three_cards_with_a_miss() -> None:
     game = LooGame(Rules.preset("peel"), NAMES, random.Random(1))
     first = game.next_hand()
@@ -33,6 +34,7 @@ def test_L3_SGL_01_07_peel_opens_with_a_single_then_deals_three_cards_with_a_mis
     assert second.deal_kind is DealKind.NORMAL and len(second.miss) == 3
 
 
+@pytest.mark.law("L3-SGL-08")
 def test_L3_SGL_08_after_a_hand_with_nobody_looed_peel_deals_a_single_again() -> None:
     rng = random.Random(0)
     for seed in range(200):
@@ -49,6 +51,7 @@ def test_L3_SGL_08_after_a_hand_with_nobody_looed_peel_deals_a_single_again() ->
     raise AssertionError("no loo-free hand found")
 
 
+@pytest.mark.law("L3-SGL-10", "AMB-55")
 def test_L3_SGL_10_AMB_55_enquire_within_ante_everyone_pays_the_stake() -> None:
     rules = dataclasses.replace(Rules.preset("enquire-within"), first_deal_mode=FirstDealMode.EW_ALL_ANTE)
     game = LooGame(rules, NAMES, random.Random(2))
@@ -56,18 +59,21 @@ def test_L3_SGL_10_AMB_55_enquire_within_ante_everyone_pays_the_stake() -> None:
     assert hand.pool == 15 and hand.deal_kind is DealKind.NORMAL and len(hand.miss) == 3
 
 
+@pytest.mark.law("L3-SGL-09")
 def test_L3_SGL_09_enquire_within_first_round_is_a_single_without_a_miss() -> None:
     game = LooGame(Rules.preset("enquire-within"), NAMES, random.Random(2))
     hand = game.next_hand()
     assert hand.deal_kind is DealKind.SINGLE and hand.miss == () and hand.all_must_play
 
 
+@pytest.mark.law("L3-SGL-11", "L3-BOLD-01")
 def test_L3_SGL_11_L3_BOLD_01_the_encyclopedia_opens_with_a_bold_stand() -> None:
     game = LooGame(Rules.preset("britannica"), NAMES, random.Random(2))
     hand = game.next_hand()
     assert hand.bold_stand and hand.pool == 3
 
 
+@pytest.mark.law("L3-OUT-01", "AMB-20")
 def test_L3_OUT_01_AMB_20_the_dealer_sits_out_with_many_players() -> None:
     rules = dataclasses.replace(Rules.preset("peel"), dealer_sits_out_above=5)
     game = LooGame(rules, [*NAMES, "Fay", "Gus"], random.Random(4))
@@ -76,6 +82,7 @@ def test_L3_OUT_01_AMB_20_the_dealer_sits_out_with_many_players() -> None:
     assert hand.dealt[hand.dealer] is None and hand.last != hand.dealer
 
 
+@pytest.mark.law("L3-WD-01", "L3-WD-03", "AMB-21")
 def test_L3_WD_01_03_AMB_21_a_player_leaves_at_his_deal() -> None:
     rng = random.Random(5)
     game = LooGame(Rules.preset("peel"), NAMES, random.Random(5))
@@ -92,6 +99,7 @@ def test_L3_WD_01_03_AMB_21_a_player_leaves_at_his_deal() -> None:
     assert game.conserved()
 
 
+@pytest.mark.law("AMB-23", "L3-END-02")
 def test_AMB_23_the_game_may_end_when_all_have_dealt_equally_and_nobody_was_looed() -> None:
     rng = random.Random(9)
     game = LooGame(Rules.preset("peel"), NAMES[:3], random.Random(9))
@@ -131,6 +139,7 @@ def test_no_chip_is_created_or_lost_over_long_games(preset: str, players: int, s
     assert sum(totals.values()) == -game.pool
 
 
+@pytest.mark.law("L3-END-03", "AMB-22")
 def test_L3_END_03_AMB_22_a_last_round_ends_the_game_without_loos() -> None:
     rng = random.Random(12)
     game = LooGame(Rules.preset("peel"), NAMES, random.Random(12))
@@ -141,6 +150,7 @@ def test_L3_END_03_AMB_22_a_last_round_ends_the_game_without_loos() -> None:
     assert game.results[-1].settlement.loos == (0,) * 5 and game.conserved()
 
 
+@pytest.mark.law("CF-06")
 def test_CF_06_a_game_may_cut_for_its_first_dealer_with_each_sources_values() -> None:
     from loo.game import cut_value
 

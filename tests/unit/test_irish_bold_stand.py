@@ -27,6 +27,7 @@ def irish(**kw: object):  # type: ignore[no-untyped-def]
     return make(IRISH, turnup="7D", preset="irish", stock="AH KH QH JH 9H", **kw)  # type: ignore[arg-type]
 
 
+@pytest.mark.law("AMB-33", "L3-BOLD-01")
 def test_AMB_33_L3_BOLD_01_the_irish_preset_makes_all_play_on_a_pool_of_the_dealers_stake() -> None:
     assert Rules.preset("irish").first_deal_mode is FirstDealMode.BOLD_STAND
     h = irish(pool=3)
@@ -39,6 +40,7 @@ def test_AMB_33_L3_BOLD_01_the_irish_preset_makes_all_play_on_a_pool_of_the_deal
     assert "x AS 10H 2C" in legal(h)  # IRL-02/05: each may still change his cards
 
 
+@pytest.mark.law("AMB-33")
 def test_AMB_33_first_deal_mode_none_offers_a_throw_on_the_same_pool() -> None:
     h = irish(pool=3, **NONE)
     assert not h.bold_stand and legal(h) == ["stand", "throw"]
@@ -46,12 +48,14 @@ def test_AMB_33_first_deal_mode_none_offers_a_throw_on_the_same_pool() -> None:
     assert h.settlement is not None and h.settlement.reason == "dealer-uncontested"
 
 
+@pytest.mark.law("AMB-33", "IRL-06")
 @pytest.mark.parametrize("options", [{}, NONE])
 def test_AMB_33_IRL_06_a_richer_pool_is_an_ordinary_deal_either_way(options: dict[str, object]) -> None:
     h = irish(pool=6, **options)
     assert not h.bold_stand and legal(h) == ["stand", "throw"]
 
 
+@pytest.mark.law("AMB-33", "L3-SGL-11")
 def test_AMB_33_L3_SGL_11_an_irish_game_opens_with_a_bold_stand_and_then_offers_the_choice() -> None:
     game = LooGame(Rules.preset("irish"), ["Ann", "Ben", "Cat", "Dan"], random.Random(3))
     hand = game.next_hand()
@@ -61,6 +65,7 @@ def test_AMB_33_L3_SGL_11_an_irish_game_opens_with_a_bold_stand_and_then_offers_
     assert not free.bold_stand and {a.value for a in free.legal_actions()} == {"stand", "throw"}
 
 
+@pytest.mark.law("AMB-33")
 def test_AMB_33_records_choose_either_reading_and_old_records_still_read() -> None:
     def record(rules: object, *declares: str) -> str:
         return json.dumps({"format": "loo-record/1", "game": "irish-loo", "rules": rules, "seats": ["A", "B", "C", "D"],
@@ -79,6 +84,7 @@ def test_AMB_33_records_choose_either_reading_and_old_records_still_read() -> No
     assert Rules.from_record("irish-loo", "irish").to_record() == "irish"
 
 
+@pytest.mark.law("AMB-33")
 def test_AMB_33_the_option_cites_the_decision_for_the_rules_picker() -> None:
     first_deal = option("irish-loo", "first-deal-mode")
     assert "AMB-33" in first_deal.laws and "003" in first_deal.sources
@@ -86,6 +92,7 @@ def test_AMB_33_the_option_cites_the_decision_for_the_rules_picker() -> None:
     assert first_deal.choice_label("bold-stand") == "A Bold Stand (Force)"
 
 
+@pytest.mark.law("AMB-33")
 def test_AMB_33_deal_codes_of_either_reading_still_read() -> None:
     from widgets.dealcode import parse_deal_code
 

@@ -20,6 +20,7 @@ def play_out(hand: LooHand, rng: random.Random) -> None:
         hand.push(rng.choice(hand.legal_actions()))
 
 
+@pytest.mark.law("L3-LOO-01")
 def test_L3_LOO_01_the_looed_are_in_seat_order_when_the_dealer_is_not_the_last_seat() -> None:
     # Four players, Ben (seat 1) deals, hearts are trumps; Cat, the eldest, holds the three top trumps.
     h = make("2S 3S 4S | 5S 6S 7S | AH KH QH | 2D 3D 4D", miss="8S 9S 10S", turnup="2H", dealer=1)
@@ -33,6 +34,7 @@ def test_L3_LOO_01_the_looed_are_in_seat_order_when_the_dealer_is_not_the_last_s
     assert s.to_record()["looed"] == [0, 1, 3]
 
 
+@pytest.mark.law("L5-FL-03", "L5-FL-06")
 def test_L5_FL_03_06_a_flush_looes_the_other_standers_in_seat_order() -> None:
     # Five-card Loo, four players, Ben (seat 1) deals, hearts trumps; Cat, the eldest, holds a Pam flush.
     hands = "3D 4D 8C 9C KC | AH 3S 9D 8D 2C | JC 2S 5S 6S 7S | KH 10C QC 5D 6D"
@@ -45,6 +47,7 @@ def test_L5_FL_03_06_a_flush_looes_the_other_standers_in_seat_order() -> None:
     assert s.loos == (5, 5, 0, 5) and s.payouts == (0, 0, 20, 0)
 
 
+@pytest.mark.law("L3-LOO-01", "L5-FL-06")
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_L3_LOO_01_L5_FL_06_every_loo_game_lists_the_looed_in_seat_order(preset: str) -> None:
     """Random hands of every Loo preset, every dealer: ``looed`` is sorted and matches ``loos``."""

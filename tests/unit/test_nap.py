@@ -38,6 +38,7 @@ def three_made() -> NapHand:
 # ----- general and the deal (E.1) -------------------------------------------------------------
 
 
+@pytest.mark.law("NAP-GEN-02")
 def test_NAP_GEN_02_a_full_pack_ranked_as_at_whist_for_two_players_and_more() -> None:
     assert len(set(full_pack())) == 52
     two = push(nap("AS 2S 3S 4S 5S | KS 6S 7S 8S 9S", dealer=1), "0 1", "1 pass", "0 5S", "1 KS")
@@ -52,6 +53,7 @@ def test_NAP_GEN_02_a_full_pack_ranked_as_at_whist_for_two_players_and_more() ->
         deal_nap(rules, random.Random(1), seats=11, dealer=0)
 
 
+@pytest.mark.law("NAP-GEN-04")
 def test_NAP_GEN_04_no_duty_to_head_a_trick_or_to_trump() -> None:
     h = push(nap(FREE), "0 2", "1 pass", "2 pass", "3 pass", "0 AS", "1 5S", "2 8C", "3 6S", "0 10H")
     assert legal(h) == ["KH", "3H"]  # the three of hearts need not head the ten
@@ -62,6 +64,7 @@ def test_NAP_GEN_04_no_duty_to_head_a_trick_or_to_trump() -> None:
     assert explained.legal and explained.law == "NAP-GEN-04"
 
 
+@pytest.mark.law("NAP-DEAL-03")
 def test_NAP_DEAL_03_five_cards_each_one_at_a_time_from_the_dealers_left() -> None:
     hands, garnet, peep, stock = deal_nap(NapRules(), Unshuffled(), seats=4, dealer=1)
     order = list(full_pack())
@@ -70,6 +73,7 @@ def test_NAP_DEAL_03_five_cards_each_one_at_a_time_from_the_dealers_left() -> No
     assert (garnet, peep, stock) == ([], None, order[20:])
 
 
+@pytest.mark.law("NAP-DEAL-04")
 def test_NAP_DEAL_04_there_is_no_turn_up_trumps_wait_for_the_first_lead() -> None:
     h = nap()
     assert h.trump is None and h.view(0).trump is None and not hasattr(h, "turnup")
@@ -77,6 +81,7 @@ def test_NAP_DEAL_04_there_is_no_turn_up_trumps_wait_for_the_first_lead() -> Non
     assert h.trump is Suit.SPADES
 
 
+@pytest.mark.law("NAP-DEAL-05")
 def test_NAP_DEAL_05_the_rest_of_the_pack_is_out_of_sight() -> None:
     h = nap()
     for seat in range(4):
@@ -89,6 +94,7 @@ def test_NAP_DEAL_05_the_rest_of_the_pack_is_out_of_sight() -> None:
 # ----- calling (E.2) ------------------------------------------------------------------------------
 
 
+@pytest.mark.law("NAP-CALL-01")
 def test_NAP_CALL_01_the_eldest_calls_first_and_each_later_call_must_raise() -> None:
     h = nap()
     assert h.to_act == 0 and h.phase is NapPhase.CALL
@@ -99,12 +105,14 @@ def test_NAP_CALL_01_the_eldest_calls_first_and_each_later_call_must_raise() -> 
     assert error.law == "NAP-CALL-01" and error.message == "Ben must call higher than two, so two may not be called"
 
 
+@pytest.mark.law("NAP-CALL-02")
 def test_NAP_CALL_02_nap_is_the_limit() -> None:
     h = push(nap(), "0 nap")
     assert legal(h) == ["pass"]
     assert refused(h, "1 nap").law == "NAP-CALL-02"
 
 
+@pytest.mark.law("NAP-CALL-03")
 def test_NAP_CALL_03_a_call_stands() -> None:
     h = push(nap(), "0 2", "1 pass")
     error = refused(h, "0 3")
@@ -112,6 +120,7 @@ def test_NAP_CALL_03_a_call_stands() -> None:
     assert h.actions[-1] == Action(1, "call", "pass") and h.call == "2"
 
 
+@pytest.mark.law("NAP-CALL-04", "AMB-36")
 def test_NAP_CALL_04_AMB_36_the_dealer_must_call_one_when_everyone_passes() -> None:
     h = push(nap(), "0 pass", "1 pass", "2 pass")
     assert legal(h) == ["1", "2", "3", "4", "nap"]
@@ -124,6 +133,7 @@ def test_NAP_CALL_04_AMB_36_the_dealer_must_call_one_when_everyone_passes() -> N
     assert h.is_over and s is not None and s.reason == "redeal" and s.net() == (0, 0, 0, 0) and s.tricks == ()
 
 
+@pytest.mark.law("AMB-36")
 def test_AMB_36_the_lowest_voluntary_call_can_be_agreed() -> None:
     h = nap(min_call=2)
     assert legal(h) == ["pass", "2", "3", "4", "nap"]
@@ -132,6 +142,7 @@ def test_AMB_36_the_lowest_voluntary_call_can_be_agreed() -> None:
     assert legal(h) == ["1", "2", "3", "4", "nap"]  # the dealer's forced one is still a call
 
 
+@pytest.mark.law("NAP-CALL-05", "NAP-PLAY-01")
 def test_NAP_CALL_05_NAP_PLAY_01_the_highest_caller_plays_alone_and_leads_and_his_suit_is_trumps() -> None:
     h = push(nap(), "0 pass", "1 2", "2 3", "3 pass")
     assert h.caller == 2 and h.to_act == 2 and h.phase is NapPhase.PLAY
@@ -145,6 +156,7 @@ def test_NAP_CALL_05_NAP_PLAY_01_the_highest_caller_plays_alone_and_leads_and_hi
 # ----- play (E.3) -----------------------------------------------------------------------------------
 
 
+@pytest.mark.law("NAP-PLAY-02", "NAP-PLAY-03")
 def test_NAP_PLAY_02_03_follow_suit_if_able_and_a_renounce_while_holding_the_suit_is_refused() -> None:
     h = push(nap(), "0 3", "1 pass", "2 pass", "3 pass", "0 AS")
     assert legal(h) == ["9S"]
@@ -154,6 +166,7 @@ def test_NAP_PLAY_02_03_follow_suit_if_able_and_a_renounce_while_holding_the_sui
     assert refused(h, "1 AH").message.startswith("Ben does not hold AH")
 
 
+@pytest.mark.law("NAP-PLAY-04")
 def test_NAP_PLAY_04_the_highest_of_the_suit_led_or_the_highest_trump_wins_and_leads_next() -> None:
     h = push(nap(FREE), "0 2", "1 pass", "2 pass", "3 pass", "0 AS", "1 5S", "2 8C", "3 6S",
              "0 10H", "1 KH", "2 9H", "3 QH")  # fmt: skip
@@ -162,6 +175,7 @@ def test_NAP_PLAY_04_the_highest_of_the_suit_led_or_the_highest_trump_wins_and_l
     assert h.tricks[-1].winner == 0
 
 
+@pytest.mark.law("NAP-PLAY-05")
 def test_NAP_PLAY_05_played_cards_stay_before_their_owners_for_all_to_see() -> None:
     h = push(nap(), "0 3", "1 pass", "2 pass", "3 pass", "0 AS", "1 9S", "2 JS", "3 3S", "0 KS")
     for seat in range(4):
@@ -170,6 +184,7 @@ def test_NAP_PLAY_05_played_cards_stay_before_their_owners_for_all_to_see() -> N
         assert view.tricks[0].winner == 0 and [(p, str(c)) for p, c in view.current] == [(0, "KS")]
 
 
+@pytest.mark.law("NAP-PLAY-06", "AMB-43")
 def test_NAP_PLAY_06_AMB_43_play_may_stop_once_the_call_is_made_or_beaten() -> None:
     h = three_made()
     assert h.is_over and len(h.tricks) == 3 and h.holding(0) == (Card.parse("2H"), Card.parse("3D"))
@@ -184,12 +199,14 @@ def test_NAP_PLAY_06_AMB_43_play_may_stop_once_the_call_is_made_or_beaten() -> N
 # ----- settlement (E.4) ---------------------------------------------------------------------------
 
 
+@pytest.mark.law("NAP-SET-01", "NAP-SET-03")
 def test_NAP_SET_01_03_the_call_made_is_paid_level_money_by_every_opponent() -> None:
     s = three_made().settlement
     assert s is not None and s.made and s.call == "3" and s.caller == 0
     assert s.tricks_won == (3, 0, 0, 0) and s.net() == (9, -3, -3, -3)  # three each way at penny Nap
 
 
+@pytest.mark.law("NAP-SET-02")
 def test_NAP_SET_02_a_failed_caller_pays_only_his_call_even_with_no_trick() -> None:
     h = push(nap(), "0 pass", "1 4", "2 pass", "3 pass", "1 9S", "2 JS", "3 3S", "0 AS",
              "0 KS", "1 2C", "2 10S", "3 9C")  # fmt: skip
@@ -197,6 +214,7 @@ def test_NAP_SET_02_a_failed_caller_pays_only_his_call_even_with_no_trick() -> N
     assert s is not None and not s.made and s.tricks_won[1] == 0 and s.net() == (4, -12, 4, 4)
 
 
+@pytest.mark.law("NAP-SET-04")
 def test_NAP_SET_04_a_nap_wins_ten_and_loses_five_from_and_to_each() -> None:
     h = push(nap(NAP_HAND), "0 nap", "1 pass", "2 pass", "3 pass")
     s = play_out(h).settlement
@@ -205,6 +223,7 @@ def test_NAP_SET_04_a_nap_wins_ten_and_loses_five_from_and_to_each() -> None:
     assert s is not None and not s.made and s.tricks_won == (4, 0, 1, 0) and s.net() == (-15, 5, 5, 5)
 
 
+@pytest.mark.law("NAP-SET-05", "CF-31", "AMB-37")
 def test_NAP_SET_05_CF_31_AMB_37_the_shilling_scale() -> None:
     rules = NapRules.preset("shilling")
     assert rules.call_values("nap") == (12, 6) and rules.call_values("3") == (3, 3)
@@ -212,6 +231,7 @@ def test_NAP_SET_05_CF_31_AMB_37_the_shilling_scale() -> None:
     assert s is not None and s.net() == (36, -12, -12, -12)
 
 
+@pytest.mark.law("NAP-SET-06")
 def test_NAP_SET_06_the_stake_per_trick_is_agreed() -> None:
     h = three_made()
     sixpence = push(nap(unit=6), *[f"{a.seat} {a.value}" for a in h.actions])
@@ -222,6 +242,7 @@ def test_NAP_SET_06_the_stake_per_trick_is_agreed() -> None:
 # ----- Wellington (E.5) ------------------------------------------------------------------------------
 
 
+@pytest.mark.law("NAP-WEL-01", "NAP-WEL-02")
 def test_NAP_WEL_01_02_wellington_over_a_nap_only_at_double_stakes() -> None:
     rules = NapRules(wellington=True)
     assert rules.call_values("wellington") == (20, 10)
@@ -237,6 +258,7 @@ def test_NAP_WEL_01_02_wellington_over_a_nap_only_at_double_stakes() -> None:
     assert s is not None and s.call == "wellington" and s.made and s.net() == (-20, 60, -20, -20)
 
 
+@pytest.mark.law("NAP-WEL-03", "NAP-POOL-05")
 def test_NAP_WEL_03_NAP_POOL_05_a_successful_wellington_takes_the_pool() -> None:
     swapped = "2S 3H 4H 5H 6H | AS KS QS JS AH | 7H 8H 9H 10H JH | QH KH 2C 3C 4C"
     h = push(nap(swapped, wellington=True, kitty_mode="dealer", pool=7), "0 nap", "1 wellington", "2 pass", "3 pass")
@@ -250,6 +272,7 @@ LOW = "2S 3S 2H 3H 2D | AS KS QS AH KH | JS 10S QH JH AD | 9S 8S 10H 9H KD"
 FIRST_LEAD = "2D 3D 2S 3S 4S | AH KH QH 5D 6S | JH 10H 9H 7D 8S | 4D 8H 7H 6H 9S"
 
 
+@pytest.mark.law("NAP-MIS-01", "NAP-MIS-04")
 def test_NAP_MIS_01_04_misery_ranks_between_three_and_four() -> None:
     assert refused(nap(LOW), "0 misery").law == "NAP-MIS-01"
     h = push(nap(LOW, misery=True), "0 misery")
@@ -258,6 +281,7 @@ def test_NAP_MIS_01_04_misery_ranks_between_three_and_four() -> None:
     assert legal(h) == ["pass", "misery", "4", "nap"]
 
 
+@pytest.mark.law("NAP-MIS-02", "NAP-MIS-05", "AMB-39")
 def test_NAP_MIS_02_05_AMB_39_misery_without_trumps_is_paid_as_three() -> None:
     h = push(nap(LOW, misery=True), "0 misery", "1 pass", "2 pass", "3 pass", "0 2D", "1 AS", "2 AD", "3 KD")
     assert h.trump is None and h.tricks[0].winner == 2  # the ace of spades is no trump
@@ -267,6 +291,7 @@ def test_NAP_MIS_02_05_AMB_39_misery_without_trumps_is_paid_as_three() -> None:
     assert s is not None and s.made and s.tricks_won[0] == 0 and s.net() == (9, -3, -3, -3)
 
 
+@pytest.mark.law("NAP-MIS-03", "CF-32", "AMB-39")
 def test_NAP_MIS_03_CF_32_AMB_39_with_first_lead_trumps_a_misery_fails_on_the_trick_it_wins() -> None:
     moves = ["0 misery", "1 pass", "2 pass", "3 pass", "0 2D", "1 5D", "2 7D", "3 4D", "2 JH", "3 8H", "0 3D", "1 AH"]
     plain = push(nap(FIRST_LEAD, misery=True), *moves)
@@ -282,6 +307,7 @@ def test_NAP_MIS_03_CF_32_AMB_39_with_first_lead_trumps_a_misery_fails_on_the_tr
 GARNET = "AD JD 10D 9D 8D"
 
 
+@pytest.mark.law("NAP-SG-01", "NAP-SG-02")
 def test_NAP_SG_01_02_the_extra_hand_is_dealt_and_may_be_taken_unseen_at_ones_turn_to_call() -> None:
     _, garnet, _, stock = deal_nap(NapRules(sir_garnet=True), Unshuffled(), seats=4, dealer=3)
     order = list(full_pack())
@@ -297,6 +323,7 @@ def test_NAP_SG_01_02_the_extra_hand_is_dealt_and_may_be_taken_unseen_at_ones_tu
     assert len(h.legal_actions()) == 252
 
 
+@pytest.mark.law("NAP-SG-03", "NAP-SG-04", "NAP-SG-05")
 def test_NAP_SG_03_04_05_the_taker_throws_out_five_and_must_play_a_nap_at_nap_stakes() -> None:
     h = push(nap(sir_garnet=True, garnet=GARNET), "0 garnet")
     assert refused(h, "0 garnet 2H 3D 10D 9D").law == "NAP-SG-03"
@@ -311,6 +338,7 @@ def test_NAP_SG_03_04_05_the_taker_throws_out_five_and_must_play_a_nap_at_nap_st
     assert s is not None and s.made and s.net() == (30, -10, -10, -10)
 
 
+@pytest.mark.law("AMB-38", "NAP-SG-04")
 def test_AMB_38_NAP_SG_04_sir_garnet_is_gone_once_a_nap_is_called() -> None:
     h = push(nap(sir_garnet=True, garnet=GARNET), "0 nap")
     assert not [a for a in h.legal_actions() if a.verb == "garnet"]
@@ -323,6 +351,7 @@ def test_AMB_38_NAP_SG_04_sir_garnet_is_gone_once_a_nap_is_called() -> None:
 # ----- Peep Nap (E.8) ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.law("NAP-PEEP-01", "NAP-PEEP-02")
 def test_NAP_PEEP_01_02_a_private_peep_at_the_extra_card_for_a_fee_at_ones_turn() -> None:
     _, _, peep, stock = deal_nap(NapRules(peep=True), Unshuffled(), seats=4, dealer=3)
     assert peep == list(full_pack())[20] and len(stock) == 31
@@ -337,6 +366,7 @@ def test_NAP_PEEP_01_02_a_private_peep_at_the_extra_card_for_a_fee_at_ones_turn(
     assert refused(nap(), "0 peep").law == "NAP-PEEP-01"
 
 
+@pytest.mark.law("NAP-PEEP-03", "NAP-PEEP-04")
 def test_NAP_PEEP_03_04_only_the_highest_caller_who_peeped_may_exchange() -> None:
     h = push(nap(peep=True, peep_card="AD"), "0 peep", "0 3", "1 peep", "1 pass", "2 pass", "3 pass")
     assert h.phase is NapPhase.EXCHANGE and h.to_act == 0
@@ -351,6 +381,7 @@ def test_NAP_PEEP_03_04_only_the_highest_caller_who_peeped_may_exchange() -> Non
     assert s is not None and s.next_pool == 2 and sum(s.net()) == -2  # the two peeps went into the pool
 
 
+@pytest.mark.law("NAP-PEEP-05", "AMB-38")
 def test_NAP_PEEP_05_AMB_38_a_nap_caller_waits_for_the_later_players_to_peep() -> None:
     h = push(nap(peep=True, peep_card="AD"), "0 peep", "0 nap")
     assert refused(h, "0 x 2H").law == "NAP-PEEP-05"
@@ -364,6 +395,7 @@ def test_NAP_PEEP_05_AMB_38_a_nap_caller_waits_for_the_later_players_to_peep() -
 STOCK = "AD JD 10D 9D 8D 7D 6D 5D 2S 4S 5S 6S 7S 8S"
 
 
+@pytest.mark.law("NAP-PUR-01", "NAP-PUR-02", "NAP-PUR-03")
 def test_NAP_PUR_01_02_03_the_dealer_sells_fresh_cards_for_discards_before_the_calling() -> None:
     h = nap(purchase=True, stock=STOCK)
     assert h.phase is NapPhase.PURCHASE and h.to_act == 0 and len(legal(h)) == 32
@@ -376,6 +408,7 @@ def test_NAP_PUR_01_02_03_the_dealer_sells_fresh_cards_for_discards_before_the_c
     assert NapRules(purchase=True, purchase_price=2, unit=3).purchase_price * 3 == 6
 
 
+@pytest.mark.law("NAP-PUR-04", "NAP-PUR-06")
 def test_NAP_PUR_04_06_discards_are_hidden_and_never_drawn_and_a_decision_stands() -> None:
     h = push(nap(purchase=True, stock=STOCK), "0 buy 2H 3D")
     assert refused(h, "0 buy AS").law == "NAP-PUR-06"
@@ -386,6 +419,7 @@ def test_NAP_PUR_04_06_discards_are_hidden_and_never_drawn_and_a_decision_stands
     assert Card.parse("10D") in h.holding(2) and Card.parse("2H") not in h.holding(2)
 
 
+@pytest.mark.law("NAP-PUR-05")
 def test_NAP_PUR_05_the_dealer_serves_himself_last_and_the_calling_starts_on_his_left() -> None:
     h = push(nap(purchase=True, stock=STOCK), "0 buy", "1 buy")
     assert refused(h, "3 buy").law == "NAP-PUR-05"
@@ -393,6 +427,7 @@ def test_NAP_PUR_05_the_dealer_serves_himself_last_and_the_calling_starts_on_his
     assert h.phase is NapPhase.CALL and h.to_act == 0
 
 
+@pytest.mark.law("AMB-41", "AMB-28")
 def test_AMB_41_AMB_28_a_short_pack_limits_what_can_be_bought() -> None:
     h = nap(purchase=True, stock="AD JD 10D")
     assert max(len(a.value) for a in h.legal_actions()) == 3
@@ -404,6 +439,7 @@ def test_AMB_41_AMB_28_a_short_pack_limits_what_can_be_bought() -> None:
 # ----- the pool (E.10) -------------------------------------------------------------------------------------------
 
 
+@pytest.mark.law("NAP-POOL-04", "AMB-40")
 def test_NAP_POOL_04_AMB_40_knaves_and_fives_of_plain_suits_pay_a_unit_each() -> None:
     h = push(nap(kitty_mode="knave-or-five"), "0 3", "1 pass", "2 pass", "3 pass", "0 AS", "1 9S", "2 JS", "3 3S",
              "0 KS", "1 2C", "2 10S", "3 9C", "0 QS", "1 8H", "2 5C", "3 10C")  # fmt: skip
@@ -412,6 +448,7 @@ def test_NAP_POOL_04_AMB_40_knaves_and_fives_of_plain_suits_pay_a_unit_each() ->
     assert s.net() == (9, -3, -4, -3) and s.next_pool == 1
 
 
+@pytest.mark.law("NAP-POOL-05", "NAP-POOL-06", "NAP-POOL-07")
 def test_NAP_POOL_05_06_07_a_made_nap_takes_the_pool_a_failed_one_pays_nothing_unless_agreed() -> None:
     made = play_out(push(nap(NAP_HAND, kitty_mode="dealer", pool=5), "0 nap", "1 pass", "2 pass", "3 pass"))
     assert made.settlement is not None and made.settlement.net() == (35, -10, -10, -10)
@@ -427,6 +464,7 @@ def test_NAP_POOL_05_06_07_a_made_nap_takes_the_pool_a_failed_one_pays_nothing_u
     assert small.settlement is not None and small.settlement.next_pool == 5  # only a Nap takes the pool
 
 
+@pytest.mark.law("NAP-POOL-08")
 def test_NAP_POOL_08_peep_and_purchase_feed_the_pool_alone() -> None:
     with pytest.raises(RecordError, match=r"rules\.kitty-mode"):
         NapRules(peep=True, kitty_mode=KittyMode.DEALER)

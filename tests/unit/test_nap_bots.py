@@ -173,6 +173,7 @@ def test_determinize_refuses_a_finished_hand() -> None:
 # ----- the rules of thumb --------------------------------------------------------------------------
 
 
+@pytest.mark.law("NAP-STR-01", "NAP-STR-02", "NAP-STR-03")
 def test_NAP_STR_01_02_03_three_handed_nap_calls() -> None:
     assert three_handed_nap(parse_cards("QS 7S 5S 3S 2S"))  # NAP-STR-01: one suit headed by an honour
     assert not three_handed_nap(parse_cards("9S 7S 5S 3S 2S"))
@@ -188,6 +189,7 @@ STR4 = "AS 2S 3H 4H 5H | KS 8C 9C AD 6H | QS JS 7H 8H 10C | 10S QD KD JD 2C"
 STR4_PLAY = ("0 AS", "1 KS", "2 QS", "3 10S", "0 3H", "1 6H", "2 8H", "3 2C")
 
 
+@pytest.mark.law("NAP-STR-04")
 def test_NAP_STR_04_lead_trumps_against_a_caller_who_needs_one_more_trick() -> None:
     h = push(nap(STR4), "0 2", "1 pass", "2 pass", "3 pass", *STR4_PLAY)
     assert h.to_act == 2 and [t.winner for t in h.tricks] == [0, 2]
@@ -196,6 +198,7 @@ def test_NAP_STR_04_lead_trumps_against_a_caller_who_needs_one_more_trick() -> N
     assert NapThumbBot().choose(h.view(2), random.Random(0)).value.suit.letter != "S"  # two more: leave trumps
 
 
+@pytest.mark.law("NAP-STR-05")
 def test_NAP_STR_05_discard_from_the_shortest_and_weakest_suit() -> None:
     h = push(nap("AS KS 2C 3C 4C | 9D 8D 7D 2H 3H | 10C 7H 8H JD 5D | QS QD KD 9H 10H"),
              "0 2", "1 pass", "2 pass", "3 pass", "0 AS")  # fmt: skip
@@ -206,6 +209,7 @@ def test_NAP_STR_05_discard_from_the_shortest_and_weakest_suit() -> None:
 MISERY = "2S 3H 4H 5H 6H | AS KS QS 8D 9D | JS 10S 9S AD KD | 2C 3C 4C 5C 6C"
 
 
+@pytest.mark.law("NAP-STR-06", "NAP-MIS-06")
 def test_NAP_STR_06_NAP_MIS_06_misery_leads_and_discards() -> None:
     h = nap(MISERY, misery=True)
     assert misery_hand(h.holding(0))
@@ -217,6 +221,7 @@ def test_NAP_STR_06_NAP_MIS_06_misery_leads_and_discards() -> None:
     assert NapThumbBot().choose(h.view(2), random.Random(0)) == Action.play(2, "AD")
 
 
+@pytest.mark.law("NAP-PEEP-06")
 def test_NAP_PEEP_06_after_a_nap_the_later_players_peep() -> None:
     h = push(nap(peep=True, peep_card="AD"), "0 nap")
     assert NapThumbBot().choose(h.view(1), random.Random(0)) == Action(1, "peep", True)

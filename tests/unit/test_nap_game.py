@@ -22,6 +22,7 @@ def finish(game: NapGame, rng: random.Random) -> None:
         hand.push(thumb.choose(hand.view(hand.to_act or 0), rng))
 
 
+@pytest.mark.law("NAP-DEAL-01")
 def test_NAP_DEAL_01_the_lowest_card_turned_deals_the_ace_counting_lowest() -> None:
     assert cut_value(Card.parse("AS"), courts_equal=False) == 1 < cut_value(Card.parse("2C"), courts_equal=False)
     assert cut_value(Card.parse("KD"), courts_equal=False) == 13
@@ -32,6 +33,7 @@ def test_NAP_DEAL_01_the_lowest_card_turned_deals_the_ace_counting_lowest() -> N
         assert values.count(min(values)) == 1 and last[values.index(min(values))][0] == PLAYERS[game.dealer]
 
 
+@pytest.mark.law("NAP-DEAL-06")
 def test_NAP_DEAL_06_the_deal_passes_to_the_left_after_each_hand() -> None:
     rng = random.Random(4)
     game = NapGame(NapRules(), PLAYERS, rng, first_dealer=2)
@@ -45,6 +47,7 @@ def test_NAP_DEAL_06_the_deal_passes_to_the_left_after_each_hand() -> None:
     assert dealers == [2, 3, 0, 1, 2, 3]
 
 
+@pytest.mark.law("NAP-POOL-02")
 def test_NAP_POOL_02_each_dealer_puts_one_unit_into_the_pool() -> None:
     rng = random.Random(1)
     game = NapGame(NapRules(kitty_mode=KittyMode.DEALER, unit=2), PLAYERS, rng)
@@ -55,6 +58,7 @@ def test_NAP_POOL_02_each_dealer_puts_one_unit_into_the_pool() -> None:
     assert game.conserved()
 
 
+@pytest.mark.law("NAP-POOL-03", "AMB-40")
 def test_NAP_POOL_03_AMB_40_the_dealer_puts_in_three_and_every_other_player_one() -> None:
     rng = random.Random(1)
     game = NapGame(NapRules(kitty_mode=KittyMode.DEALER_AND_PLAYERS), PLAYERS, rng, first_dealer=1)

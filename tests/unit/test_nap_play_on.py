@@ -23,6 +23,7 @@ THREE_TRICKS = ("0 AS", "1 9S", "2 JS", "3 3S", "0 KS", "1 2C", "2 10S", "3 9C",
 LAST_TWO = ("0 2H", "1 7H", "2 AH", "3 6H", "2 KD", "3 QD", "0 3D", "1 4D")
 
 
+@pytest.mark.law("NAP-PLAY-06", "AMB-43")
 def test_NAP_PLAY_06_AMB_43_the_hand_is_decided_at_once_and_the_rest_may_be_played_out() -> None:
     h = push(nap(), *CALL_THREE, *THREE_TRICKS)
     decided = h.settlement
@@ -37,6 +38,7 @@ def test_NAP_PLAY_06_AMB_43_the_hand_is_decided_at_once_and_the_rest_may_be_play
     assert refused(h, "0 2H").law == "NAP-PLAY-06"  # every card is played: nothing more can happen
 
 
+@pytest.mark.law("NAP-PLAY-06", "NAP-SET-01")
 def test_NAP_PLAY_06_NAP_SET_01_a_caller_who_plays_on_and_wins_more_is_paid_only_his_call() -> None:
     # Ann calls two and has it after two tricks; played out, she wins all five, and is paid two.
     h = push(nap(), "0 2", "1 pass", "2 pass", "3 pass", *THREE_TRICKS[:8])
@@ -49,6 +51,7 @@ def test_NAP_PLAY_06_NAP_SET_01_a_caller_who_plays_on_and_wins_more_is_paid_only
     assert s is not None and s.tricks_won == (3, 0, 2, 0) and s.net() == decided.net()
 
 
+@pytest.mark.law("NAP-PLAY-06", "AMB-43")
 def test_NAP_PLAY_06_AMB_43_cards_played_on_still_follow_suit_and_take_turns() -> None:
     h = push(nap(), *CALL_THREE, *THREE_TRICKS)
     assert refused(h, "1 7H").law == "NAP-PLAY-04"  # Ann, who won the last trick, leads
@@ -60,6 +63,7 @@ def test_NAP_PLAY_06_AMB_43_cards_played_on_still_follow_suit_and_take_turns() -
     assert [str(a.value) for a in h.play_on_actions()] == ["7H"]
 
 
+@pytest.mark.law("NAP-PLAY-06")
 def test_NAP_PLAY_06_a_defeated_call_stays_defeated_when_played_out() -> None:
     # Ben calls four and has lost two tricks: defeated. Played out, he wins nothing and pays four each.
     h = push(nap(), "0 pass", "1 4", "2 pass", "3 pass", "1 9S", "2 JS", "3 3S", "0 AS",
@@ -73,6 +77,7 @@ def test_NAP_PLAY_06_a_defeated_call_stays_defeated_when_played_out() -> None:
     assert s.made is False and s.net() == decided.net() == (4, -12, 4, 4)
 
 
+@pytest.mark.law("NAP-PLAY-06", "AMB-43", "NAP-POOL-04")
 def test_NAP_PLAY_06_AMB_43_NAP_POOL_04_the_knave_or_five_pool_counts_cards_played_on() -> None:
     # Cat keeps her five of clubs past the deciding trick and leads it in the fifth: she pays for it.
     opening = (*CALL_THREE, *THREE_TRICKS[:10], "2 KD", "3 10C")
@@ -88,6 +93,7 @@ def test_NAP_PLAY_06_AMB_43_NAP_POOL_04_the_knave_or_five_pool_counts_cards_play
     assert s.net() == (9, -3, -4, -3)
 
 
+@pytest.mark.law("NAP-PLAY-06", "AMB-43")
 def test_NAP_PLAY_06_AMB_43_a_record_played_out_checks_and_settles_like_the_one_that_stops() -> None:
     base = {"format": "loo-record/1", "game": "nap", "seats": ["Ann", "Ben", "Cat", "Dan"], "dealer": 3,
             "pool": 0, "deal": {"hands": [h.split() for h in "AS KS QS 2H 3D | 9S 8H 7H 2C 4D | "
@@ -109,6 +115,7 @@ def test_NAP_PLAY_06_AMB_43_a_record_played_out_checks_and_settles_like_the_one_
     assert (code, late["action"], late["law"]) == (1, 24, "NAP-PLAY-06")
 
 
+@pytest.mark.law("NAP-PLAY-06")
 def test_NAP_PLAY_06_a_hand_played_out_round_trips_as_a_record_and_takes_back() -> None:
     h = push(nap(), *CALL_THREE, *THREE_TRICKS)
     decided = h.settlement
@@ -122,6 +129,7 @@ def test_NAP_PLAY_06_a_hand_played_out_round_trips_as_a_record_and_takes_back() 
     assert h.settlement == decided and len(h.tricks) == 3
 
 
+@pytest.mark.law("NAP-PLAY-06", "AMB-43")
 @pytest.mark.parametrize("preset,options", [("hoffmann", {}), ("hoffmann", {"kitty_mode": "knave-or-five"}),
                                             ("shilling", {"misery": True, "wellington": True})])  # fmt: skip
 def test_NAP_PLAY_06_AMB_43_random_hands_played_out_keep_the_decision(preset: str, options: dict[str, object]) -> None:
@@ -149,6 +157,7 @@ def test_NAP_PLAY_06_AMB_43_random_hands_played_out_keep_the_decision(preset: st
     assert played_on > 0
 
 
+@pytest.mark.law("NAP-PLAY-06")
 def test_NAP_PLAY_06_the_step_viewer_shows_a_record_played_out() -> None:
     from widgets.step_viewer import StepViewer
 
@@ -158,6 +167,7 @@ def test_NAP_PLAY_06_the_step_viewer_shows_a_record_played_out() -> None:
     assert "called three and made it" in viewer.steps[-1].html
 
 
+@pytest.mark.law("NAP-PLAY-06")
 def test_NAP_PLAY_06_play_on_is_not_offered_after_a_redeal() -> None:
     h = push(nap(), "0 pass", "1 pass", "2 pass")
     assert h.legal_actions() and not h.play_on_actions()

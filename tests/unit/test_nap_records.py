@@ -192,31 +192,38 @@ def _golden(name: str) -> dict[str, Any]:
     return out
 
 
+@pytest.mark.law("NAP-SET-03")
 def test_NAP_SET_03_golden_a_call_of_three_is_three_each_way() -> None:
     assert _golden("NAP-SET-03-three-each-way")["settlement"] == [9, -3, -3, -3]
 
 
+@pytest.mark.law("NAP-SET-02")
 def test_NAP_SET_02_golden_four_called_and_none_made_pays_four_each() -> None:
     assert _golden("NAP-SET-02-four-called-none-made")["settlement"] == [4, -12, 4, 4]
 
 
+@pytest.mark.law("NAP-SET-04")
 def test_NAP_SET_04_golden_penny_nap_wins_ten_from_each() -> None:
     assert _golden("NAP-SET-04-penny-nap")["settlement"] == [30, -10, -10, -10]
 
 
+@pytest.mark.law("NAP-WEL-01")
 def test_NAP_WEL_01_golden_a_wellington_on_the_shilling_scale_wins_two_shillings_each() -> None:
     assert _golden("NAP-WEL-01-shilling-wellington")["settlement"] == [-24, 72, -24, -24]
 
 
+@pytest.mark.law("NAP-MIS-05")
 def test_NAP_MIS_05_golden_a_misery_is_paid_as_three() -> None:
     assert _golden("NAP-MIS-05-misery-paid-as-three")["settlement"] == [9, -3, -3, -3]
 
 
+@pytest.mark.law("NAP-POOL-05")
 def test_NAP_POOL_05_golden_a_made_nap_takes_the_kitty() -> None:
     out = _golden("NAP-POOL-05-nap-takes-the-kitty")
     assert out["settlement"] == [35, -10, -10, -10] and out["next_pool"] == 0
 
 
+@pytest.mark.law("NAP-CALL-04")
 def test_NAP_CALL_04_golden_the_dealers_forced_call_of_one() -> None:
     out = _golden("NAP-CALL-04-the-dealer-calls-one")
     assert out["caller"] == 3 and out["call"] == "1" and out["settlement"] == [1, 1, 1, -3]

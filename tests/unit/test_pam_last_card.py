@@ -33,6 +33,7 @@ def last_trick(**options: object):  # type: ignore[no-untyped-def]
     return h
 
 
+@pytest.mark.law("AMB-26", "L5-RANK-05")
 def test_AMB_26_L5_RANK_05_pam_as_the_last_card_is_played_and_lets_the_ace_win() -> None:
     h = push(last_trick(), "0 AH")
     assert h.holding(1) == (Card.parse("JC"),)
@@ -46,6 +47,7 @@ def test_AMB_26_L5_RANK_05_pam_as_the_last_card_is_played_and_lets_the_ace_win()
     assert s.looed == (1, 2) and s.loos == (0, 5, 5)
 
 
+@pytest.mark.law("AMB-26", "CF-22")
 def test_AMB_26_CF_22_on_announce_pam_lets_the_ace_win_only_when_the_words_are_said() -> None:
     said = last_trick(pam_be_civil=PamBeCivil.ON_ANNOUNCE)
     said.push(Action(0, "play", Card.parse("AH"), civil=True))
@@ -55,6 +57,7 @@ def test_AMB_26_CF_22_on_announce_pam_lets_the_ace_win_only_when_the_words_are_s
     assert quiet.tricks[-1].winner == 1  # nobody asked Pam to be civil: it is the top trump
 
 
+@pytest.mark.law("CF-22", "L5-RANK-01")
 def test_CF_22_L5_RANK_01_when_civility_is_a_courtesy_pam_takes_the_ace() -> None:
     h = push(last_trick(pam_be_civil=PamBeCivil.COURTESY), "0 AH", "1 JC", "2 3C")
     assert h.tricks[-1].winner == 1
@@ -62,6 +65,7 @@ def test_CF_22_L5_RANK_01_when_civility_is_a_courtesy_pam_takes_the_ace() -> Non
     assert s is not None and s.tricks_won == (4, 1, 0) and s.looed == (2,)
 
 
+@pytest.mark.law("AMB-26")
 def test_AMB_26_pam_played_to_the_ace_before_its_last_card_still_wins_as_an_offence() -> None:
     """Table mode: an irregular Pam on the ace (he had other cards) lies where played and wins the trick,
     as before; civility changes the winner only when Pam was the holder's last card."""
@@ -90,6 +94,7 @@ def record(civil: str) -> dict[str, object]:
     }
 
 
+@pytest.mark.law("AMB-26")
 @pytest.mark.parametrize(("civil", "winner"), [("mandatory", 0), ("courtesy", 1)])
 def test_AMB_26_loo_check_settles_the_last_trick_by_civility(
     civil: str, winner: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]

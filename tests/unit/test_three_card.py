@@ -37,6 +37,7 @@ def played_hand(pool: int = 3, **kw: object):  # type: ignore[no-untyped-def]
 # ----- declarations (A.5) ---------------------------------------------------------------
 
 
+@pytest.mark.law("L3-DECL-01")
 def test_L3_DECL_01_declarations_go_round_from_the_eldest_one_at_a_time() -> None:
     h = base()
     assert h.to_act == 0 and h.phase is Phase.DECLARE
@@ -46,6 +47,7 @@ def test_L3_DECL_01_declarations_go_round_from_the_eldest_one_at_a_time() -> Non
         assert h.to_act == seat + 1
 
 
+@pytest.mark.law("L3-DECL-03", "L3-DECL-05")
 def test_L3_DECL_03_and_05_taking_the_miss_and_there_is_only_one() -> None:
     h = push(base(), "0 stand", "1 miss")
     assert [str(c) for c in h.holding(1)] == ["AH", "KH", "QH"]
@@ -53,12 +55,14 @@ def test_L3_DECL_03_and_05_taking_the_miss_and_there_is_only_one() -> None:
     assert refused(h, "2 miss").law == "L3-DECL-05"
 
 
+@pytest.mark.law("L3-DECL-04")
 def test_L3_DECL_04_a_miss_taker_must_play_and_can_be_looed() -> None:
     h = push(base(), "0 stand", "1 miss", "2 throw", "3 throw", "4 stand")
     assert h.phase is Phase.PLAY
     assert 1 in [p for p in range(5) if h.declared(p) == "miss"]
 
 
+@pytest.mark.law("L3-DECL-06", "L3-STK-13", "L3-LOO-04")
 def test_L3_DECL_06_L3_STK_13_L3_LOO_04_throwing_up_costs_and_wins_nothing() -> None:
     h = played_hand()
     s = h.settlement
@@ -67,6 +71,7 @@ def test_L3_DECL_06_L3_STK_13_L3_LOO_04_throwing_up_costs_and_wins_nothing() -> 
         assert s.payouts[thrower] == 0 and s.loos[thrower] == 0 and thrower not in s.looed
 
 
+@pytest.mark.law("L3-DECL-08")
 def test_L3_DECL_08_the_dealer_may_take_the_miss_only_if_it_is_left() -> None:
     h = push(base(), "0 stand", "1 stand", "2 stand", "3 stand")
     assert legal(h) == ["stand", "miss", "throw"]
@@ -77,6 +82,7 @@ def test_L3_DECL_08_the_dealer_may_take_the_miss_only_if_it_is_left() -> None:
 # ----- the dealer's special cases (A.6) ------------------------------------------------------
 
 
+@pytest.mark.law("L3-DLR-01")
 def test_L3_DLR_01_everyone_before_the_dealer_throws_up_and_he_takes_the_pool() -> None:
     h = push(base(pool=9), "0 throw", "1 throw", "2 throw", "3 throw")
     s = h.settlement
@@ -84,6 +90,7 @@ def test_L3_DLR_01_everyone_before_the_dealer_throws_up_and_he_takes_the_pool() 
     assert s.payouts == (0, 0, 0, 0, 9) and s.tricks == () and s.next_pool == 0
 
 
+@pytest.mark.law("L3-DLR-02", "L3-DLR-03", "L3-DIV-04")
 def test_L3_DLR_02_03_dealer_against_a_lone_stander_stands_takes_the_miss_or_plays_it_for_the_pool() -> None:
     h = push(base(), "0 stand", "1 throw", "2 throw", "3 throw")
     assert legal(h) == ["stand", "miss", "pool"]
@@ -100,6 +107,7 @@ def test_L3_DLR_02_03_dealer_against_a_lone_stander_stands_takes_the_miss_or_pla
     assert s.looed == () and s.next_pool == 2
 
 
+@pytest.mark.law("L3-DLR-04")
 def test_L3_DLR_04_the_lone_stander_holds_the_miss_and_the_dealer_concedes() -> None:
     h = push(base(), "0 throw", "1 miss", "2 throw", "3 throw")
     assert legal(h) == ["stand", "throw"]
@@ -108,6 +116,7 @@ def test_L3_DLR_04_the_lone_stander_holds_the_miss_and_the_dealer_concedes() -> 
     assert s is not None and s.reason == "conceded" and s.payouts == (0, 3, 0, 0, 0) and s.next_pool == 0
 
 
+@pytest.mark.law("L3-DLR-05")
 def test_L3_DLR_05_enquire_within_lets_the_dealer_give_up_the_stakes() -> None:
     h = push(base(preset="enquire-within", pool=6), "0 stand", "1 throw", "2 throw", "3 throw")
     assert "throw" in legal(h) and "pool" not in legal(h)
@@ -118,11 +127,13 @@ def test_L3_DLR_05_enquire_within_lets_the_dealer_give_up_the_stakes() -> None:
 # ----- leading (A.7) ---------------------------------------------------------------------------
 
 
+@pytest.mark.law("L3-LEAD-01")
 def test_L3_LEAD_01_the_first_stander_from_the_dealers_left_leads() -> None:
     h = push(base(), "0 throw", "1 stand", "2 stand", "3 throw", "4 throw")
     assert h.phase is Phase.PLAY and h.to_act == 1
 
 
+@pytest.mark.law("L3-LEAD-02")
 def test_L3_LEAD_02_option_the_holder_of_the_miss_leads() -> None:
     h = push(base(miss_holder_leads=True), "0 stand", "1 stand", "2 miss", "3 throw", "4 throw")
     assert h.to_act == 2
@@ -136,12 +147,14 @@ def lead_hand(ann: str, turnup: str = "7D", **kw: object):  # type: ignore[no-un
     return push(h, "0 stand", "1 stand", "2 stand")
 
 
+@pytest.mark.law("L3-LEAD-03")
 def test_L3_LEAD_03_the_ace_of_trumps_must_be_led() -> None:
     h = lead_hand("AD 5C 9H")
     assert legal(h) == ["AD"]
     assert refused(h, "0 5C").law == "L3-LEAD-03"
 
 
+@pytest.mark.law("L3-LEAD-04")
 def test_L3_LEAD_04_the_king_when_the_ace_is_turned_up_peel_only() -> None:
     h = lead_hand("KD 5C 9H", turnup="AD")
     assert legal(h) == ["KD"]
@@ -149,6 +162,7 @@ def test_L3_LEAD_04_the_king_when_the_ace_is_turned_up_peel_only() -> None:
     assert sorted(legal(lead_hand("KD 5C 9H", turnup="AD", king_rule_when_ace_turned=False))) == ["5C", "9H", "KD"]
 
 
+@pytest.mark.law("L3-LEAD-05")
 def test_L3_LEAD_05_with_two_or_three_trumps_lead_the_highest() -> None:
     h = lead_hand("QD 3D 9H")
     assert legal(h) == ["QD"]
@@ -156,16 +170,19 @@ def test_L3_LEAD_05_with_two_or_three_trumps_lead_the_highest() -> None:
     assert error.law == "L3-LEAD-05" and "QD" in error.message
 
 
+@pytest.mark.law("L3-LEAD-06")
 def test_L3_LEAD_06_option_two_or_more_trumps_lead_one() -> None:
     h = lead_hand("QD 3D 9H", first_lead_rule=FirstLeadRule.ANY_TRUMP)
     assert legal(h) == ["QD", "3D"]
     assert refused(h, "0 9H").law == "L3-LEAD-06"
 
 
+@pytest.mark.law("L3-LEAD-08")
 def test_L3_LEAD_08_otherwise_any_lead() -> None:
     assert sorted(legal(lead_hand("5D 5C 9H"))) == ["5C", "5D", "9H"]
 
 
+@pytest.mark.law("L3-LEAD-09", "L3-LEAD-10")
 def test_L3_LEAD_09_10_the_winner_leads_and_must_lead_his_highest_trump() -> None:
     h = push(lead_hand("AS 5D 9H"), "0 AS", "1 3S", "2 2S")
     assert h.to_act == 0  # L3-LEAD-09
@@ -182,12 +199,14 @@ def all_stand():  # type: ignore[no-untyped-def]
     return push(base(), "0 stand", "1 stand", "2 stand", "3 stand", "4 stand")
 
 
+@pytest.mark.law("L3-PLAY-02")
 def test_L3_PLAY_02_follow_suit_when_able() -> None:
     h = push(all_stand(), "0 2C", "1 QD")
     assert legal(h) == ["9C", "8C"]  # trumped already, so any club (L3-PLAY-03 does not apply)
     assert refused(h, "2 7H").law == "L3-PLAY-02"
 
 
+@pytest.mark.law("L3-PLAY-03")
 def test_L3_PLAY_03_head_the_trick_when_able() -> None:
     h = make("9S 2C 3C | QS 5S 2H | 10S 4H 5H", miss="KC QC JC", turnup="7D")
     push(h, "0 stand", "1 stand", "2 stand", "0 9S")
@@ -197,17 +216,20 @@ def test_L3_PLAY_03_head_the_trick_when_able() -> None:
     assert error.message == "Ben must head the trick: QS beats 9S, so 5S may not be played"
 
 
+@pytest.mark.law("L3-PLAY-04")
 def test_L3_PLAY_04_a_void_player_must_trump_if_his_trump_heads_the_trick() -> None:
     h = push(all_stand(), "0 2C")
     assert legal(h) == ["KD", "QD"]
     assert refused(h, "1 3S").law == "L3-PLAY-04"
 
 
+@pytest.mark.law("L3-PLAY-05", "AMB-10")
 def test_L3_PLAY_05_AMB_10_a_void_player_who_cannot_head_may_discard_or_undertrump() -> None:
     h = push(all_stand(), "0 2C", "1 QD", "2 8C")
     assert sorted(legal(h)) == ["4D", "5S", "JH"]
 
 
+@pytest.mark.law("L3-TRK-01", "L3-DIV-01", "L3-DIV-02", "L3-LOO-01", "L3-LOO-02", "L3-STK-11")
 def test_L3_TRK_01_L3_DIV_01_02_L3_LOO_01_02_a_whole_hand_settles_by_thirds_and_loos() -> None:
     s = played_hand().settlement
     assert s is not None
@@ -218,21 +240,25 @@ def test_L3_TRK_01_L3_DIV_01_02_L3_LOO_01_02_a_whole_hand_settles_by_thirds_and_
     assert s.next_pool == 6  # L3-STK-11: the loo goes to the next pool
 
 
+@pytest.mark.law("L3-DIV-03", "AMB-14")
 def test_L3_DIV_03_AMB_14_remainders_go_to_the_winners_of_the_first_tricks() -> None:
     s = played_hand(pool=7).settlement
     assert s is not None and s.payouts == (0, 4, 0, 0, 3)  # 3 for trick 1 (Eve), 2 + 2 for Ben
 
 
+@pytest.mark.law("UL-03", "AMB-34")
 def test_UL_03_unlimited_loo_is_the_pool_AMB_34() -> None:
     s = played_hand(pool=12, loo_mode=LooMode.UNLIMITED).settlement
     assert s is not None and s.loos == (12, 0, 0, 0, 0) and s.next_pool == 12
 
 
+@pytest.mark.law("UL-04")
 def test_UL_04_capped_loo() -> None:
     s = played_hand(pool=12, loo_mode=LooMode.CAPPED, loo_cap=5).settlement
     assert s is not None and s.loos == (5, 0, 0, 0, 0)
 
 
+@pytest.mark.law("L3-LOO-05")
 def test_L3_LOO_05_a_hand_where_every_stander_takes_a_trick_looes_nobody() -> None:
     h = make("AS 2C 3C | KH 5S 2H | QC 4H 5H", miss="KC JC 10C", turnup="7D")
     push(h, "0 stand", "1 stand", "2 stand", "0 AS", "1 5S", "2 4H", "0 2C", "1 2H", "2 QC", "2 5H", "0 3C", "1 KH")
@@ -240,6 +266,7 @@ def test_L3_LOO_05_a_hand_where_every_stander_takes_a_trick_looes_nobody() -> No
     assert s is not None and s.looed == () and s.loo_free and s.tricks_won == (1, 1, 1)
 
 
+@pytest.mark.law("L3-PLAY-08", "L3-DECL-13", "L3-PLAY-01")
 def test_L3_PLAY_08_L3_DECL_13_no_declaring_once_play_begins() -> None:
     h = all_stand()
     assert refused(h, "0 throw").law == "L3-PLAY-08"
@@ -249,6 +276,7 @@ def test_L3_PLAY_08_L3_DECL_13_no_declaring_once_play_begins() -> None:
 # ----- the single and the first deal (A.4) --------------------------------------------------------
 
 
+@pytest.mark.law("L3-SGL-02", "L3-SGL-03", "L3-SGL-04", "L3-SGL-06")
 def test_L3_SGL_02_03_04_peels_single_the_highest_card_above_the_turnup_takes_the_pool() -> None:
     h = make("QD | 3D | AH | 9S | 2C", turnup="7D", kind=DealKind.SINGLE)
     s = h.settlement
@@ -258,22 +286,26 @@ def test_L3_SGL_02_03_04_peels_single_the_highest_card_above_the_turnup_takes_th
     assert s.next_pool == 12
 
 
+@pytest.mark.law("L3-SGL-05")
 def test_L3_SGL_05_nobody_beats_the_turnup_so_all_are_looed_and_the_pool_stays() -> None:
     s = make("5D | 3D | AH | 9S | 2C", turnup="7D", kind=DealKind.SINGLE).settlement
     assert s is not None and s.payouts == (0,) * 5 and s.next_pool == 3 + 5 * 3
 
 
+@pytest.mark.law("AMB-03")
 def test_AMB_03_an_ace_turned_up_cannot_be_beaten_in_the_single() -> None:
     s = make("KD | 3D | AH | 9S | 2C", turnup="AD", kind=DealKind.SINGLE).settlement
     assert s is not None and s.payouts == (0,) * 5
 
 
+@pytest.mark.law("L3-SGL-09")
 def test_L3_SGL_09_enquire_within_single_no_miss_and_everyone_plays() -> None:
     h = make(BASE, turnup="7D", preset="enquire-within", kind=DealKind.SINGLE)
     assert legal(h) == ["stand"]
     assert refused(h, "0 throw").law == "L3-SGL-09"
 
 
+@pytest.mark.law("L3-END-03", "AMB-22")
 def test_L3_END_03_AMB_22_peels_last_round_all_stand_no_miss_no_loos() -> None:
     h = make(BASE, turnup="7D", kind=DealKind.FINAL)
     assert legal(h) == ["stand"]
@@ -287,6 +319,7 @@ def test_L3_END_03_AMB_22_peels_last_round_all_stand_no_miss_no_loos() -> None:
 # ----- Bold Stand (A.14) and Club Law (A.13) ---------------------------------------------------------
 
 
+@pytest.mark.law("L3-BOLD-01", "L3-BOLD-02")
 def test_L3_BOLD_01_02_only_the_dealers_stake_in_the_pool_forces_everyone_to_play() -> None:
     h = base(preset="britannica", pool=3)
     assert legal(h) == ["stand", "miss"]  # L3-BOLD-02: the eldest may take the Dumby
@@ -296,10 +329,12 @@ def test_L3_BOLD_01_02_only_the_dealers_stake_in_the_pool_forces_everyone_to_pla
     assert refused(h, "1 miss").law == "L3-BOLD-02"
 
 
+@pytest.mark.law("L3-BOLD-04")
 def test_L3_BOLD_04_with_more_in_the_pool_playing_is_optional() -> None:
     assert legal(base(preset="britannica", pool=9)) == ["stand", "miss", "throw"]
 
 
+@pytest.mark.law("L3-BOLD-03")
 def test_L3_BOLD_03_worked_example_eight_players_five_looed_next_pool_eighteen() -> None:
     status, result = check((GOLDEN / "L3-BOLD-03-eight-players.json").read_text())
     assert status == 0 and result["complete"]
@@ -307,6 +342,7 @@ def test_L3_BOLD_03_worked_example_eight_players_five_looed_next_pool_eighteen()
     assert result["next_pool"] + 3 == 18  # with the next dealer's three
 
 
+@pytest.mark.law("L3-CLUB-01", "L3-CLUB-02", "AMB-18")
 def test_L3_CLUB_01_02_AMB_18_club_law_everyone_stands_and_the_miss_is_withdrawn() -> None:
     h = make(BASE, miss=MISS, turnup="7C", club_law=True)
     assert legal(h) == ["stand"]
@@ -315,6 +351,7 @@ def test_L3_CLUB_01_02_AMB_18_club_law_everyone_stands_and_the_miss_is_withdrawn
     assert legal(make(BASE, miss=MISS, turnup="7D", club_law=True)) == ["stand", "miss", "throw"]
 
 
+@pytest.mark.law("CF-13")
 def test_CF_13_club_law_with_the_miss_available() -> None:
     h = make(BASE, miss=MISS, turnup="7C", club_law=True, club_law_miss=ClubLawMiss.AVAILABLE)
     assert legal(h) == ["stand", "miss"]
