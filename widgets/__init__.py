@@ -1,0 +1,1 @@
+"""Lanterloo's widgets: the live tables, the book's helpers, and the server (:mod:`widgets.server`)."""
