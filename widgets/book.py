@@ -27,7 +27,7 @@ import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
@@ -38,6 +38,9 @@ from loo.rules import RecordError
 from loo.svg import share_drawings
 from loo.tiles import Tile
 from widgets.step_viewer import StepViewer
+
+if TYPE_CHECKING:
+    from IPython.display import HTML
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Guy", "Hal")
 """The players' names in the book's examples, seat 0 first (seat 0 is the eldest hand when the
@@ -260,7 +263,7 @@ color:#fff;cursor:pointer;margin-right:.6em}
 </style>"""
 
 
-def live_table_offer(game: str, *, what: str | None = None) -> Any:
+def live_table_offer(game: str, *, what: str | None = None) -> HTML:
     """A box offering the live table for ``game`` (one of :data:`TABLES`).
 
     Served by ``make serve``, the page finds the tables the server offers in a header of its own
@@ -355,7 +358,7 @@ def what_would_you_do(
     title: str | None = None,
     before: Sequence[Mapping[str, Any]] = (),
     **deal: Any,
-) -> Any:
+) -> HTML:
     """A static widget: the reader's hand (seat 0, the eldest), each choice open to it, and for each
     the hand played out by the computer players, with what the reader won or lost.
 

@@ -98,7 +98,7 @@ def _stand_in_for_ipython() -> None:
 def _page_comm_class() -> type:
     from comm.base_comm import BaseComm
 
-    class PageComm(BaseComm):  # type: ignore[misc]
+    class PageComm(BaseComm):
         """A widget's comm whose other end is the page's widget manager."""
 
         def publish_msg(
@@ -191,12 +191,14 @@ def receive(text: str) -> None:
     message = json.loads(text)
     kind = message.get("type")
     content = {"comm_id": message.get("comm_id"), "data": message.get("data") or {}}
-    wrapped = {"content": content, "metadata": message.get("metadata") or {}, "buffers": []}
+    wrapped: dict[str, Any] = {"content": content, "metadata": message.get("metadata") or {}, "buffers": []}
+    # comm's handlers are typed for a kernel's ZMQ stream and sender, which they never use: a page
+    # has neither, so it passes None for both.
     try:
         if kind == "comm_msg":
-            comm.get_comm_manager().comm_msg(None, None, wrapped)
+            comm.get_comm_manager().comm_msg(None, None, wrapped)  # type: ignore[arg-type]
         elif kind == "comm_close":
-            comm.get_comm_manager().comm_close(None, None, wrapped)
+            comm.get_comm_manager().comm_close(None, None, wrapped)  # type: ignore[arg-type]
     finally:
         if "id" in message:
             _send({"type": "idle", "id": message["id"]})
@@ -217,8 +219,16 @@ def open_table(game: str, preset: str | None = None, query: str = "", saved: str
     from widgets.live_table import served_table
 
     def keep(table_id: str, state: Saved) -> None:
-        _send({"type": "save", "game": game, "table_id": table_id, "page": state.page,
-               "count": state.count, "events": state.events})
+        _send(
+            {
+                "type": "save",
+                "game": game,
+                "table_id": table_id,
+                "page": state.page,
+                "count": state.count,
+                "events": state.events,
+            }
+        )
 
     journals = MemoryJournals(on_change=keep)
     table_id: str | None = None
@@ -240,5 +250,8 @@ def open_table(game: str, preset: str | None = None, query: str = "", saved: str
 def _deal_of(query: str) -> list[tuple[str, str]]:
     from urllib.parse import parse_qsl, quote
 
-    return [("deal", quote(value, safe=""))
-            for key, value in parse_qsl(query.lstrip("?"), keep_blank_values=True) if key == "deal"][-1:]
+    return [
+        ("deal", quote(value, safe=""))
+        for key, value in parse_qsl(query.lstrip("?"), keep_blank_values=True)
+        if key == "deal"
+    ][-1:]

@@ -338,7 +338,7 @@ def line_chart_svg(points: Sequence[tuple[int, int]], *, x_label: str, y_label: 
     return "".join(parts)
 
 
-class LedgerView(ipw.VBox):
+class LedgerView(ipw.VBox):  # type: ignore[misc]
     """The game's ledger and pool chart for one model. Construct it, then display it; it never displays itself."""
 
     def __init__(self, model: TableModel, *, shown: bool = True) -> None:

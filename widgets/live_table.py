@@ -80,7 +80,7 @@ home = SERVER
 """The tables' home in this process: :data:`SERVER`, unless :mod:`widgets.inpage` made it the browser."""
 
 
-class LiveTable(ipw.VBox):
+class LiveTable(ipw.VBox):  # type: ignore[misc]
     """The table, the review of the last hand, the game's ledger and the rules picker, in tabs."""
 
     def __init__(self, model: TableModel, *, saved: bool = False) -> None:
@@ -139,7 +139,7 @@ class LiveTable(ipw.VBox):
         self._review.children = (StepViewer(record, title="The hand just played").widget(),)
 
 
-class DealCodes(ipw.VBox):
+class DealCodes(ipw.VBox):  # type: ignore[misc]
     """The hand's deal code, shown only when the reader asks, and a box to deal a code's hand.
 
     The code tells every card of the hand to anyone with the engine, so it reaches the page only
@@ -170,8 +170,7 @@ class DealCodes(ipw.VBox):
         )
         self._status = lean(ipw.HTML)
         note = (
-            '<p class="loo-saved-note" style="font-size:12px;color:#555;margin:2px 0">'
-            f"{escape(home.saved_note)}</p>"
+            f'<p class="loo-saved-note" style="font-size:12px;color:#555;margin:2px 0">{escape(home.saved_note)}</p>'
             if saved
             else ""
         )

@@ -50,7 +50,8 @@ from loo.actions import Action, IllegalActionError
 from loo.cards import Card
 from loo.kits import kit
 from loo.laws import cite
-from loo.records import RecordError, load, record_type, replay_actions
+from loo.records import load, record_type, replay_actions
+from loo.rules import RecordError
 from loo.tiles import Tile
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.journal import START, Event, Journals, StaleTable, StoreError

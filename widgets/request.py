@@ -54,7 +54,7 @@ def _proof(kernel_id: str) -> str | None:
 
         from IPython import get_ipython
 
-        key = get_ipython().kernel.session.key  # type: ignore[union-attr]
+        key = get_ipython().kernel.session.key
     except Exception:  # not in a kernel
         return None
     return hmac.new(key, kernel_id.encode(), hashlib.sha256).hexdigest() if key else None

@@ -82,7 +82,7 @@ def sources_text(option: Option) -> str:
     return text
 
 
-class RulesPicker(ipw.VBox):
+class RulesPicker(ipw.VBox):  # type: ignore[misc]
     """A rules picker for one model. Construct it, then display it; it never displays itself."""
 
     def __init__(self, model: TableModel) -> None:

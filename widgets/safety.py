@@ -125,11 +125,11 @@ def install_kernel_guards() -> Path:
     root.addHandler(handler)
     root.setLevel(logging.INFO)
     root.propagate = False  # never reach a handler that writes to the page
-    sys.stderr = _LogStream(logging.getLogger("lanterloo.stderr"))  # type: ignore[assignment]
+    sys.stderr = _LogStream(logging.getLogger("lanterloo.stderr"))
     try:
         from IPython import get_ipython
     except ImportError:  # not in a kernel: nothing more to guard
-        get_ipython = None  # type: ignore[assignment]
+        get_ipython = None
     shell = get_ipython() if get_ipython is not None else None
     if shell is not None:
 

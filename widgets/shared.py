@@ -83,7 +83,8 @@ def lean(cls: type[W], *args: Any, layout: str | ipw.Layout = DEFAULT, **kwargs:
     style = cls.class_traits().get("style")
     if style is not None and "style" not in kwargs:
         kwargs["style"] = shared_style(style.klass)
-    return cls(*args, **kwargs)
+    widget: W = cls(*args, **kwargs)
+    return widget
 
 
 def own_layout(widget: ipw.DOMWidget) -> ipw.Layout:

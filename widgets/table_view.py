@@ -64,7 +64,7 @@ def _show(widget: ipw.DOMWidget, shown: bool) -> None:
     own_layout(widget).display = None if shown else "none"
 
 
-class TableView(ipw.VBox):
+class TableView(ipw.VBox):  # type: ignore[misc]
     """A table for one reader. Construct it with a model, then display it; it never displays itself."""
 
     def __init__(self, model: TableModel, *, page_sheet: bool | None = None) -> None:

@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import tornado.routing
+import tornado.web
 from traitlets.config import Config
 from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
@@ -71,6 +73,12 @@ from widgets.store import default_path
 
 log = logging.getLogger("lanterloo.server")
 
+# One of tornado's routes: a pattern or a matcher, the handler's class, and its keyword arguments if any.
+Route = (
+    tuple[str | tornado.routing.Matcher, type[tornado.web.RequestHandler]]
+    | tuple[str | tornado.routing.Matcher, type[tornado.web.RequestHandler], dict[str, Any]]
+)
+
 
 class LanterlooServer(Voila):  # type: ignore[misc]
     """Voila with the book at the root and only the table notebooks behind it."""
@@ -90,8 +98,9 @@ class LanterlooServer(Voila):  # type: ignore[misc]
 
         import tornado.tcpserver
 
-        tornado.tcpserver.add_accept_handler = quiet_accept_handler  # type: ignore[assignment]
-        self.app.listen = functools.partial(  # type: ignore[method-assign]
+        # tornado.tcpserver uses tornado.netutil's add_accept_handler without exporting it.
+        tornado.tcpserver.add_accept_handler = quiet_accept_handler  # type: ignore[attr-defined]
+        self.app.listen = functools.partial(
             self.app.listen,
             idle_connection_timeout=self.request_timeout,
             body_timeout=self.request_timeout,
@@ -100,8 +109,8 @@ class LanterlooServer(Voila):  # type: ignore[misc]
         )
         super().listen()
 
-    def init_handlers(self) -> list[Any]:
-        handlers = []
+    def init_handlers(self) -> list[Route]:
+        handlers: list[Route] = []
         manager = self.kernel_manager
         if hasattr(manager, "fill_if_needed") and not isinstance(manager.__dict__.get("_initialize"), OneRefillAtATime):
             manager._initialize = OneRefillAtATime(manager._initialize, play_clock.playing, logger=manager.log)

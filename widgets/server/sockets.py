@@ -18,7 +18,7 @@ import itertools
 import json
 import logging
 import time
-from typing import Any
+from typing import Any, Literal
 
 import tornado.httputil
 import tornado.iostream
@@ -155,7 +155,8 @@ def incoming_parts(message: Any, v1: bool) -> tuple[str | None, dict[str, Any] |
         if isinstance(message, str):
             msg = json.loads(message)
             return msg.get("channel"), msg.get("header"), msg.get("content")
-        width, order = (8, "little") if v1 else (4, "big")
+        width = 8 if v1 else 4
+        order: Literal["little", "big"] = "little" if v1 else "big"
         count = int.from_bytes(message[:width], order)
         offsets = [int.from_bytes(message[width * i : width * (i + 1)], order) for i in range(1, count + 1)]
         if v1:  # channel, header, parent header, metadata, content, buffers...
@@ -174,10 +175,10 @@ PAGE_CHANNELS = frozenset({"shell", "control", "stdin"})
 RECENT_MESSAGE_IDS = 1000
 
 
-class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):
+class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):  # type: ignore[misc]
     """Voila's kernel websocket with TCP no-delay and a filter on what reaches the browser."""
 
-    async def open(self, kernel_id: str) -> None:  # type: ignore[override]
+    async def open(self, kernel_id: str) -> None:
         self.set_nodelay(True)
         stream = getattr(self.ws_connection, "stream", None)
         if stream is not None:  # a write past this raises StreamBufferFullError (write_message below)
@@ -291,7 +292,7 @@ class KernelRequestInfoHandler(RequestInfoSocketHandler):  # type: ignore[misc]
 
     _kernel_id: str | None = None
 
-    async def get(self, kernel_id: str, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+    async def get(self, kernel_id: str, *args: Any, **kwargs: Any) -> None:
         manager = self.settings.get("kernel_manager")
         key: bytes | None = None
         try:
@@ -308,7 +309,7 @@ class KernelRequestInfoHandler(RequestInfoSocketHandler):  # type: ignore[misc]
             return
         await super().get(kernel_id, *args, **kwargs)
 
-    def open(self, kernel_id: str) -> None:  # type: ignore[override]
+    def open(self, kernel_id: str) -> None:
         self._kernel_id = kernel_id
         manager = self.settings.get("kernel_manager")
         if manager is not None:  # forget the details kept for kernels gone
