@@ -104,8 +104,8 @@ serve: book
 lint: $(TEST_STAMP)
 	@echo "==> ruff"
 	$(VENV)/bin/ruff check .
-	@echo "==> mypy --strict loo"
-	$(VENV)/bin/mypy --strict loo
+	@echo "==> mypy --strict loo widgets"
+	$(VENV)/bin/mypy --strict loo widgets
 
 unit: $(TEST_STAMP)
 	$(PY) -m pytest -m "not browser" -q
