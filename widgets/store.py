@@ -63,8 +63,18 @@ from widgets.journal import (
 )
 
 __all__ = [
-    "MAX_EVENT_CHARS", "START", "BadTableId", "Event", "Saved", "StaleTable", "StoreError", "TableStore",
-    "UnknownTable", "check_id", "default_path", "valid_id",
+    "MAX_EVENT_CHARS",
+    "START",
+    "BadTableId",
+    "Event",
+    "Saved",
+    "StaleTable",
+    "StoreError",
+    "TableStore",
+    "UnknownTable",
+    "check_id",
+    "default_path",
+    "valid_id",
 ]
 
 SCHEMA_VERSION = 1
