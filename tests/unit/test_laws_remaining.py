@@ -1,18 +1,16 @@
-"""The remaining laws of groups A to D, each named by its ID, and the coverage account itself."""
+"""The remaining laws of groups A to D, each test marked with the laws it checks (the coverage account is
+tests/unit/test_law_coverage.py)."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
-import re
-from pathlib import Path
 
 import pytest
 
 from loo.cards import Card
 from loo.game import LooGame, cut_for_deal, cut_value
 from loo.hand import deal_cards
-from loo.laws import LAWS
 from loo.rules import LoneOpponentRule, LooMode, MissPosition, Rules
 from tests.unit.loo_helpers import legal, make, push, refused
 
@@ -265,32 +263,3 @@ def test_UL_05_06_unlimited_play_goes_on_until_a_loo_free_hand_and_an_unwanted_p
             break
     assert game.results[-1].settlement.loo_free  # UL-05: such a hand comes, and then the game may end
     assert game.conserved()
-
-
-# ----- the account ------------------------------------------------------------------------------
-
-
-# Laws of groups A to D that no engine test can check, and why. Everything else must be named by a test.
-NOT_ENFORCED = {
-    "L3-DEAL-05": "Peel defers to his Nap chapter, which is not in the corpus; the game uses Enquire Within's cut",
-    "L3-DEAL-06": "who shuffles and who cuts is cosmetic here: the shuffle is the seeded generator (CF-30)",
-    "L3-DEAL-13": "lax dealing is a discouraged custom; the engine always deals in the regular order",
-    "L5-FL-07": "001's exemption-free flush conflicts with its own §100.ii; the engine follows CF-23 reading (a)",
-}
-
-
-def test_every_mandatory_law_and_option_of_groups_a_to_d_is_tested_or_explained() -> None:
-    text = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
-    covered = set()
-    for m in re.finditer(r"(?<![A-Za-z0-9])(L3|L5|IRL|UL)[-_]([A-Z]+[-_])?(\d\d(?:[-_]\d\d)*)", text):
-        prefix, mid, numbers = m.group(1), (m.group(2) or "").strip("-_"), m.group(3)
-        for number in re.split(r"[-_]", numbers):
-            covered.add(f"{prefix}-{mid}-{number}" if mid else f"{prefix}-{number}")
-    required = [
-        law_id
-        for law_id, law in LAWS.items()
-        if re.match(r"(L3|L5|IRL|UL)-", law_id) and law.status.value in ("M", "M/d", "O")
-    ]
-    missing = [law_id for law_id in required if law_id not in covered and law_id not in NOT_ENFORCED]
-    assert missing == []
-    assert set(NOT_ENFORCED) <= set(LAWS)
