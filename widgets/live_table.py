@@ -33,10 +33,11 @@ from widgets.board import board_html
 from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.journal import BadTableId, Journals, UnknownTable
 from widgets.ledger_view import LedgerView
-from widgets.model import ReplayError, TableModel
+from widgets.model import TableModel
 from widgets.request import preheated, request_arrived
 from widgets.rules_picker import RulesPicker
 from widgets.safety import guarded
+from widgets.saving import ReplayError
 from widgets.shared import AUTO_WIDTH, ROW, lean, shared_layout
 from widgets.step_viewer import StepViewer
 from widgets.table_view import TableView

@@ -14,17 +14,9 @@ from :mod:`secrets` (or from an injected generator, to replay a game); showing o
 tells nothing about the next. The hand's deal code (:mod:`widgets.dealcode`) is given only when
 asked for (:meth:`TableModel.deal_code`).
 
-Saving: the model writes a journal of what happened, one event per change (a new game, the
-reader's action with the bots' replies, a take-back, the next hand; a loaded record begins a new
-game, its start event holding the record), each with every bot action it caused, so that
-replaying the journal rebuilds the game exactly without asking a bot or a random generator
-anything. :meth:`TableModel.attach` saves it, as it happens, in a
-:class:`~widgets.journal.Journals` (the server's database, or the browser's storage);
-:meth:`TableModel.resume` rebuilds a saved game. A change whose write the store
-refuses (another tab moved the game on) is not made: the model reloads the game as saved and
-tells the reader so. A store that fails (a full disk, a file made read-only) refuses nothing:
-the game goes on in memory, the reader is told it is not being saved, and every event not yet
-saved is sent again at the next change, so no move is lost once the store works again.
+Saving (:mod:`widgets.saving`): the model keeps a journal of events from which a replay
+rebuilds the game exactly, and saves it as it goes in the server's database or the browser's
+storage (:meth:`TableModel.attach`, :meth:`TableModel.resume`); a store that fails loses no move.
 
 >>> table = TableModel("three-card-loo", preset="enquire-within", seed=12, rng=random.Random(1))
 >>> view = table.view()
@@ -54,7 +46,13 @@ from loo.records import load, record_type, replay_actions
 from loo.rules import RecordError
 from loo.tiles import Tile
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
-from widgets.journal import START, Event, Journals, StaleTable, StoreError
+from widgets.journal import START, Event, Journals
+from widgets.saving import (
+    NOT_SAVING_MESSAGE,
+    SAVED_AGAIN_MESSAGE,
+    ReplayError,
+    SavingTable,
+)
 
 log = logging.getLogger("lanterloo.widgets.model")
 
@@ -63,46 +61,9 @@ SEATS = {"three-card-loo": 5, "five-card-loo": 5, "irish-loo": 5, "nap": 4, "dom
 PIECE_VERBS = ("play",)
 SEED_LIMIT = 10**9  # a new deal's seed is from 1 to SEED_LIMIT - 1
 DOMINO_GAMES = ("domino-loo", "domino-rounce")
-STALE_MESSAGE = (
-    "This game was played on in another tab or window, so that move was not made. The table now shows "
-    "the game as it was saved there; reload this page to be sure you see it all."
-)
-STALE_NEW_GAME_MESSAGE = (
-    "This game was played on in another tab or window, so the new game was not started. The table now shows "
-    "the game as it was saved there; reload this page to be sure you see it all."
-)
-NOT_SAVING_MESSAGE = (
-    "This game is not being saved just now (the server's log says why). It is kept here as you play, "
-    "and saved again when it can: keep this page open until then."
-)
-SAVED_AGAIN_MESSAGE = "The game is being saved again: no move was lost."
 FINISHED_MESSAGE = (
     "This hand is over, so it cannot be taken back: every card of it has been seen. Deal the next hand to play on."
 )
-SAVING_STOPPED_MESSAGE = (
-    "This game can no longer be saved (the server's log says why). You can play on, but reloading the page "
-    "will lose it."
-)
-# What a replayed journal rebuilds; a reload after a refused write takes exactly these from the saved game.
-_GAME_STATE = (
-    "game",
-    "kit",
-    "rules",
-    "names",
-    "seat",
-    "bot_name",
-    "_bots",
-    "table_game",
-    "records",
-    "_before_settle",
-    "_seed",
-    "_reader_moves",
-    "_history",
-)
-
-
-class ReplayError(ValueError):
-    """A saved journal that no longer replays (an event the engine now refuses, or a bot action out of turn)."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +80,7 @@ class HandLine:
     reason: str  # how the hand ended, e.g. "played", "all-threw"
 
 
-class TableModel(traitlets.HasTraits):
+class TableModel(SavingTable, traitlets.HasTraits):
     """A game at a table. The reader sits at ``seat``; ``bots`` names the computer players' strength.
 
     ``rules`` is what a record's ``rules`` field holds: a preset name, or ``{"preset": ..., option: value}``.
@@ -584,131 +545,6 @@ class TableModel(traitlets.HasTraits):
         self.message = f"{message} {note}".strip()
         if not self._replaying:  # a replay redraws nothing until it is done
             self.version += 1
-
-    # ----- saving: the journal, the store, and a replay ----------------------------------------
-
-    def _journal(self, event: Event) -> bool:
-        """Keep ``event`` (with the bot actions it caused) and save it; False if the store refused it
-        (another tab moved the game on: the change is undone by reloading the saved game, and the
-        reader is told). A store that fails is tried again at the next change (:meth:`_save`)."""
-        if self._pushed:
-            event["then"] = [a.to_record() for a in self._pushed]
-        self._pushed = []
-        self._history.append(event)
-        if self._store is None or self._replaying or self.table_id is None:
-            return True
-        self._unsaved.append(event)
-        return self._save()
-
-    def _save(self) -> bool:
-        """Write the events the store does not hold yet; False only if another tab moved the game on.
-
-        A store that fails (a full disk, a file made read-only) keeps nothing: the game goes on in
-        memory, the reader is told it is not being saved, and the next change sends every event
-        not yet saved, so no move is lost once the store works again.
-        """
-        assert self._store is not None and self.table_id is not None
-        was_failing, self._saved_note = self._failing, ""
-        try:
-            self._count = self._store.append(self.table_id, self._count, self._unsaved)
-        except StaleTable as stale:
-            log.info("table %s: a stale write was refused (%s)", self.table_id, stale)
-            new_game = any(event.get("type") == START for event in self._unsaved)
-            self._unsaved = []
-            self._reload(STALE_NEW_GAME_MESSAGE if new_game else STALE_MESSAGE)
-            return False
-        except (StoreError, OSError):
-            log.exception("table %s: could not save %d events; kept to send again", self.table_id, len(self._unsaved))
-            self._failing = True
-            self._say(self.message)
-            return True
-        self._unsaved, self._failing = [], False
-        if was_failing:
-            self._saved_note = SAVED_AGAIN_MESSAGE
-            self._say(self.message)
-        return True
-
-    def _reload(self, message: str) -> None:
-        """Become the game as saved (after a refused write); if it cannot be read, stop saving and say so."""
-        assert self._store is not None and self.table_id is not None
-        self._unsaved, self._failing, self._saved_note = [], False, ""
-        try:
-            saved = self._store.load(self.table_id)
-            fresh = TableModel(journal=saved.events, rng=self._rng)
-        except Exception:
-            log.exception("table %s: could not reload the saved game", self.table_id)
-            self._store = None
-            self._say(SAVING_STOPPED_MESSAGE)
-            return
-        for name in _GAME_STATE:
-            setattr(self, name, getattr(fresh, name))
-        self._count = saved.count
-        self._say(message)
-
-    def _replay(self, journal: Sequence[Event]) -> None:
-        """Rebuild the game the events describe, each change made again with its saved bot actions."""
-        if not journal or journal[0].get("type") != START:
-            raise ReplayError("a saved game begins with a start event")
-        self._replaying = True
-        try:
-            for index, event in enumerate(journal):
-                self._script = list(event.get("then", []))
-                try:
-                    done = self._apply(event)
-                except (RecordError, DealCodeError, IllegalActionError, KeyError, TypeError, ValueError) as error:
-                    raise ReplayError(f"event {index + 1} ({event.get('type')}) cannot be replayed: {error}") from error
-                if not done or self._script:
-                    raise ReplayError(f"event {index + 1} ({event.get('type')}) does not replay as it was saved")
-        finally:
-            self._script = None
-            self._replaying = False
-
-    def _apply(self, event: Event) -> bool:
-        kind = event["type"]
-        if kind == START and "record" in event:  # a game begun by loading a record
-            self.seat, self.bot_name = int(event["seat"]), str(event.get("bots", self.bot_name))
-            return self.import_record(str(event["record"]))
-        if kind == START:
-            code = parse_deal_code(str(event["code"]))
-            names = event.get("names")
-            return self._begin(code.game, code.rules, names, None, code=code, bots=event.get("bots"))
-        if kind == "act":
-            return self.act(Action.from_record(event["action"], seats=len(self.names), piece=self._piece))
-        if kind == "undo":
-            return self.undo()
-        if kind == "deal":
-            return self.new_hand(int(event["seed"]))
-        if kind == "import":  # how an earlier version saved a loaded record
-            return self.import_record(str(event["record"]))
-        raise ReplayError(f"unknown event {kind!r}")
-
-    def attach(self, store: Journals, table_id: str) -> bool:
-        """Save this game in ``store`` as table ``table_id`` (a table reserved, never played) and as it goes on.
-
-        If the table was started meanwhile (a second tab of a new table), this model becomes the
-        game saved there instead, and says so; returns False then. If the store fails (a full disk),
-        the game is played unsaved for now, the reader is told, and it is saved at a later change.
-        """
-        self._store, self.table_id, self._count = store, table_id, 0
-        self._unsaved = list(self._history)  # a store that fails now takes them at the next change
-        return self._save()
-
-    @classmethod
-    def resume(cls, store: Journals, table_id: str, *, rng: random.Random | None = None) -> TableModel:
-        """The game saved as ``table_id``, at its last action, saving on as it goes.
-
-        Raises :class:`~widgets.journal.UnknownTable` or :class:`~widgets.journal.BadTableId` for a
-        table the store does not hold, :class:`ReplayError` for one that no longer replays.
-        """
-        saved = store.load(table_id)
-        model = cls(journal=saved.events, rng=rng)
-        model._store, model.table_id, model._count = store, table_id, saved.count
-        return model
-
-    @property
-    def saved_events(self) -> int:
-        """How many of the table's events the store holds (0 when the table is not saved)."""
-        return self._count if self._store is not None else 0
 
 
 def code_record(code: DealCode, names: Sequence[str]) -> dict[str, Any]:

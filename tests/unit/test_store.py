@@ -18,7 +18,8 @@ from loo.records import MAX_RECORD_CHARS
 from tests.unit.loo_helpers import EVERY_TABLE_GAME
 from widgets.journal import MAX_EVENT_CHARS, Event, Journals, MemoryJournals, Saved, StoreError
 from widgets.live_table import LiveTable, served_table
-from widgets.model import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, STALE_MESSAGE, STALE_NEW_GAME_MESSAGE, TableModel
+from widgets.model import TableModel
+from widgets.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, STALE_MESSAGE, STALE_NEW_GAME_MESSAGE
 from widgets.store import BadTableId, StaleTable, TableStore, UnknownTable, default_path
 from widgets.table_view import TableView
 

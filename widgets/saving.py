@@ -1,0 +1,225 @@
+"""How a live table's game is saved and rebuilt: its journal of events, the store, a replay.
+
+:class:`SavingTable` is the part of :class:`~widgets.model.TableModel` that saves: the model
+writes a journal of what happened, one event per change (a new game, the reader's action with
+the bots' replies, a take-back, the next hand; a loaded record begins a new game, its start
+event holding the record), each with every bot action it caused, so that replaying the journal
+rebuilds the game exactly without asking a bot or a random generator anything.
+:meth:`SavingTable.attach` saves it, as it happens, in a :class:`~widgets.journal.Journals`
+(the server's database, or the browser's storage); :meth:`SavingTable.resume` rebuilds a saved
+game. A change whose write the store refuses (another tab moved the game on) is not made: the
+model reloads the game as saved and tells the reader so. A store that fails (a full disk, a file
+made read-only) refuses nothing: the game goes on in memory, the reader is told it is not being
+saved, and every event not yet saved is sent again at the next change.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Self
+
+from loo.actions import Action, IllegalActionError
+from loo.cards import Card
+from loo.rules import RecordError
+from loo.tiles import Tile
+from widgets.dealcode import DealCodeError, parse_deal_code
+from widgets.journal import START, Event, Journals, StaleTable, StoreError
+
+log = logging.getLogger("lanterloo.widgets.model")
+
+STALE_MESSAGE = (
+    "This game was played on in another tab or window, so that move was not made. The table now shows "
+    "the game as it was saved there; reload this page to be sure you see it all."
+)
+STALE_NEW_GAME_MESSAGE = (
+    "This game was played on in another tab or window, so the new game was not started. The table now shows "
+    "the game as it was saved there; reload this page to be sure you see it all."
+)
+NOT_SAVING_MESSAGE = (
+    "This game is not being saved just now (the server's log says why). It is kept here as you play, "
+    "and saved again when it can: keep this page open until then."
+)
+SAVED_AGAIN_MESSAGE = "The game is being saved again: no move was lost."
+SAVING_STOPPED_MESSAGE = (
+    "This game can no longer be saved (the server's log says why). You can play on, but reloading the page "
+    "will lose it."
+)
+
+
+class ReplayError(ValueError):
+    """A saved journal that no longer replays (an event the engine now refuses, or a bot action out of turn)."""
+
+
+# What a replayed journal rebuilds; a reload after a refused write takes exactly these from the saved game.
+_GAME_STATE = (
+    "game",
+    "kit",
+    "rules",
+    "names",
+    "seat",
+    "bot_name",
+    "_bots",
+    "table_game",
+    "records",
+    "_before_settle",
+    "_seed",
+    "_reader_moves",
+    "_history",
+)
+
+
+class SavingTable:
+    """The saving half of :class:`~widgets.model.TableModel` (a mixin: the model plays, this keeps
+    its journal and its store). What it needs of the model is declared below for the type checker."""
+
+    if TYPE_CHECKING:
+        message: str
+        seat: int
+        bot_name: str
+        names: tuple[str, ...]
+        table_id: str | None
+        _rng: random.Random
+        _history: list[Event]
+        _pushed: list[Action]
+        _script: list[dict[str, Any]] | None
+        _replaying: bool
+        _store: Journals | None
+        _count: int
+        _unsaved: list[Event]
+        _failing: bool
+        _saved_note: str
+
+        def __init__(self, *, journal: Sequence[Event] | None = None, rng: random.Random | None = None) -> None: ...
+        def _say(self, message: str) -> None: ...
+        def _begin(self, game: str, rules: Any, names: Any, seed: int | None, *, code: Any = None,
+                   bots: Any = None) -> bool: ...  # fmt: skip
+        def _piece(self, text: str) -> Card | Tile: ...
+        def act(self, action: Action) -> bool: ...
+        def undo(self) -> bool: ...
+        def new_hand(self, seed: int | None = None) -> bool: ...
+        def import_record(self, text: str) -> bool: ...
+
+    def _journal(self, event: Event) -> bool:
+        """Keep ``event`` (with the bot actions it caused) and save it; False if the store refused it
+        (another tab moved the game on: the change is undone by reloading the saved game, and the
+        reader is told). A store that fails is tried again at the next change (:meth:`_save`)."""
+        if self._pushed:
+            event["then"] = [a.to_record() for a in self._pushed]
+        self._pushed = []
+        self._history.append(event)
+        if self._store is None or self._replaying or self.table_id is None:
+            return True
+        self._unsaved.append(event)
+        return self._save()
+
+    def _save(self) -> bool:
+        """Write the events the store does not hold yet; False only if another tab moved the game on.
+
+        A store that fails (a full disk, a file made read-only) keeps nothing: the game goes on in
+        memory, the reader is told it is not being saved, and the next change sends every event
+        not yet saved, so no move is lost once the store works again.
+        """
+        assert self._store is not None and self.table_id is not None
+        was_failing, self._saved_note = self._failing, ""
+        try:
+            self._count = self._store.append(self.table_id, self._count, self._unsaved)
+        except StaleTable as stale:
+            log.info("table %s: a stale write was refused (%s)", self.table_id, stale)
+            new_game = any(event.get("type") == START for event in self._unsaved)
+            self._unsaved = []
+            self._reload(STALE_NEW_GAME_MESSAGE if new_game else STALE_MESSAGE)
+            return False
+        except (StoreError, OSError):
+            log.exception("table %s: could not save %d events; kept to send again", self.table_id, len(self._unsaved))
+            self._failing = True
+            self._say(self.message)
+            return True
+        self._unsaved, self._failing = [], False
+        if was_failing:
+            self._saved_note = SAVED_AGAIN_MESSAGE
+            self._say(self.message)
+        return True
+
+    def _reload(self, message: str) -> None:
+        """Become the game as saved (after a refused write); if it cannot be read, stop saving and say so."""
+        assert self._store is not None and self.table_id is not None
+        self._unsaved, self._failing, self._saved_note = [], False, ""
+        try:
+            saved = self._store.load(self.table_id)
+            fresh = type(self)(journal=saved.events, rng=self._rng)
+        except Exception:
+            log.exception("table %s: could not reload the saved game", self.table_id)
+            self._store = None
+            self._say(SAVING_STOPPED_MESSAGE)
+            return
+        for name in _GAME_STATE:
+            setattr(self, name, getattr(fresh, name))
+        self._count = saved.count
+        self._say(message)
+
+    def _replay(self, journal: Sequence[Event]) -> None:
+        """Rebuild the game the events describe, each change made again with its saved bot actions."""
+        if not journal or journal[0].get("type") != START:
+            raise ReplayError("a saved game begins with a start event")
+        self._replaying = True
+        try:
+            for index, event in enumerate(journal):
+                self._script = list(event.get("then", []))
+                try:
+                    done = self._apply(event)
+                except (RecordError, DealCodeError, IllegalActionError, KeyError, TypeError, ValueError) as error:
+                    raise ReplayError(f"event {index + 1} ({event.get('type')}) cannot be replayed: {error}") from error
+                if not done or self._script:
+                    raise ReplayError(f"event {index + 1} ({event.get('type')}) does not replay as it was saved")
+        finally:
+            self._script = None
+            self._replaying = False
+
+    def _apply(self, event: Event) -> bool:
+        kind = event["type"]
+        if kind == START and "record" in event:  # a game begun by loading a record
+            self.seat, self.bot_name = int(event["seat"]), str(event.get("bots", self.bot_name))
+            return self.import_record(str(event["record"]))
+        if kind == START:
+            code = parse_deal_code(str(event["code"]))
+            names = event.get("names")
+            return self._begin(code.game, code.rules, names, None, code=code, bots=event.get("bots"))
+        if kind == "act":
+            return self.act(Action.from_record(event["action"], seats=len(self.names), piece=self._piece))
+        if kind == "undo":
+            return self.undo()
+        if kind == "deal":
+            return self.new_hand(int(event["seed"]))
+        if kind == "import":  # how an earlier version saved a loaded record
+            return self.import_record(str(event["record"]))
+        raise ReplayError(f"unknown event {kind!r}")
+
+    def attach(self, store: Journals, table_id: str) -> bool:
+        """Save this game in ``store`` as table ``table_id`` (a table reserved, never played) and as it goes on.
+
+        If the table was started meanwhile (a second tab of a new table), this model becomes the
+        game saved there instead, and says so; returns False then. If the store fails (a full disk),
+        the game is played unsaved for now, the reader is told, and it is saved at a later change.
+        """
+        self._store, self.table_id, self._count = store, table_id, 0
+        self._unsaved = list(self._history)  # a store that fails now takes them at the next change
+        return self._save()
+
+    @classmethod
+    def resume(cls, store: Journals, table_id: str, *, rng: random.Random | None = None) -> Self:
+        """The game saved as ``table_id``, at its last action, saving on as it goes.
+
+        Raises :class:`~widgets.journal.UnknownTable` or :class:`~widgets.journal.BadTableId` for a
+        table the store does not hold, :class:`ReplayError` for one that no longer replays.
+        """
+        saved = store.load(table_id)
+        model = cls(journal=saved.events, rng=rng)
+        model._store, model.table_id, model._count = store, table_id, saved.count
+        return model
+
+    @property
+    def saved_events(self) -> int:
+        """How many of the table's events the store holds (0 when the table is not saved)."""
+        return self._count if self._store is not None else 0
