@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import os
 import re
 import socket
@@ -107,10 +108,13 @@ class Served:
 
 
 @contextlib.contextmanager
-def serve_server(folder: Path, *extra: str, tables: Path | None = None) -> Iterator[Served]:
+def serve_server(
+    folder: Path, *extra: str, tables: Path | None = None, max_files: int | None = None
+) -> Iterator[Served]:
     """`python -m widgets.server`, as `make serve` runs it, with its log and its own database in
     ``folder`` (so no test writes games into the user's data folder), and any ``extra`` arguments;
-    ``tables`` replaces the folder of table notebooks. Yields the running server."""
+    ``tables`` replaces the folder of table notebooks; ``max_files`` caps the files (connections
+    among them) the server may open, soft and hard limit both. Yields the running server."""
     if not (BOOK / "index.html").exists():
         pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")
     port = _free_port()
@@ -121,7 +125,12 @@ def serve_server(folder: Path, *extra: str, tables: Path | None = None) -> Itera
         args += ["--tables", str(tables)]
     with open(folder / "server.out", "w") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "widgets.server", *args], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+            [sys.executable, "-m", "widgets.server", *args],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            preexec_fn=None if max_files is None else functools.partial(_limit_files, max_files),
         )
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
@@ -144,6 +153,12 @@ def serve_server(folder: Path, *extra: str, tables: Path | None = None) -> Itera
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+def _limit_files(count: int) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
 
 
 @contextlib.contextmanager
@@ -169,9 +184,7 @@ def site(served_site: Served) -> str:
 @pytest.fixture(scope="session")
 def static_site() -> Iterator[str]:
     """The built book alone, from a plain static file server: no Lanterloo server, no kernels."""
-    import functools
     import http.server
-    import threading
 
     if not (BOOK / "index.html").exists():
         pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")

@@ -157,8 +157,10 @@ def test_one_small_binary_frame_cannot_freeze_the_server(served: Served, v1: boo
         client = await TableClient.open(served.base, TABLE, timeout=OPEN_WAIT)
         try:
             ws = await kernel_socket(served, client, v1)
-            frame = (10**7).to_bytes(8, "little") + (16).to_bytes(8, "little") if v1 else (
-                (2**24).to_bytes(4, "big") + (8).to_bytes(4, "big") + b"x" * 8
+            frame = (
+                (10**7).to_bytes(8, "little") + (16).to_bytes(8, "little")
+                if v1
+                else ((2**24).to_bytes(4, "big") + (8).to_bytes(4, "big") + b"x" * 8)
             )
             await ws.write_message(frame, binary=True)
             seconds = await answer_time(served)
@@ -372,7 +374,6 @@ def test_refused_messages_cannot_inflate_the_log(served: Served) -> None:
     run(scenario)
 
 
-
 def test_failed_requests_cannot_inflate_the_access_log(served: Served) -> None:
     """Every failed request was a line of tornado's access log, with its whole address: 2,600 requests
     with a 70 KB address, a NUL and another Host in 8 s grew the log by 179 MB (bench/attack.py).
@@ -443,3 +444,60 @@ def test_one_client_address_cannot_hold_every_table(served: Served) -> None:
     assert b"network address" in answers[-1].body  # type: ignore[attr-defined]
     other = new_table(served, "127.0.0.2")
     assert other.status == 302, "another address gets a table"
+
+
+# ----- out of files ----------------------------------------------------------------------------------
+
+FILE_LIMIT = 160  # files the out-of-files server may open: about 20 at rest, a table's page and kernel a few more
+
+
+@pytest.fixture
+def starved(tmp_path: Path) -> Iterator[Served]:
+    """A server of its own that may open only ``FILE_LIMIT`` files (its connections among them)."""
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    shutil.copy(ROOT / "book" / "tables" / f"{TABLE}.ipynb", tables)
+    with serve_server(tmp_path, tables=tables, max_files=FILE_LIMIT) as running:
+        yield running
+
+
+def test_a_server_out_of_files_pauses_then_serves_again_with_a_line_not_a_flood(starved: Served) -> None:
+    """Connections from one client until the server has no file left: tornado's accept loop raised
+    EMFILE at every turn (870 MB of tracebacks in one attack, and new readers timed out). Now the
+    server pauses accepting, writes a line a minute, keeps a reader already at a table playing,
+    and takes new readers again as soon as the connections are gone."""
+
+    async def scenario() -> tuple[str, int]:
+        reader = await TableClient.open(starved.base, TABLE, timeout=OPEN_WAIT)
+        offset = len(starved.log())
+        held: list[socket.socket] = []
+        for _ in range(FILE_LIMIT + 60):  # more than the server can hold: it runs out while we connect
+            sock = socket.socket()
+            sock.setblocking(False)
+            sock.bind(("127.0.0.2", 0))
+            with contextlib.suppress(BlockingIOError, OSError):
+                sock.connect(("127.0.0.1", port_of(starved)))
+            held.append(sock)
+        await asyncio.sleep(3)  # several of the server's pauses
+        assert starved.process.poll() is None, "the server died"
+        served_now = len(os.listdir(f"/proc/{starved.process.pid}/fd"))
+        assert served_now >= FILE_LIMIT - 5, f"the attack never ran the server out of files ({served_now} open)"
+        board = reader.board()
+        await reader.settled(await reader.click(reader.choices()[0] if reader.choices() else reader.button("loo-next")))
+        assert reader.board() != board, "a reader already at a table plays on while the server is out of files"
+        for sock in held:
+            sock.close()
+        began = time.monotonic()
+        again = await TableClient.open(starved.base, TABLE, timeout=OPEN_WAIT)
+        took = time.monotonic() - began
+        assert again.board(), "a new reader gets a dealt table once the connections are gone"
+        await again.close(shutdown=True)
+        await reader.close(shutdown=True)
+        return starved.log()[offset:], round(took)
+
+    grown, took = run(scenario)
+    assert "Traceback" not in grown
+    # Once a minute, however many pauses (twice a second) the attack caused; then the line saying so.
+    assert grown.count("cannot accept connections") == 1, grown[-2000:]
+    assert len(grown) < 20_000, len(grown)
+    assert took < 30

@@ -24,7 +24,7 @@ import tornado.routing
 import tornado.web
 import tornado.websocket
 
-from widgets.server.logs import quiet_log
+from widgets.server.logs import ClientLog, quiet_log
 
 log = logging.getLogger("lanterloo.server")
 
@@ -42,6 +42,8 @@ MAX_BODY_BYTES = 64 << 10
 # How long the server stops accepting connections when it has no file left for one.
 ACCEPT_PAUSE_SECONDS = 0.5
 _RESOURCE_ERRORS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
+# Out of files, the accept loop pauses twice a second: it says so once a minute, with a count.
+accept_log = ClientLog(log, per_minute=1)
 # Connections one client address may hold open at once; past that a new one is closed as it is
 # accepted. A page needs a handful (a browser opens six to a server, and a table's websocket); a
 # class of 30 behind one router about 250. One client that opened 20,000 requests and never
@@ -101,7 +103,7 @@ def quiet_accept_handler(sock: socket.socket, callback: Callable[[socket.socket,
             except OSError as error:
                 if error.errno not in _RESOURCE_ERRORS:
                     raise
-                quiet_log.warning("accept", "cannot accept connections (%s): pausing %.1f s",
+                accept_log.warning("accept", "cannot accept connections (%s): pausing %.1f s",
                                   os.strerror(error.errno or 0), ACCEPT_PAUSE_SECONDS)  # fmt: skip
                 paused[0] = True
                 io_loop.remove_handler(sock)
