@@ -4,8 +4,10 @@
   one-line statement as the link's title. An ID the engine's catalogue (``loo.laws``) does not
   know is a build warning, so ``-W`` fails the build on a mistyped law.
 - ``:::{law-index}`` (used once, on the index page) becomes a table per section of the catalogue: every
-  law's ID, statement, status and sources, the pages of the book that cite it with the role, and
-  the page that offers the live table for its game.
+  law's ID, statement, status and sources, the pages of the book that cite it with the role, the
+  page that offers the live table for its game, the code that cites it (every line of ``loo/`` and
+  ``widgets/`` where the ID stands as a word) and the tests that carry its marker,
+  ``@pytest.mark.law("L3-PLAY-04")`` (read by ``tests/law_markers.py``, as the coverage account does).
 
 Which pages offer which live table is read from the pages themselves: the box made by
 ``widgets.book.live_table_offer`` carries ``data-loo-table="<game>"`` and ``id="live-<game>"``.
@@ -13,7 +15,12 @@ Which pages offer which live table is read from the pages themselves: the box ma
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import re
+from functools import cache
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from docutils import nodes
@@ -28,6 +35,13 @@ log = logging.getLogger(__name__)
 
 INDEX_DOC = "book/laws"
 OFFER = re.compile(r'data-loo-table="([a-z0-9-]+)"')
+ROOT = Path(__file__).resolve().parents[2]
+# Where the code that enforces the laws lives, and a law ID standing as a word in it ("L3-PLAY-04",
+# not "XL3-PLAY-045"); a match counts only if the catalogue knows it.
+CODE_FOLDERS = ("loo", "widgets")
+LAW_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])[A-Z][A-Z0-9]*(?:-[A-Z]+)?-\d\d(?![A-Za-z0-9_])")
+# A law with many sites shows the first few and how many there are.
+SHOWN_SITES = 3
 
 # Which live table can show a law, by the ID's first part (laws of conflicts, ambiguities, the
 # glossary and history are not tied to one table).
@@ -166,6 +180,61 @@ def _try_it(offering: list[str], explained: list[str]) -> list[str]:
     return []
 
 
+def _law_markers_module() -> ModuleType:
+    """tests/law_markers.py, loaded from its file (the tests are not an installed package)."""
+    spec = importlib.util.spec_from_file_location("lanterloo_law_markers", ROOT / "tests" / "law_markers.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _code_files() -> list[Path]:
+    return sorted(path for folder in CODE_FOLDERS for path in (ROOT / folder).rglob("*.py"))
+
+
+@cache
+def code_sites() -> dict[str, list[str]]:
+    """``{law ID: ["loo/hand.py:123", ...]}``: every line of the engine and the widgets citing the ID."""
+    sites: dict[str, list[str]] = {}
+    for path in _code_files():
+        name = path.relative_to(ROOT).as_posix()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            for law_id in dict.fromkeys(LAW_TOKEN.findall(line)):
+                if law_id in LAWS:
+                    sites.setdefault(law_id, []).append(f"{name}:{number}")
+    return sites
+
+
+@cache
+def marked_tests() -> dict[str, list[str]]:
+    """``{law ID: ["tests/.../test_x.py::test_y", ...]}``: the tests that carry the law's marker."""
+    found: dict[str, list[str]] = _law_markers_module().marked_tests_by_law()
+    return found
+
+
+def sites_digest() -> str:
+    """A digest of the code and the tests the index reads: when it changes, the index is written again."""
+    digest = hashlib.sha1()
+    for path in [*_code_files(), *sorted((ROOT / "tests").rglob("*.py"))]:
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _sites_cell(sites: list[str]) -> nodes.entry:
+    """The first few sites, one a line, and how many there are in all when some are left out."""
+    if not sites:
+        return _cell(nodes.Text("\u2014"))
+    entry = nodes.entry(classes=["loo-law-sites"])
+    shown = sites if len(sites) <= SHOWN_SITES + 1 else sites[:SHOWN_SITES]  # never "and 1 more"
+    for site in shown:
+        entry += nodes.paragraph("", "", nodes.literal("", site))
+    if len(sites) > len(shown):
+        more = f"and {len(sites) - len(shown)} more ({len(sites)} in all)"
+        entry += nodes.paragraph("", "", nodes.emphasis("", more))
+    return entry
+
+
 def _index_tables(app: Sphinx, fromdoc: str) -> list[nodes.Node]:
     uses: dict[str, set[str]] = getattr(app.env, "lanterloo_law_uses", {})
     offers: dict[str, set[str]] = getattr(app.env, "lanterloo_offers", {})
@@ -179,12 +248,12 @@ def _index_tables(app: Sphinx, fromdoc: str) -> list[nodes.Node]:
         section = nodes.section(ids=["laws-" + nodes.make_id(group)])
         section += nodes.rubric("", group)
         table = nodes.table(classes=["loo-law-index"])
-        tgroup = nodes.tgroup(cols=5)
-        for width in (14, 44, 14, 16, 12):
+        tgroup = nodes.tgroup(cols=7)
+        for width in (10, 30, 11, 11, 8, 13, 17):
             tgroup += nodes.colspec(colwidth=width)
         head = nodes.thead()
         row = nodes.row()
-        for title in ("ID", "What it says", "Sources", "Explained in", "Try it"):
+        for title in ("ID", "What it says", "Sources", "Explained in", "Try it", "Code", "Tests"):
             row += _cell(nodes.Text(title))
         head += row
         tgroup += head
@@ -201,6 +270,8 @@ def _index_tables(app: Sphinx, fromdoc: str) -> list[nodes.Node]:
             game = TABLE_OF_PREFIX.get(entry.id.split("-")[0])
             tables = _try_it(ranked(offers.get(game, set())) if game else [], explained)
             row += _cell(*(_links(app, fromdoc, tables, f"live-{game}") or [nodes.Text("\u2014")]))
+            row += _sites_cell(code_sites().get(entry.id, []))
+            row += _sites_cell(marked_tests().get(entry.id, []))
             body += row
         tgroup += body
         table += tgroup
@@ -227,8 +298,12 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
 
 
 def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
-    """The index lists every page's citations: write it again whenever any page changes."""
-    return [INDEX_DOC] if (added | changed | removed) and INDEX_DOC in env.found_docs else []
+    """The index lists every page's citations, and the code's and the tests': write it again whenever
+    any page changes, or the code or the tests do."""
+    digest = sites_digest()
+    sites_changed = getattr(env, "lanterloo_sites_digest", None) != digest
+    env.lanterloo_sites_digest = digest
+    return [INDEX_DOC] if (added | changed | removed or sites_changed) and INDEX_DOC in env.found_docs else []
 
 
 def check_counts(app: Sphinx, env: BuildEnvironment) -> None:
