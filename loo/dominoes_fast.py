@@ -3,7 +3,7 @@
 :class:`loo.dominoes_hand.DominoHand` is written for clarity, explanations and take-back;
 this module plays the same laws on integers (a tile is its index in
 :func:`loo.tiles.full_set`) with tables built once, and no objects, checks or history.
-``tests/unit/test_dominoes_fast.py`` keeps it honest: it replays every choice made here
+``tests/engine/dominoes/test_dominoes_fast.py`` keeps it honest: it replays every choice made here
 through the checked engine and compares the legal actions at each step, and the settlement.
 
 Each seat chooses uniformly among its legal actions, as the engine lists them: a lead of a

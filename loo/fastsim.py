@@ -3,7 +3,7 @@
 The engine in :mod:`loo.hand` is written for clarity, explanations and take-back;
 this module plays the same laws on integers (card = suit * 13 + rank - 2) with no
 objects, checks or history, for hundreds of thousands of hands.  It is kept honest
-by ``tests/unit/test_fastsim.py``, which replays every choice made here through
+by ``tests/engine/loo/test_fastsim.py``, which replays every choice made here through
 the checked engine and compares the legal actions at each step.
 
 >>> import random

@@ -4,7 +4,7 @@
 plays the same laws on integers (card = suit * 13 + rank - 2) with no objects, checks or
 history.  It covers the orthodox game with Wellington, Misery, the stakes, the minimum call,
 the dealer's forced call and the pool; the variants with extra cards (Sir Garnet, Peep and
-Purchase Nap) go through the engine.  ``tests/unit/test_nap_fast.py`` keeps it honest by
+Purchase Nap) go through the engine.  ``tests/engine/nap/test_nap_fast.py`` keeps it honest by
 replaying every choice made here through the checked engine and comparing the legal actions at
 each step and the settlement at the end.
 

@@ -1,6 +1,6 @@
 """Which tests check which law: the ``@pytest.mark.law(...)`` markers, read from the test files' source.
 
-The coverage account (tests/unit/test_law_coverage.py) and the book's index of laws
+The coverage account (tests/engine/test_law_coverage.py) and the book's index of laws
 (book/_ext/lanterloo_laws.py) both read the markers here, with ``ast`` and without running pytest,
 so either works alone. A marker counts where pytest applies it: on a test function, on a test class
 (each of its tests), or as a module's ``pytestmark`` (each test of the file). A law ID in a comment,

@@ -5,7 +5,7 @@ random records of every game, kept as digests in ``tools/behaviour.json``.
 Run it before and after a change to the engine that must not change what it does (issue 19's
 core): ``.venv/bin/python tools/behaviour.py`` compares and prints each game's result;
 ``--write`` records the engine's answers as they are now. A unit test
-(``tests/unit/test_behaviour_pinned.py``) compares the first block of each game on every run.
+(``tests/engine/test_behaviour_pinned.py``) compares the first block of each game on every run.
 
 A random record (:func:`random_record`) is a seeded deal of one game under one of its presets,
 some options changed at random (a few to values a record may refuse), two to seven seats, a

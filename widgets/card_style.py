@@ -23,7 +23,7 @@ the view then adds only the four-colour sheet, when the reader asks for that dec
 Size, measured with the faces drawn 64 (cards) and 96 (tiles) pixels wide: 135,113 bytes for
 either deck (the four-colour inks are as long as the plain ones), of which the 28 tile faces take
 22.4 kB and the button rules 4.7 kB.  That is well inside the 400 kB budget, so the tiles share
-the sheet and one ``<style>`` serves every game.  The test in tests/unit/test_card_style.py keeps
+the sheet and one ``<style>`` serves every game.  The test in tests/widgets/test_card_style.py keeps
 the budget.  Picture rules are scoped with ``:not(.loo-text-only *)`` (Chrome 88, Firefox 84,
 Safari 9); a browser older than that drops them and shows each name on an ordinary button.
 """

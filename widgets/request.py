@@ -13,13 +13,13 @@ but as a coroutine (Voila's blocks the cell until the request comes), and import
 in a kernel imports Voila's whole server stack (jupyter_server, jupyterlab_server): about two
 seconds of CPU per kernel, and with a kernel per table starting at once it made the first table
 after a server start take 30-36 s instead of 4 s on a two-core machine.
-``tests/unit/test_request.py`` runs this coroutine and Voila's own function against one fake
+``tests/server/test_request.py`` runs this coroutine and Voila's own function against one fake
 server and checks that they set the same variables, so a Voila that changes the protocol fails a
 test.
 
 The Lanterloo server answers that endpoint for the kernel alone (issue 18): the kernel sends an
 HMAC of its id under its connection key in the ``X-Lanterloo-Kernel-Proof`` header
-(``widgets.server.sockets.kernel_proof``; ``tests/unit/test_server_request.py`` checks both sides agree).
+(``widgets.server.sockets.kernel_proof``; ``tests/server/test_server_request.py`` checks both sides agree).
 A socket dropped before the details came is opened again (the server keeps them), and a socket is
 renewed every :data:`RECV_SECONDS`; a server that refuses the kernel, or :data:`MAX_DROPS` drops in
 a row, end the wait with no details, so the table deals a new game rather than wait for good.

@@ -492,7 +492,7 @@ def test_a_notebook_in_the_tables_folder_that_is_not_a_table_never_runs(served: 
 
 
 def visible_to_reader(model: TableModel) -> set[Card]:
-    """The cards the reader's seat may see now (as tests/unit/test_table_view.py decides)."""
+    """The cards the reader's seat may see now (as tests/widgets/test_table_view.py decides)."""
     view = model.view()
     seen: set[Card] = set(view.hand or ())
     seen |= {c for t in view.tricks for _, c in t.plays} | {c for _, c in view.current}

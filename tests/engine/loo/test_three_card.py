@@ -10,9 +10,9 @@ import pytest
 from loo.hand import DealKind, Phase
 from loo.records import check
 from loo.rules import ClubLawMiss, FirstLeadRule, LooMode, WinnerLeadsTrump
-from tests.unit.loo_helpers import legal, make, push, refused
+from tests.helpers.loo_helpers import legal, make, push, refused
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 
 # Five players, Eve (seat 4) deals; diamonds are trumps.
 BASE = "AS 10H 2C | KD QD 3S | 9C 8C 7H | JH 5S 4D | 6C 6D 6H"

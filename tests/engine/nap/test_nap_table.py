@@ -9,7 +9,7 @@ import pytest
 from loo.actions import IllegalActionError
 from loo.cards import Card
 from loo.nap import NapGame, NapPhase, NapRules
-from tests.unit.test_nap_helpers import act, nap, push, refused
+from tests.helpers.nap_helpers import act, nap, push, refused
 
 CALL_THREE = ("0 3", "1 pass", "2 pass", "3 pass")
 THREE_MADE = ("0 AS", "1 9S", "2 JS", "3 3S", "0 KS", "1 2C", "2 10S", "3 9C", "0 QS", "1 8H", "2 5C", "3 10C")

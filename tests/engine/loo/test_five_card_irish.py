@@ -6,7 +6,7 @@ import pytest
 
 from loo.hand import Flush
 from loo.rules import FiveCardLeadRules, FlushLooDestination, LooMode, Pam, PamBeCivil
-from tests.unit.loo_helpers import legal, make, push, refused
+from tests.helpers.loo_helpers import legal, make, push, refused
 
 # Three players, Cat (seat 2) deals; hearts are trumps (turn-up 2H); Pam is the knave of clubs.
 PAM3 = "AH 4S 5S 6D 7D | JC 3S 9C 8D 2C | KH 10S QS 9D 3C"
@@ -238,7 +238,7 @@ def test_every_law_the_engine_cites_is_in_the_catalogue() -> None:
 
     from loo.laws import LAWS
 
-    source = "".join(p.read_text() for p in (Path(__file__).parents[2] / "loo").glob("*.py") if p.name != "laws.py")
+    source = "".join(p.read_text() for p in (Path(__file__).parents[3] / "loo").glob("*.py") if p.name != "laws.py")
     cited = set(re.findall(r'"((?:L3|L5|IRL|UL|AMB|CF)-[A-Z0-9-]*[0-9])"', source))
     assert len(cited) > 30
     assert sorted(cited - set(LAWS)) == []

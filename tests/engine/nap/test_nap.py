@@ -10,7 +10,7 @@ from loo.actions import Action
 from loo.cards import Card, Rank, Suit, full_pack
 from loo.nap import KittyMode, NapHand, NapPhase, NapRules, deal_nap
 from loo.rules import RecordError
-from tests.unit.test_nap_helpers import legal, nap, play_out, push, refused
+from tests.helpers.nap_helpers import legal, nap, play_out, push, refused
 
 # Ann (0) AS KS QS 2H 3D | Ben (1) 9S 8H 7H 2C 4D | Cat (2) JS 10S AH KD 5C | Dan (3, dealer) 3S 6H QD 9C 10C
 
@@ -193,7 +193,7 @@ def test_NAP_PLAY_06_AMB_43_play_may_stop_once_the_call_is_made_or_beaten() -> N
                   "0 KS", "1 2C", "2 10S", "3 9C")  # fmt: skip
     assert beaten.is_over and len(beaten.tricks) == 2  # Ben can no longer make four
     assert refused(beaten, "0 pass").law == "NAP-PLAY-06"  # nothing but the cards left may follow
-    push(beaten, "0 QS")  # but the hand may be played out (tests/unit/test_nap_play_on.py)
+    push(beaten, "0 QS")  # but the hand may be played out (tests/engine/nap/test_nap_play_on.py)
 
 
 # ----- settlement (E.4) ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from loo.cards import Card, full_pack
 from loo.hand import LooHand, Phase, SeatView
 from loo.records import Record
 from loo.rules import PRESETS, Rules
-from tests.unit.loo_helpers import run_cli
+from tests.helpers.loo_helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SEAT_COUNTS = (2, 3, 4, 5, 7)

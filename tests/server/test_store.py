@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from loo.records import MAX_RECORD_CHARS
-from tests.unit.loo_helpers import EVERY_TABLE_GAME
+from tests.helpers.loo_helpers import EVERY_TABLE_GAME
 from widgets.journal import MAX_EVENT_CHARS, Event, Journals, MemoryJournals, Saved, StoreError
 from widgets.live_table import LiveTable, served_table
 from widgets.model import TableModel

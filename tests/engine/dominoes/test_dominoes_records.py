@@ -19,7 +19,7 @@ from loo.records import check, load, record_type
 from loo.rules import RecordError
 from loo.tiles import Tile
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = ROOT / "tests" / "golden"
 
 GOOD: dict[str, Any] = {

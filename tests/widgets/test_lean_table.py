@@ -11,7 +11,7 @@ import ipywidgets as ipw
 import pytest
 from ipywidgets.widgets.widget import _instances
 
-from tests.unit.loo_helpers import EVERY_TABLE_GAME
+from tests.helpers.loo_helpers import EVERY_TABLE_GAME
 from widgets.card_style import PAGE_SHEET_ENV, card_stylesheet, sheet_in_page
 from widgets.live_table import LiveTable, served_table, warm_up
 from widgets.model import TableModel

@@ -18,7 +18,7 @@ import pytest
 import loo.cli
 from loo.cli import BLOCK, Progress, simulate
 from loo.kits import Kit, kit
-from tests.unit.loo_helpers import run_cli
+from tests.helpers.loo_helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMING = ("seconds", "hands_per_second", "jobs")

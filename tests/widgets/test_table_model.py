@@ -12,7 +12,7 @@ import pytest
 from loo.actions import Action
 from loo.cards import full_pack
 from loo.records import check
-from tests.unit.loo_helpers import EVERY_TABLE_GAME
+from tests.helpers.loo_helpers import EVERY_TABLE_GAME
 from widgets import model as model_module
 from widgets.journal import MemoryJournals
 from widgets.model import SEED_LIMIT, TableModel

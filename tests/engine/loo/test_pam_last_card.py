@@ -17,7 +17,7 @@ from loo.cards import Card
 from loo.hand import LooHand
 from loo.records import check
 from loo.rules import PamBeCivil, RevokeReplay
-from tests.unit.loo_helpers import legal, make, push, run_cli
+from tests.helpers.loo_helpers import legal, make, push, run_cli
 
 # Three players, Cat (seat 2) deals, hearts are trumps. Ann takes four spade tricks and keeps the
 # ace of trumps for the last; Ben keeps Pam (the knave of clubs) to the end. No hand is a flush.

@@ -15,7 +15,7 @@ import pytest
 from loo.actions import Action
 from loo.nap import NapHand, NapRecord, NapRules
 from loo.records import check
-from tests.unit.test_nap_helpers import act, nap, push, refused
+from tests.helpers.nap_helpers import act, nap, push, refused
 
 # Ann (0) AS KS QS 2H 3D | Ben (1) 9S 8H 7H 2C 4D | Cat (2) JS 10S AH KD 5C | Dan (3, dealer) 3S 6H QD 9C 10C
 CALL_THREE = ("0 3", "1 pass", "2 pass", "3 pass")

@@ -24,7 +24,7 @@ from loo.hand import Phase
 from loo.laws import LAWS
 from loo.rules import FirstLeadRule, RecordError, VoidRule, WinnerLeadsTrump
 from loo.tiles import Tile, full_set
-from tests.unit.test_dominoes_helpers import FOUR, act, legal, make, push, refused, tiles
+from tests.helpers.dominoes_helpers import FOUR, act, legal, make, push, refused, tiles
 
 
 class Unshuffled(random.Random):

@@ -14,7 +14,7 @@ from loo.cards import Card, full_pack
 from loo.nap import KittyMode, MiseryTrumps, NapGame, NapHand, NapRecord, NapRules
 from loo.records import check
 from loo.rules import RevokeReplay
-from tests.unit.test_nap_helpers import snapshot
+from tests.helpers.nap_helpers import snapshot
 
 
 @st.composite

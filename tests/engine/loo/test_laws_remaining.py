@@ -1,5 +1,5 @@
 """The remaining laws of groups A to D, each test marked with the laws it checks (the coverage account is
-tests/unit/test_law_coverage.py)."""
+tests/engine/test_law_coverage.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from loo.cards import Card
 from loo.game import LooGame, cut_for_deal, cut_value
 from loo.hand import deal_cards
 from loo.rules import LoneOpponentRule, LooMode, MissPosition, Rules
-from tests.unit.loo_helpers import legal, make, push, refused
+from tests.helpers.loo_helpers import legal, make, push, refused
 
 BASE = "AS 10H 2C | KD QD 3S | 9C 8C 7H | JH 5S 4D | 6C 6D 6H"
 

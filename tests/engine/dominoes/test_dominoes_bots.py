@@ -19,7 +19,7 @@ from loo.dominoes import (
 )
 from loo.dominoes_bots import _forbidden
 from loo.hand import Phase
-from tests.unit.test_dominoes_helpers import make, push, tiles
+from tests.helpers.dominoes_helpers import make, push, tiles
 
 
 def play_out(hand: DominoHand, bots: list[object], rng: random.Random) -> list[Action]:

@@ -1,6 +1,6 @@
 """Build domino hands from compact strings, so each test of group F reads like the law it checks.
 
-(No tests here: the helpers for tests/unit/test_dominoes*.py.)
+(No tests here: the helpers for tests/engine/dominoes/test_dominoes*.py.)
 """
 
 from __future__ import annotations

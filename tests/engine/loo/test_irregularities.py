@@ -10,7 +10,7 @@ from loo.actions import IllegalActionError
 from loo.game import LooGame
 from loo.hand import Phase
 from loo.rules import RevokeReplay, Rules
-from tests.unit.loo_helpers import act, make, push
+from tests.helpers.loo_helpers import act, make, push
 
 BASE = "AS 10H 2C | KD QD 3S | 9C 8C 7H | JH 5S 4D | 6C 6D 6H"
 

@@ -17,7 +17,7 @@ from loo.game import LooGame
 from loo.options import option, preset_rules
 from loo.records import check
 from loo.rules import FirstDealMode, Rules
-from tests.unit.loo_helpers import legal, make, push, refused
+from tests.helpers.loo_helpers import legal, make, push, refused
 
 IRISH = "AS 10H 2C | KD QD 3S | 9C 8C 7H"
 NONE = {"first_deal_mode": FirstDealMode.NONE}

@@ -12,7 +12,7 @@ import pytest
 
 from loo.hand import DealKind, LooHand, deal_cards
 from loo.rules import PRESETS
-from tests.unit.loo_helpers import make, push
+from tests.helpers.loo_helpers import make, push
 
 
 def play_out(hand: LooHand, rng: random.Random) -> None:

@@ -17,9 +17,9 @@ from loo.actions import IllegalActionError
 from loo.nap import NapHand, NapRecord, NapRules
 from loo.records import check, load, record_type
 from loo.rules import RecordError
-from tests.unit.test_nap_helpers import nap, push
+from tests.helpers.nap_helpers import nap, push
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = ROOT / "tests" / "golden"
 
 GOOD: dict[str, Any] = {

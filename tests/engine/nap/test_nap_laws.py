@@ -1,5 +1,5 @@
 """Napoleon's laws as the bots and the engine cite them (the coverage account of every group is
-tests/unit/test_law_coverage.py)."""
+tests/engine/test_law_coverage.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def test_the_advice_the_bots_follow_is_marked_on_their_tests() -> None:
 
 
 def test_every_law_the_engine_cites_exists() -> None:
-    root = Path(__file__).resolve().parents[2] / "loo"
+    root = Path(__file__).resolve().parents[3] / "loo"
     source = "".join((root / name).read_text() for name in ("nap.py", "nap_bots.py", "nap_fast.py"))
     cited = set(re.findall(r"\b(?:NAP-[A-Z]+-\d\d|AMB-\d\d|CF-\d\d)\b", source))
     assert cited and cited <= set(LAWS), sorted(cited - set(LAWS))

@@ -23,7 +23,7 @@ from loo.nap_bots import (
     misery_hand,
     three_handed_nap,
 )
-from tests.unit.test_nap_helpers import nap, push
+from tests.helpers.nap_helpers import nap, push
 
 VARIANTS = {
     "orthodox": NapRules(),

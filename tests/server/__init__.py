@@ -1,0 +1,1 @@
+"""The server's tests: the Lanterloo server, its requests and its store of games (no browser)."""

@@ -1,0 +1,1 @@
+"""The widgets' and the book helpers' tests (no browser, no built book)."""
