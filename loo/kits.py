@@ -18,11 +18,10 @@ from loo.bots import BOTS, make_bot
 from loo.fastsim import play_random_hand
 from loo.game import LooGame
 from loo.hand import LooHand
+from loo.registry import NAMES, Family, UnknownGame, family
 from loo.rules import Game, Rules
 
-
-class UnknownGame(ValueError):
-    """A game name the engine does not know."""
+__all__ = ["GAMES", "ArgumentError", "Kit", "UnknownGame", "kit", "loo_kit"]
 
 
 @dataclass(frozen=True)
@@ -124,17 +123,17 @@ def _domino_kit() -> Kit:
     )
 
 
-GAMES = ("three-card-loo", "five-card-loo", "irish-loo", "nap", "domino-loo", "domino-rounce")
+GAMES = NAMES  # every game, in the registry's order (loo.registry)
 
 
 def kit(game: str) -> Kit:
-    if game == "nap":
+    """The parts of ``game``; :class:`~loo.registry.UnknownGame` names the games if there is none."""
+    kind = family(game)
+    if kind is Family.NAP:
         return _nap_kit()
-    if game in ("domino-loo", "domino-rounce"):
+    if kind is Family.DOMINOES:
         return _domino_kit()
-    if game in (g.value for g in Game):
-        return loo_kit()
-    raise UnknownGame(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
+    return loo_kit()
 
 
 class ArgumentError(ValueError):

@@ -35,6 +35,7 @@ from loo.dominoes_rules import DominoFirstDealMode, DominoLoneOpponentRule, Domi
 from loo.laws import LAWS, source_name
 from loo.nap import PRESETS as NAP_PRESETS
 from loo.nap import KittyMode, MiseryTrumps, NapRules
+from loo.registry import GAMES, Family, UnknownGame, family
 from loo.rules import (
     PRESETS,
     ClubLawMiss,
@@ -71,14 +72,7 @@ __all__ = [
     "sources_of",
 ]
 
-GAME_NAMES: Mapping[str, str] = {
-    "three-card-loo": "Three-card Loo",
-    "five-card-loo": "Five-card Loo (Pam)",
-    "irish-loo": "Irish Loo",
-    "nap": "Napoleon (Nap)",
-    "domino-loo": "Domino Loo",
-    "domino-rounce": "Domino Rounce",
-}
+GAME_NAMES: Mapping[str, str] = {g.name: g.title for g in GAMES}  # each game's title (loo.registry)
 
 # Every preset in the rules modules, with the source codes its comment there names (first the main one).
 PRESET_SOURCES: Mapping[str, tuple[str, ...]] = {
@@ -288,13 +282,11 @@ class Option:
 
 
 def _rules_class(game: str) -> type[Any]:
-    if game == "nap":
-        return NapRules
-    if game in ("domino-loo", "domino-rounce"):
-        return DominoRules
-    if game in GAME_NAMES:
-        return Rules
-    raise RecordError("game", f"unknown game {game!r}; the games are {', '.join(GAME_NAMES)}")
+    try:
+        kind = family(game)
+    except UnknownGame as unknown:
+        raise RecordError("game", str(unknown)) from None
+    return {Family.NAP: NapRules, Family.DOMINOES: DominoRules, Family.LOO: Rules}[kind]
 
 
 def _all_presets(game: str) -> Mapping[str, Any]:

@@ -22,10 +22,11 @@ from typing import Any, TypeVar
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card, CardError
 from loo.hand import DealKind, LooHand, TrickHand, deal_cards
+from loo.registry import GAMES, Family, UnknownGame, family
 from loo.rules import FirstDealMode, Game, RecordError, Rules
 
 FORMAT = "loo-record/1"
-OTHER_GAMES = ("nap", "domino-loo", "domino-rounce")
+OTHER_GAMES = tuple(g.name for g in GAMES if g.family is not Family.LOO)  # read by their own modules
 MAX_SEATS = 10
 """The most players at one table (a deal code's ``c10``); Nap's pack holds ten hands of five."""
 MAX_NAME_CHARS = 40
@@ -393,7 +394,11 @@ def replay_actions(hand: H, actions: Sequence[Action]) -> H:
 
 def record_type(game: Any) -> Any:
     """The record class that reads records of ``game``."""
-    module = {"nap": "loo.nap", "domino-loo": "loo.dominoes", "domino-rounce": "loo.dominoes"}.get(game)
+    try:
+        kind = family(game)
+    except UnknownGame:
+        kind = Family.LOO  # Record.from_json says what is wrong with the game's name
+    module = {Family.NAP: "loo.nap", Family.DOMINOES: "loo.dominoes"}.get(kind)
     if module is None:
         return Record
     import importlib

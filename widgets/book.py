@@ -34,6 +34,7 @@ from loo.cards import Card
 from loo.kits import kit
 from loo.options import GAME_NAMES
 from loo.records import record_type
+from loo.registry import Family, family
 from loo.rules import RecordError
 from loo.svg import share_drawings
 from loo.tiles import Tile
@@ -96,7 +97,7 @@ def play_hand(
     if len(who) != seats:
         raise ExampleError(f"names: {len(who)} names for {seats} seats")
     hand = the_kit.deal(rules, random.Random(seed), seats, dealer, stake, names=list(who))
-    piece = Tile.parse if game.startswith("domino") else Card.parse
+    piece = Tile.parse if family(game) is Family.DOMINOES else Card.parse
     for i, obj in enumerate(actions):
         try:
             hand.push(Action.from_record(dict(obj), where=f"actions[{i}]", seats=seats, piece=piece))

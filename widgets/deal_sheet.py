@@ -28,6 +28,7 @@ from typing import Any
 from loo.cards import Card
 from loo.kits import GAMES, kit
 from loo.options import GAME_NAMES, PRESET_LABELS
+from loo.registry import Family, entry, family
 from loo.rules import RecordError
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.book import NAMES, play_hand
@@ -102,7 +103,7 @@ def _section(game: str, hand: Any, seed: int, label: str) -> str:
     dealer = hand.dealer
     n = len(names)
     eldest = (dealer + 1) % n
-    domino = game.startswith("domino")
+    domino = family(game) is Family.DOMINOES
     head = (
         f'<section class="deal" data-seed="{seed}" id="seed-{seed}">'
         f"<h1>{escape(GAME_NAMES[game])}: seed {seed}</h1>"
@@ -213,7 +214,7 @@ def deal_sheet(
         sections.append(_section(game, hand, seed, label))
     seed_list = ", ".join(str(s) for s in seeds)
     title = f"Lanterloo deal sheets: {GAME_NAMES[game]}, seed{'s' if len(seeds) > 1 else ''} {seed_list}"
-    piece = "tiles" if game.startswith("domino") else "cards"
+    piece = entry(game).pieces
     intro = (
         '<header class="intro">'
         f"<p><strong>{escape(title)}</strong></p>"

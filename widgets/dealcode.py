@@ -44,22 +44,16 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from loo.kits import GAMES, kit
+from loo.kits import kit
 from loo.options import game_options, presets
 from loo.records import MAX_SEATS, load
+from loo.registry import GAMES, NAMES
 from loo.rules import MAX_OPTION_NUMBER, RecordError
 
-GAME_CODES = {
-    "three-card-loo": "l3",
-    "five-card-loo": "l5",
-    "irish-loo": "il",
-    "nap": "nap",
-    "domino-loo": "dl",
-    "domino-rounce": "dr",
-}
+GAME_CODES = {g.name: g.code for g in GAMES}  # each game's word in a code (loo.registry)
 GAME_OF_CODE = {short: game for game, short in GAME_CODES.items()}
-# The seats at a table of each game unless a code says otherwise (widgets.model.SEATS agrees).
-USUAL_SEATS = {"three-card-loo": 5, "five-card-loo": 5, "irish-loo": 5, "nap": 4, "domino-loo": 4, "domino-rounce": 4}
+# The seats at a table of each game unless a code says otherwise.
+USUAL_SEATS = {g.name: g.usual_seats for g in GAMES}
 KINDS = ("normal", "single", "final")
 TAGS = {
     "s": "the seat",
@@ -238,7 +232,7 @@ def parse_deal_code(text: str, *, game: str | None = None, rules: Any = None) ->
             "a deal code has at least four parts joined by dots (game.rules.seat.seed), like l3.peel.s0.n12345"
         )
     game_word, rules_text, *tagged = parts
-    found_game = GAME_OF_CODE.get(game_word) or (game_word if game_word in GAMES else None)
+    found_game = GAME_OF_CODE.get(game_word) or (game_word if game_word in NAMES else None)
     if found_game is None:
         raise DealCodeError(
             f"{game_word!r} is not a game: the games are " + ", ".join(f"{c} ({g})" for g, c in GAME_CODES.items())

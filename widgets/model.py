@@ -43,6 +43,7 @@ from loo.cards import Card
 from loo.kits import kit
 from loo.laws import cite
 from loo.records import load, record_type, replay_actions
+from loo.registry import Family, family
 from loo.rules import RecordError
 from loo.tiles import Tile
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
@@ -57,10 +58,9 @@ from widgets.saving import (
 log = logging.getLogger("lanterloo.widgets.model")
 
 DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
-SEATS = {"three-card-loo": 5, "five-card-loo": 5, "irish-loo": 5, "nap": 4, "domino-loo": 4, "domino-rounce": 4}
+SEATS = USUAL_SEATS  # the players at a new table of each game (loo.registry)
 PIECE_VERBS = ("play",)
 SEED_LIMIT = 10**9  # a new deal's seed is from 1 to SEED_LIMIT - 1
-DOMINO_GAMES = ("domino-loo", "domino-rounce")
 FINISHED_MESSAGE = (
     "This hand is over, so it cannot be taken back: every card of it has been seen. Deal the next hand to play on."
 )
@@ -514,7 +514,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
             self._settle()
 
     def _piece(self, text: str) -> Card | Tile:
-        return Tile.parse(text) if self.game in DOMINO_GAMES else Card.parse(text)
+        return Tile.parse(text) if family(self.game) is Family.DOMINOES else Card.parse(text)
 
     def _settle(self) -> None:
         """Book the finished hand in the ledger once, keeping what it was so a take-back can unbook it."""

@@ -47,6 +47,7 @@ from typing import Any
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
 from loo.records import load, read_header, record_type
+from loo.registry import GAMES, played_with_tiles
 from loo.svg import hand_svg, share_drawings
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import action_label, board_html, piece_html, pieces_html
@@ -55,14 +56,7 @@ __all__ = ["AUTOPLAY_MS", "Step", "StepViewer", "describe"]
 
 AUTOPLAY_MS = 1200  # one step every 1.2 s while playing
 
-GAME_NAMES = {
-    "three-card-loo": "three-card Loo",
-    "five-card-loo": "five-card Loo",
-    "irish-loo": "Irish Loo",
-    "nap": "Nap",
-    "domino-loo": "Domino Loo",
-    "domino-rounce": "Domino Rounce",
-}
+GAME_NAMES = {g.name: g.in_text for g in GAMES}  # as a sentence names each game (loo.registry)
 COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 CALL_WORDS = {
     "1": "one",
@@ -150,7 +144,7 @@ def describe(
     if verb == "declare":
         if value == "miss":
             return f"{who} takes the {'dummy' if game == 'domino-rounce' else 'miss'}"
-        dropping = "drops out" if game.startswith("domino") else "throws up"  # the domino sources' word (DL-DECL)
+        dropping = "drops out" if played_with_tiles(game) else "throws up"  # the domino sources' word (DL-DECL)
         return {"stand": f"{who} stands", "throw": f"{who} {dropping}"}.get(value, f"{who}: {action_label(action)}")
     if verb == "play":
         said = f", calling {NUMBER_PLURALS[action.suit]}" if action.suit is not None else ""

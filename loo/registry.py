@@ -1,0 +1,82 @@
+"""Every game the engine plays, in one place: the only module that names them all.
+
+Each game has an entry (:class:`GameEntry`): its record name, its title for a reader, its family
+(the engine module that plays it: Loo's cards, Nap's, or dominoes), the seats its table sets out
+unless told otherwise, and its word in deal codes. The command line, the options, the record
+reader, the widgets and the deal codes all ask this module; adding a game starts here.
+
+>>> entry("domino-rounce").title, entry("domino-rounce").family is Family.DOMINOES
+('Domino Rounce', True)
+>>> [g.code for g in GAMES]
+['l3', 'l5', 'il', 'nap', 'dl', 'dr']
+>>> entry("whist")
+Traceback (most recent call last):
+loo.registry.UnknownGame: unknown game 'whist'; the games are three-card-loo, five-card-loo, irish-loo, nap, ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = ["GAMES", "NAMES", "Family", "GameEntry", "UnknownGame", "entry", "family", "played_with_tiles"]
+
+
+class UnknownGame(ValueError):
+    """A game name the engine does not know."""
+
+
+class Family(Enum):
+    """Which of the engine's modules plays a game: its pieces and the shape of its hands."""
+
+    LOO = "loo"  # cards; three- and five-card Loo, Irish Loo (loo.hand, loo.game)
+    NAP = "nap"  # cards; calling for tricks (loo.nap)
+    DOMINOES = "dominoes"  # tiles; Domino Loo and Rounce (loo.dominoes)
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game: what every part of the project needs to know of it before asking its engine."""
+
+    name: str  # as records and addresses write it
+    title: str  # as a reader is shown it
+    family: Family
+    usual_seats: int  # the players at a new table unless a deal code or the reader says otherwise
+    code: str  # its word in a deal code (widgets.dealcode)
+    in_text: str  # as a sentence names it ("a hand of three-card Loo")
+
+    @property
+    def pieces(self) -> str:
+        """What the game is played with, in a plain word: "cards" or "tiles"."""
+        return "tiles" if self.family is Family.DOMINOES else "cards"
+
+
+GAMES: tuple[GameEntry, ...] = (
+    GameEntry("three-card-loo", "Three-card Loo", Family.LOO, 5, "l3", "three-card Loo"),
+    GameEntry("five-card-loo", "Five-card Loo (Pam)", Family.LOO, 5, "l5", "five-card Loo"),
+    GameEntry("irish-loo", "Irish Loo", Family.LOO, 5, "il", "Irish Loo"),
+    GameEntry("nap", "Napoleon (Nap)", Family.NAP, 4, "nap", "Nap"),
+    GameEntry("domino-loo", "Domino Loo", Family.DOMINOES, 4, "dl", "Domino Loo"),
+    GameEntry("domino-rounce", "Domino Rounce", Family.DOMINOES, 4, "dr", "Domino Rounce"),
+)
+NAMES: tuple[str, ...] = tuple(g.name for g in GAMES)
+_BY_NAME = {g.name: g for g in GAMES}
+
+
+def entry(name: object) -> GameEntry:
+    """The game called ``name``; :class:`UnknownGame` names the games if there is none."""
+    found = _BY_NAME.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise UnknownGame(f"unknown game {name!r}; the games are {', '.join(NAMES)}")
+    return found
+
+
+def family(name: object) -> Family:
+    """The family of the game called ``name`` (:class:`UnknownGame` if there is none)."""
+    return entry(name).family
+
+
+def played_with_tiles(name: object) -> bool:
+    """Whether ``name`` is a game of dominoes (False for a name that is no game)."""
+    found = _BY_NAME.get(name) if isinstance(name, str) else None
+    return found is not None and found.family is Family.DOMINOES
