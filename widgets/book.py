@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from loo import registry
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
 from loo.kits import kit
@@ -47,7 +48,7 @@ NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Guy", "Hal")
 """The players' names in the book's examples, seat 0 first (seat 0 is the eldest hand when the
 last seat deals)."""
 
-TABLES = ("three-card-loo", "five-card-loo", "irish-loo", "nap", "domino-loo", "domino-rounce")
+TABLES = registry.NAMES  # every game has a live table (book/tables/<game>.ipynb)
 """Games with a live table of their own (book/tables/<game>.ipynb)."""
 
 
