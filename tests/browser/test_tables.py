@@ -22,7 +22,8 @@ from tests.conftest import ROOT, serve_book
 from widgets.board import piece_name
 from widgets.card_style import SHEET_PATH
 from widgets.dealcode import parse_deal_code
-from widgets.model import STALE_MESSAGE, TableModel, code_record
+from widgets.model import TableModel, code_record
+from widgets.saving import STALE_MESSAGE
 from widgets.server.pages import NO_MATH_PATH, STARTUP_BUNDLE_PATH
 from widgets.store import TableStore
 
