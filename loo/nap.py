@@ -1511,12 +1511,3 @@ class NapGame(ChipLedger):
         self.hand.claim_misdeal(by)
         self.settle()
         return self.next_hand()
-
-
-def __getattr__(name: str) -> Any:
-    """The Nap bots live in :mod:`loo.nap_bots`; they are also reachable from here."""
-    if name in ("BOTS", "NapThumbBot", "NapSamplingBot", "make_bot"):
-        from loo import nap_bots
-
-        return getattr(nap_bots, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

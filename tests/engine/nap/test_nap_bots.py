@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import gc
 import random
+import subprocess
+import sys
 import weakref
 from typing import Any
 
 import pytest
 
-from loo import nap as nap_module
 from loo.actions import Action
 from loo.bots import RandomBot
 from loo.cards import Card, full_pack, parse_cards
+from loo.kits import kit
 from loo.nap import NapHand, NapPhase, NapRules, NapView
 from loo.nap_bots import (
     BOTS,
@@ -47,10 +49,19 @@ def play_out(hand: NapHand, bots: list[Any], rng: random.Random) -> list[Action]
     return hand.actions
 
 
-def test_the_three_bots_are_named_and_reachable_from_loo_nap() -> None:
+def test_the_three_bots_are_named_and_reachable_from_the_games_kit() -> None:
     assert set(BOTS) == {"random", "thumb", "sampling"}
-    assert nap_module.BOTS is BOTS and nap_module.NapThumbBot is NapThumbBot
+    assert kit("nap").bot_names == tuple(sorted(BOTS))
+    assert isinstance(kit("nap").make_bot("thumb"), NapThumbBot)
     assert isinstance(make_bot("thumb"), NapThumbBot)
+    # The rules do not import their bots: the two modules do not import each other.
+    imported = subprocess.run(
+        [sys.executable, "-c", "import sys, loo.nap; print('loo.nap_bots' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert imported.stdout.strip() == "False"
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("clever")
 
