@@ -14,7 +14,7 @@ a seeded game is repeatable.
 ...     seat = hand.to_act
 ...     hand.push(bots[seat].choose(hand.view(seat), rng))
 >>> hand.settlement.reason, sum(hand.settlement.payouts)
-('played', 3)
+(<Reason.PLAYED: 'played'>, 3)
 """
 
 from __future__ import annotations

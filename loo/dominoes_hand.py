@@ -27,6 +27,7 @@ from typing import Any
 from loo.actions import Action
 from loo.dominoes_rules import DominoLoneOpponentRule, DominoRules, DominoScoring
 from loo.hand import Explanation, Phase, TrickHand
+from loo.reasons import Reason
 from loo.rules import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.tiles import NUMBERS, Tile, full_set
 
@@ -144,7 +145,7 @@ class DominoSettlement:
     pool passes on untouched) and ``points`` is each seat's change of score this hand.
     """
 
-    reason: str  # "played", "dealer-uncontested" (DL-DLR-02, DR-07), "conceded" (AMB-49)
+    reason: Reason
     tricks: tuple[DominoTrick, ...]
     tricks_won: tuple[int, ...]
     looed: tuple[int, ...]
@@ -157,7 +158,7 @@ class DominoSettlement:
     @property
     def loo_free(self) -> bool:
         """A hand that was played and in which nobody was looed (CF-34)."""
-        return self.reason == "played" and not self.looed
+        return self.reason is Reason.PLAYED and not self.looed
 
     def net(self) -> tuple[int, ...]:
         """Each seat's gain this hand, higher always better: chips won less chips paid, or points;
@@ -827,13 +828,13 @@ class DominoHand(TrickHand):
         if seat != self.dealer:
             nxt = (seat + 1) % self.n
             if nxt == self.dealer and all(s.declared[p] == "throw" for p in self.rotation[:-1]):
-                self._finish(self._uncontested(self.dealer, "dealer-uncontested"))  # DL-DLR-02, DR-07
+                self._finish(self._uncontested(self.dealer, Reason.DEALER_UNCONTESTED))  # DL-DLR-02, DR-07
                 return
             s.to_act = nxt
             return
         players = tuple(p for p in self.rotation if s.declared[p] in ("stand", "miss", "for-pool"))
         if len(players) == 1:
-            self._finish(self._uncontested(players[0], "conceded"))  # AMB-49
+            self._finish(self._uncontested(players[0], Reason.CONCEDED))  # AMB-49
             return
         s.players = players
         s.phase = Phase.PLAY
@@ -867,7 +868,7 @@ class DominoHand(TrickHand):
 
     # ----- settlement ----------------------------------------------------------------------------
 
-    def _uncontested(self, winner: int, reason: str) -> DominoSettlement:
+    def _uncontested(self, winner: int, reason: Reason) -> DominoSettlement:
         """DL-DLR-02, AMB-49: the pool to one player without play; DR-07 at Rounce, five off his score.
 
         With points scoring (which 004 does not cover here) he scores five, as for all five tricks.
@@ -900,7 +901,7 @@ class DominoHand(TrickHand):
             for p in s.players:
                 if p != for_pool:
                     points[p] = sign * won[p] - sign * 5 * (p in looed)
-            return DominoSettlement("played", tuple(s.tricks), tuple(won), looed, zero, zero, self.pool, scoring,
+            return DominoSettlement(Reason.PLAYED, tuple(s.tricks), tuple(won), looed, zero, zero, self.pool, scoring,
                                     tuple(points))  # fmt: skip
         payouts = [0] * n
         share, remainder = divmod(self.pool, TRICKS)
@@ -910,7 +911,7 @@ class DominoHand(TrickHand):
         amount = self.rules.loo_for(self.pool, n)
         loos = tuple(amount if p in looed else 0 for p in range(n))
         next_pool = self.pool - sum(payouts) + sum(loos)
-        return DominoSettlement("played", tuple(s.tricks), tuple(won), looed, tuple(payouts), loos, next_pool)
+        return DominoSettlement(Reason.PLAYED, tuple(s.tricks), tuple(won), looed, tuple(payouts), loos, next_pool)
 
 
 def _combinations(tiles: Sequence[Tile], size: int) -> list[tuple[Tile, ...]]:

@@ -23,6 +23,7 @@ from typing import Any
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card, Rank, Suit, full_pack
 from loo.laws import law as law_entry
+from loo.reasons import Reason
 from loo.rules import (
     ClubLawMiss,
     FirstDealMode,
@@ -83,7 +84,7 @@ class Settlement:
     ``flush-loo-destination: to-flush-holder``). ``next_pool`` is what is left plus the loos.
     """
 
-    reason: str
+    reason: Reason
     tricks: tuple[Trick, ...]
     tricks_won: tuple[int, ...]
     looed: tuple[int, ...]
@@ -980,13 +981,13 @@ class LooHand(TrickHand):
             nxt = self._next_active(seat)
             if nxt == self.last and not standers and not self.all_must_play:
                 # L3-DLR-01, L5-DECL-05, IRL-06: everyone before the dealer threw up: his pool, no play.
-                self._finish(self._uncontested(self.last, "dealer-uncontested"))
+                self._finish(self._uncontested(self.last, Reason.DEALER_UNCONTESTED))
                 return
             s.to_act = nxt
             return
         if len(standers) == 1 and not s.for_pool:
             # L3-DLR-04, L3-DLR-05, L5-DECL-06, AMB-33: a lone stander takes the pool without play.
-            self._finish(self._uncontested(standers[0], "conceded"))
+            self._finish(self._uncontested(standers[0], Reason.CONCEDED))
             return
         if self.game.exchanges:
             s.phase = Phase.EXCHANGE
@@ -1074,7 +1075,7 @@ class LooHand(TrickHand):
             return rules.single_loo
         return rules.loo_amount
 
-    def _uncontested(self, winner: int, reason: str) -> Settlement:
+    def _uncontested(self, winner: int, reason: Reason) -> Settlement:
         payouts = [0] * self.n
         payouts[winner] = self.stake
         zero = (0,) * self.n
@@ -1109,7 +1110,7 @@ class LooHand(TrickHand):
             looed = ()
         next_pool = stake - sum(payouts) + sum(loos)
         return Settlement(
-            "played",
+            Reason.PLAYED,
             tuple(s.tricks),
             tuple(won),
             looed,
@@ -1137,7 +1138,7 @@ class LooHand(TrickHand):
         loos = tuple(self.rules.single_loo if p in looed else 0 for p in range(self.n))
         won = (0,) * self.n  # matched, not played: no trick, as its empty ``tricks`` says (docs/records.md)
         next_pool = self.pool - sum(payouts) + sum(loos)
-        return Settlement("single", (), won, looed, tuple(payouts), loos, next_pool)
+        return Settlement(Reason.SINGLE, (), won, looed, tuple(payouts), loos, next_pool)
 
     def flush_of(self, cards: Sequence[Card]) -> Flush | None:
         """L5-FL-01, L5-FL-04, AMB-27: the flush class of five cards, if any."""
@@ -1180,7 +1181,7 @@ class LooHand(TrickHand):
             direct, loos = tuple(direct_list), [0] * self.n
         zero = (0,) * self.n
         return Settlement(
-            "flush",
+            Reason.FLUSH,
             (),
             zero,
             tuple(looed),

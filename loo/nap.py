@@ -38,6 +38,7 @@ from loo.actions import CALLS, VERBS, Action, IllegalActionError
 from loo.cards import Card, CardError, Rank, Suit, full_pack
 from loo.game import ChipLedger, Entry, cut_for_deal
 from loo.hand import Explanation, Trick, TrickHand
+from loo.reasons import Reason
 from loo.records import (
     FORMAT,
     no_duplicates,
@@ -284,7 +285,7 @@ class NapSettlement:
     before the next deal's feeds.
     """
 
-    reason: str  # "played", "caller-revoke", "redeal" (no call, or a wrong count found early), "misdeal"
+    reason: Reason
     caller: int | None
     call: str | None
     made: bool | None
@@ -938,7 +939,7 @@ class NapHand(TrickHand):
             return
         # AMB-36: the dealer calls last, so the calling is over.
         if s.caller is None:
-            self._finish(self._settle("redeal"))  # AMB-36: no call, and no forced call agreed
+            self._finish(self._settle(Reason.REDEAL))  # AMB-36: no call, and no forced call agreed
         elif self.rules.peep and s.peeped[s.caller]:
             s.phase = NapPhase.EXCHANGE  # NAP-PEEP-03/05: only now, every later player having had his chance
             s.to_act = s.caller
@@ -975,7 +976,7 @@ class NapHand(TrickHand):
         s.tricks.append(Trick(s.leader, tuple(s.current), winner))
         s.current = []
         if self._decided():
-            self._finish(self._settle("played"))  # NAP-PLAY-06, AMB-43, AMB-39
+            self._finish(self._settle(Reason.PLAYED))  # NAP-PLAY-06, AMB-43, AMB-39
             return
         s.leader = s.to_act = winner  # NAP-PLAY-04
 
@@ -985,7 +986,7 @@ class NapHand(TrickHand):
         card is played."""
         s = self._s
         settled = s.settlement
-        if s.phase is not NapPhase.DONE or settled is None or settled.reason != "played" or s.caller is None:
+        if s.phase is not NapPhase.DONE or settled is None or settled.reason is not Reason.PLAYED or s.caller is None:
             return None
         if s.current:
             return (s.current[-1][0] + 1) % self.n
@@ -1045,7 +1046,7 @@ class NapHand(TrickHand):
 
     # ----- settlement -------------------------------------------------------------------
 
-    def _settle(self, reason: str) -> NapSettlement:
+    def _settle(self, reason: Reason) -> NapSettlement:
         """NAP-SET-01..05, NAP-WEL-01/03, NAP-MIS-05, NAP-SG-05, NAP-POOL-05..07; in table mode NAP-REV-04..06
         and NAP-WRG-02..04 (AMB-42, AMB-44)."""
         s = self._s
@@ -1128,7 +1129,7 @@ class NapHand(TrickHand):
         s = self._s
         if seat == s.caller:
             s.offences.append(NapOffence(seat, law, message, "caller-revoke"))
-            self._finish(self._settle("caller-revoke"))  # NAP-REV-06: the call is lost at once
+            self._finish(self._settle(Reason.CALLER_REVOKE))  # NAP-REV-06: the call is lost at once
             return
         s.offences.append(NapOffence(seat, law, message, "revoke"))
         s.offender = seat
@@ -1168,7 +1169,7 @@ class NapHand(TrickHand):
         if not self.table:
             raise IllegalActionError("NAP-REV-02", "claims are made only at a teaching table (table mode)", seat=seat)
         settled = s.settlement
-        if s.phase is not NapPhase.DONE or settled is None or settled.reason != "played" or len(s.tricks) == 5:
+        if s.phase is not NapPhase.DONE or settled is None or settled.reason is not Reason.PLAYED or len(s.tricks) == 5:
             raise IllegalActionError("NAP-REV-01", "cards are shown only when play stops before the fifth trick",
                                      seat=seat)  # fmt: skip
         renounced = any(c.suit is not t.plays[0][1].suit for t in s.tricks for p, c in t.plays if p == seat)
@@ -1181,7 +1182,7 @@ class NapHand(TrickHand):
         message = f"{self.names[seat]} would not show his cards, so is held to have revoked"
         if seat == s.caller:
             s.offences.append(NapOffence(seat, "NAP-REV-02", message, "caller-revoke"))
-            s.settlement = self._settle("caller-revoke")
+            s.settlement = self._settle(Reason.CALLER_REVOKE)
             return
         s.offences.append(NapOffence(seat, "NAP-REV-02", message, "refused-to-show"))
         s.offender, s.strict = seat, True
@@ -1203,7 +1204,7 @@ class NapHand(TrickHand):
         message = f"{self.names[seat]} holds the wrong number of cards"
         s.offences.append(NapOffence(seat, "NAP-WRG-01", message, "wrong-count"))
         if s.phase in (NapPhase.PURCHASE, NapPhase.CALL) and s.high < NAP:
-            self._finish(self._settle("redeal"))  # NAP-WRG-05
+            self._finish(self._settle(Reason.REDEAL))  # NAP-WRG-05
             return
         if seat not in s.wrong_count:
             s.wrong_count.append(seat)  # NAP-WRG-01/04: played out
@@ -1215,7 +1216,7 @@ class NapHand(TrickHand):
         if self._history or s.phase is NapPhase.DONE:
             raise IllegalActionError("NAP-MISD-02", "the hands have been looked at, so the deal stands", seat=by)
         self._history.append((Action(by, "claim", "NAP-MISD-01"), s.copy()))
-        self._finish(self._settle("misdeal"))
+        self._finish(self._settle(Reason.MISDEAL))
 
 
 def _names(cards: Sequence[Card]) -> str:
@@ -1498,7 +1499,7 @@ class NapGame(ChipLedger):
         assert self.pool == s.next_pool, (self.pool, s.next_pool)
         result = NapResult(len(self.results), names[hand.dealer], hand.pool, s, names)
         self.results.append(result)
-        if s.reason not in ("redeal", "misdeal"):
+        if s.reason not in (Reason.REDEAL, Reason.MISDEAL):
             self.dealer = (self.dealer + 1) % len(self.players)  # NAP-DEAL-06
             self._fed = False
         # NAP-MISD-01, NAP-WRG-05, AMB-36: otherwise the same dealer deals again
