@@ -19,7 +19,6 @@ a seeded game is repeatable.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
 from typing import ClassVar, Protocol
@@ -370,40 +369,17 @@ def _world(view: SeatView, rng: random.Random, deal_kind: DealKind) -> LooHand:
         if len(original) != size or view.declared[p] in ("miss", "for-pool") or view.exchanged[p]:
             original, spare = (spare + original)[:size], spare[size:]
         dealt[p] = tuple(original)
-    world = LooHand(
-        rules,
-        hands=dealt,
-        turnup=view.turnup,
-        dealer=view.dealer,
-        pool=view.pool,
+    return LooHand.at_view(
+        view,
+        dealt=dealt,
+        holdings=holdings,
         miss=miss,
         stock=stock,
+        stock_pos=stock_pos,
+        dead=dead,
+        put_out=put_out,
         deal_kind=deal_kind,
-        names=view.names,
     )
-    s = world._s
-    s.phase = view.phase
-    s.to_act = view.to_act
-    s.declared = list(view.declared)
-    s.holding = holdings
-    s.miss_taken_by = view.miss_taken_by
-    s.for_pool = view.for_pool
-    s.turnup_taken = view.turnup_taken
-    s.stock_pos = stock_pos
-    s.dead = dead
-    s.exchanged = list(view.exchanged)
-    s.tricks = list(view.tricks)
-    s.current = list(view.current)
-    if view.phase is Phase.PLAY:
-        s.leader = view.current[0][0] if view.current else view.tricks[-1].winner if view.tricks else view.to_act
-    else:
-        s.leader = None
-    s.civil_said = view.civil_said
-    s.put_out = [[] for _ in range(n)]
-    s.put_out[seat] = put_out  # what the others put out is unknown to this seat; it lies among the dead
-    s.settlement = None
-    world._history = []
-    return world
 
 
 def _rotation(dealer: int, active: Sequence[int], n: int) -> list[int]:
@@ -413,40 +389,32 @@ def _rotation(dealer: int, active: Sequence[int], n: int) -> list[int]:
 # ----- Monte Carlo -----------------------------------------------------------------------------
 
 
-def _clone(hand: LooHand) -> LooHand:
-    """A copy to play out: the fixed parts shared, the changing state copied."""
-    other = copy.copy(hand)
-    other._s = hand._s.copy()
-    other._history = []
-    return other
-
-
 def playout(hand: LooHand, policy: Bot, rng: random.Random) -> None:
     """Play ``hand`` to the end with ``policy`` at every seat (ThumbBot and RandomBot take a fast path)."""
-    s = hand._s
     thumb = isinstance(policy, ThumbBot)
     fast_random = isinstance(policy, RandomBot)
     trump = hand.trump
     pam = hand.pam_card
-    while s.phase is not Phase.DONE:
-        seat = s.to_act
+    while (phase := hand.phase) is not Phase.DONE:
+        seat = hand.to_act
         assert seat is not None
         if fast_random:
             hand.push_unchecked(rng.choice(hand.legal_actions()))
         elif not thumb:
             hand.push_unchecked(policy.choose(hand.view(seat), rng))
-        elif s.phase is Phase.PLAY:
-            card = _thumb_play(hand._playable(seat), s.current, trump, pam)
+        elif phase is Phase.PLAY:
+            card = _thumb_play(hand.playable(seat), hand.current_trick, trump, pam)
             hand.push_unchecked(Action(seat, "play", card))
-        elif s.phase is Phase.EXCHANGE:
-            cards = s.holding[seat]
-            room = min(len(cards), len(hand.stock) - s.stock_pos)
+        elif phase is Phase.EXCHANGE:
+            cards = list(hand.holding(seat))
+            room = min(len(cards), hand.stock_left)
             hand.push_unchecked(_thumb_exchange(seat, cards, trump, pam, room))
         else:
             legal = hand.legal_actions()
-            struck_in = sum(1 for d in s.declared if d in ("stand", "miss"))
+            struck_in = sum(1 for p in range(hand.n) if hand.declared(p) in ("stand", "miss"))
+            holding = list(hand.holding(seat))
             action = legal[0] if len(legal) == 1 else _thumb_declare(
-                legal, s.holding[seat], trump, pam, hand.turnup, eldest=seat == hand.eldest, struck_in=struck_in
+                legal, holding, trump, pam, hand.turnup, eldest=seat == hand.eldest, struck_in=struck_in
             )
             hand.push_unchecked(action)
 
@@ -491,7 +459,7 @@ class SamplingBot:
         for _ in range(self.samples):
             world = determinize(view, rng)
             for j, action in enumerate(candidates):
-                sim = _clone(world)
+                sim = world.clone()
                 sim.push_unchecked(action)
                 playout(sim, self.rollout, rng)
                 settlement = sim.settlement

@@ -14,11 +14,12 @@ and ``settlement`` once the hand is over.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import Any
+from typing import Any, Self
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card, Rank, Suit, full_pack
@@ -274,6 +275,14 @@ class TrickHand:
     def current_trick(self) -> tuple[tuple[int, Any], ...]:
         return tuple(self._s.current)
 
+    def clone(self) -> Self:
+        """A copy to play on from here (a sampling player's playout): the fixed parts shared, the
+        changing state copied, and no history, so it cannot be taken back past this point."""
+        other = copy.copy(self)
+        other._s = self._s.copy()
+        other._history = []
+        return other
+
     def why_illegal(self, action: Action) -> tuple[str, str] | None:
         raise NotImplementedError
 
@@ -434,6 +443,67 @@ class LooHand(TrickHand):
 
     # ----- public state -------------------------------------------------------------------
 
+    @classmethod
+    def at_view(
+        cls,
+        view: SeatView,
+        *,
+        dealt: Sequence[tuple[Card, ...] | None],
+        holdings: Sequence[Sequence[Card]],
+        miss: Sequence[Card],
+        stock: Sequence[Card],
+        stock_pos: int,
+        dead: Sequence[Card],
+        put_out: Sequence[Card],
+        deal_kind: DealKind,
+    ) -> LooHand:
+        """A hand at the public state ``view`` shows, with these hidden cards: one guess at what
+        ``view.seat`` cannot see (a sampling player's world, :func:`loo.bots.determinize`).
+
+        ``holdings`` are the cards each seat holds now, ``dealt`` what each was dealt (only
+        illustrative once declared), ``miss``, ``stock`` and ``stock_pos`` the miss and the stock
+        and how much of it is drawn, ``dead`` the cards out of play, ``put_out`` what the viewing
+        seat itself put out. The hand cannot be taken back past this point.
+        """
+        if view.turnup is None:
+            raise ValueError(f"seat {view.seat} cannot see the turn-up, so trumps are unknown to it")
+        n = len(view.names)
+        seat = view.seat
+        world = cls(
+            view.rules,
+            hands=dealt,
+            turnup=view.turnup,
+            dealer=view.dealer,
+            pool=view.pool,
+            miss=miss,
+            stock=stock,
+            deal_kind=deal_kind,
+            names=view.names,
+        )
+        s = world._s
+        s.phase = view.phase
+        s.to_act = view.to_act
+        s.declared = list(view.declared)
+        s.holding = [list(h) for h in holdings]
+        s.miss_taken_by = view.miss_taken_by
+        s.for_pool = view.for_pool
+        s.turnup_taken = view.turnup_taken
+        s.stock_pos = stock_pos
+        s.dead = list(dead)
+        s.exchanged = list(view.exchanged)
+        s.tricks = list(view.tricks)
+        s.current = list(view.current)
+        if view.phase is Phase.PLAY:
+            s.leader = view.current[0][0] if view.current else view.tricks[-1].winner if view.tricks else view.to_act
+        else:
+            s.leader = None
+        s.civil_said = view.civil_said
+        s.put_out = [[] for _ in range(n)]
+        s.put_out[seat] = list(put_out)  # what the others put out is unknown to this seat; it lies among the dead
+        s.settlement = None
+        world._history = []
+        return world
+
     @property
     def phase(self) -> Phase:
         return self._s.phase
@@ -445,6 +515,11 @@ class LooHand(TrickHand):
     @property
     def tricks(self) -> tuple[Trick, ...]:
         return tuple(self._s.tricks)
+
+    @property
+    def stock_left(self) -> int:
+        """Cards still in the stock for exchanges (five-card Loo, Irish Loo)."""
+        return len(self.stock) - self._s.stock_pos
 
     def holding(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds now (the engine's full knowledge: not for a seat's view)."""
@@ -589,6 +664,10 @@ class LooHand(TrickHand):
 
     def _trumps(self, cards: Sequence[Card]) -> list[Card]:
         return [c for c in cards if self._suit(c) is self.trump]
+
+    def playable(self, seat: int) -> list[Card]:
+        """The cards ``seat`` may play now, in the order it holds them."""
+        return self._playable(seat)
 
     def _playable(self, seat: int) -> list[Card]:
         return [c for c in self._s.holding[seat] if self._why_not(seat, c) is None]

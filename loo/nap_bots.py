@@ -450,14 +450,6 @@ def determinize(view: NapView, rng: random.Random) -> NapHand:
 # ----- Monte Carlo -------------------------------------------------------------------------------------
 
 
-def _clone(hand: NapHand) -> NapHand:
-    other = object.__new__(NapHand)
-    other.__dict__.update(hand.__dict__)
-    other._s = hand._s.copy()
-    other._history = []
-    return other
-
-
 def playout(hand: NapHand, rng: random.Random) -> None:
     """Play ``hand`` to the end with the rule of thumb at every seat (each seeing only its own view)."""
     thumb = NapThumbBot()
@@ -529,7 +521,7 @@ class NapSamplingBot:
                 break
             world = determinize(view, rng)
             for j, action in enumerate(candidates):
-                sim = _clone(world)
+                sim = world.clone()
                 sim.push_unchecked(action)
                 playout(sim, rng)
                 settlement = sim.settlement
