@@ -618,6 +618,57 @@ class NapHand(TrickHand):
             out.extend(itertools.combinations(hand, size))
         return out
 
+    @classmethod
+    def at_view(
+        cls,
+        view: NapView,
+        *,
+        holdings: Sequence[Sequence[Card]],
+        stock: Sequence[Card],
+        stock_pos: int,
+        garnet: Sequence[Card],
+        peep_card: Card | None,
+    ) -> NapHand:
+        """A hand at the public state ``view`` shows, with these hidden cards: one guess at what
+        ``view.seat`` cannot see (a sampling player's world, :func:`loo.nap_bots.determinize`).
+
+        ``holdings`` are the cards each seat holds now, ``stock`` and ``stock_pos`` the stock and
+        how much of it is bought, ``garnet`` Sir Garnet's five and ``peep_card`` the peep card. The
+        hand cannot be taken back past this point.
+        """
+        n = len(view.names)
+        seat = view.seat
+        held = [list(h) for h in holdings]
+        world = cls(view.rules, hands=held, dealer=view.dealer, pool=view.pool, stock=stock, garnet=garnet,
+                    peep_card=peep_card, names=view.names)  # fmt: skip
+        state = _State(
+            phase=view.phase,
+            to_act=view.to_act,
+            holding=held,
+            calls=list(view.calls),
+            high=CALL_RANK[view.call] if view.call else 0,
+            caller=view.caller,
+            peeped=list(view.peeped),
+            garnet_by=view.garnet_by,
+            purchased=list(view.purchased),
+            stock_pos=stock_pos,
+            put_out=[[] for _ in range(n)],
+            peep_taken=view.peep_taken,
+            trump=view.trump,
+            tricks=list(view.tricks),
+            current=list(view.current),
+            leader=view.current[0][0] if view.current else (view.tricks[-1].winner if view.tricks else view.caller),
+            pool_paid=list(view.pool_paid),
+        )
+        state.put_out[seat] = list(view.put_out)
+        world._s = state
+        world._history = []
+        return world
+
+    def playable(self, seat: int) -> list[Card]:
+        """The cards ``seat`` may play now, in the order it holds them."""
+        return self._playable(seat)
+
     def _playable(self, seat: int) -> list[Card]:
         """NAP-PLAY-02, NAP-GEN-04: follow suit if able, otherwise any card; no heading or trumping duty."""
         hand = self._s.holding[seat]

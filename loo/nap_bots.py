@@ -22,11 +22,11 @@ import time
 from collections.abc import Sequence
 from typing import ClassVar
 
-from loo.actions import CALLS, Action
+from loo.actions import Action
 from loo.bots import RandomBot
 from loo.cards import Card, Rank, Suit, full_pack
 from loo.hand import Trick
-from loo.nap import CALL_RANK, TRICKS_NEEDED, NapHand, NapPhase, NapView, _State
+from loo.nap import CALL_RANK, TRICKS_NEEDED, NapHand, NapPhase, NapView
 
 # ----- card sense --------------------------------------------------------------------------------
 
@@ -421,30 +421,9 @@ def determinize(view: NapView, rng: random.Random) -> NapHand:
     stock_pos = sum(k for k in view.purchased if k)
     # The bought cards are in hands now; the spent part of the stock is never drawn again, so any cards fill it.
     stock = rest[:stock_pos] + rest
-    world = NapHand(rules, hands=holdings, dealer=view.dealer, pool=view.pool, stock=stock, garnet=garnet,
-                    peep_card=peep_card, names=view.names)  # fmt: skip
-    state = _State(
-        phase=view.phase,
-        to_act=view.to_act,
-        holding=holdings,
-        calls=list(view.calls),
-        high=CALL_RANK[view.call] if view.call else 0,
-        caller=view.caller,
-        peeped=list(view.peeped),
-        garnet_by=view.garnet_by,
-        purchased=list(view.purchased),
-        stock_pos=stock_pos,
-        put_out=[[] for _ in range(n)],
-        peep_taken=view.peep_taken,
-        trump=view.trump,
-        tricks=list(view.tricks),
-        current=list(view.current),
-        leader=view.current[0][0] if view.current else (view.tricks[-1].winner if view.tricks else view.caller),
-        pool_paid=list(view.pool_paid),
+    return NapHand.at_view(
+        view, holdings=holdings, stock=stock, stock_pos=stock_pos, garnet=garnet, peep_card=peep_card
     )
-    state.put_out[seat] = list(view.put_out)
-    world._s = state
-    return world
 
 
 # ----- Monte Carlo -------------------------------------------------------------------------------------
@@ -453,19 +432,15 @@ def determinize(view: NapView, rng: random.Random) -> NapHand:
 def playout(hand: NapHand, rng: random.Random) -> None:
     """Play ``hand`` to the end with the rule of thumb at every seat (each seeing only its own view)."""
     thumb = NapThumbBot()
-    s = hand._s
-    while s.phase is not NapPhase.DONE:
-        seat = s.to_act
+    while (phase := hand.phase) is not NapPhase.DONE:
+        seat = hand.to_act
         assert seat is not None
-        if s.phase is NapPhase.PLAY:
-            legal = hand._playable(seat)
-            card = thumb_card(seat, s.holding[seat], legal, s.current, s.tricks, s.trump, s.caller,
-                              CALLS[s.high] if s.high else None, hand.n)  # fmt: skip
+        if phase is NapPhase.PLAY:
+            card = thumb_card(seat, hand.holding(seat), hand.playable(seat), hand.current_trick, hand.tricks,
+                              hand.trump, hand.caller, hand.call, hand.n)  # fmt: skip
             hand.push_unchecked(Action(seat, "play", card))
         else:
             hand.push_unchecked(thumb.choose(hand.view(seat), rng))
-        s = hand._s
-
 
 class NapSamplingBot:
     """Determinized Monte Carlo: sample the hidden cards, play each choice out, keep the best average.
