@@ -16,6 +16,7 @@ Which pages offer which live table is read from the pages themselves: the box ma
 from __future__ import annotations
 
 import hashlib
+import html
 import importlib.util
 import re
 from functools import cache
@@ -227,8 +228,10 @@ def _sites_cell(sites: list[str]) -> nodes.entry:
         return _cell(nodes.Text("\u2014"))
     entry = nodes.entry(classes=["loo-law-sites"])
     shown = sites if len(sites) <= SHOWN_SITES + 1 else sites[:SHOWN_SITES]  # never "and 1 more"
-    for site in shown:
-        entry += nodes.paragraph("", "", nodes.literal("", site))
+    for site in shown:  # a line may break after a folder, a "::" or an underscore, never inside a word
+        breakable = re.sub(r"(/|::|_)", r"\1<wbr>", html.escape(site))
+        code = nodes.raw("", f'<code class="docutils literal">{breakable}</code>', format="html")
+        entry += nodes.paragraph("", "", code)
     if len(sites) > len(shown):
         more = f"and {len(sites) - len(shown)} more ({len(sites)} in all)"
         entry += nodes.paragraph("", "", nodes.emphasis("", more))
