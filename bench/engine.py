@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import best_of, play_randomly, run
+from common import best_of, run
 from floor import play_floor_hand
 
 from loo.fastsim import play_random_hand
@@ -65,11 +65,8 @@ def main() -> None:
     t_floor = best_of(3, lambda: floor(args.hands))
     floor_rate = args.hands / t_floor
     print(f"floor              : {floor_rate:10,.0f} hands/s  (bench/floor.py, Peel's game in bare integers)")
-    fast_rate = run(fast, deal, hands=args.hands, describe=f"5 players, {args.preset}", hand_name="LooHand")
-    # The engine's paths again, for the shares (run() prints them; these are timed the same way).
-    tenth = args.hands // 10
-    checked = tenth / best_of(3, lambda: play_randomly(deal, tenth, checked=True))
-    unchecked = tenth / best_of(3, lambda: play_randomly(deal, tenth, checked=False))
+    rates = run(fast, deal, hands=args.hands, describe=f"5 players, {args.preset}", hand_name="LooHand")
+    fast_rate, checked, unchecked = rates.fast, rates.checked, rates.unchecked
     print(f"as a share of the floor: fast simulator {fast_rate / floor_rate:.0%}, engine unchecked "
           f"{unchecked / floor_rate:.0%} (aim 50%), engine checked {checked / floor_rate:.0%} (aim 20%)")  # fmt: skip
 
