@@ -58,10 +58,9 @@ class ConnectionCount:
     def __init__(self) -> None:
         self.open: dict[str, int] = {}
 
-    def take(self, connection: socket.socket, address: Any) -> bool:
-        """Count ``connection``, from ``address``; False (and not counted) if its address has
-        :data:`MAX_CONNECTIONS_PER_CLIENT` open already."""
-        client = str(address[0]) if isinstance(address, tuple) and address else ""
+    def take(self, connection: socket.socket, client: str) -> bool:
+        """Count ``connection``, from the address ``client``; False (and not counted) if that address
+        has :data:`MAX_CONNECTIONS_PER_CLIENT` open already."""
         if self.open.get(client, 0) >= MAX_CONNECTIONS_PER_CLIENT:
             return False
         self.open[client] = self.open.get(client, 0) + 1
@@ -109,8 +108,8 @@ def quiet_accept_handler(sock: socket.socket, callback: Callable[[socket.socket,
                 io_loop.remove_handler(sock)
                 io_loop.call_later(ACCEPT_PAUSE_SECONDS, resume)
                 return
-            if not connections.take(connection, address):
-                client = str(address[0]) if isinstance(address, tuple) and address else "?"
+            client = str(address[0]) if isinstance(address, tuple) and address else "?"
+            if not connections.take(connection, client):
                 quiet_log.warning(client, "closed a connection from %s, which has %d open already", client,
                                   MAX_CONNECTIONS_PER_CLIENT)  # fmt: skip
                 with contextlib.suppress(OSError):
