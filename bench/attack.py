@@ -264,7 +264,7 @@ async def open_time(served: Served) -> float:
     return took
 
 
-async def open_halfway(served: Served, until: float, seconds: float) -> float:
+async def open_halfway(served: Served, seconds: float) -> float:
     await asyncio.sleep(seconds / 2)
     try:
         return await open_time(served)
@@ -292,7 +292,7 @@ async def run(served: Served, names: list[str], seconds: float) -> None:
             failures: list[str] = []
             print(f"  {name}: attacking for {seconds:g} s")
             attack = asyncio.create_task(ATTACKS[name](served, until, own))
-            opening = asyncio.create_task(open_halfway(served, until, seconds))
+            opening = asyncio.create_task(open_halfway(served, seconds))
             await reader_clicks(reader, until, times, failures)
             try:
                 await asyncio.wait_for(attack, 30)

@@ -13,7 +13,7 @@ random dealer and pool, and random legal play stopped at a random point or playe
 one in five then has one action changed (another seat, another legal action from elsewhere in
 the hand, one dropped, or two swapped), so that refusals, and the laws they cite, are pinned too.
 The answers are digested in blocks of :data:`BLOCK` records, so that a difference is found to
-its block, and :func:`first_difference` then names the record.
+its block, and :func:`block_records` (``--show GAME:BLOCK``) then prints its records and answers.
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def current(records: int, games: tuple[str, ...]) -> dict[str, Any]:
     }
 
 
-def first_difference(game: str, block: int, pinned_answers: dict[int, str] | None = None) -> str:
+def block_records(game: str, block: int) -> str:
     """Describe the records of ``block`` (their texts and answers), to compare with another version."""
     lines = []
     for index in range(block * BLOCK, (block + 1) * BLOCK):
@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.show:
         game, _, block = args.show.partition(":")
         try:
-            print(first_difference(game, int(block)))
+            print(block_records(game, int(block)))
         except BrokenPipeError:  # | head
             sys.stderr.close()
         return 0
