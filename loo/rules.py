@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any, TypeVar
 
+from loo.core.tricks import VoidRule
+
 MAX_FIELD_CHARS = 80
 """The longest field path, or word, an error gives whole: a record's own paths and the engine's words are
 far shorter, so a longer one quotes the input (a key or a string of ten megabytes, say), which is cut."""
@@ -132,14 +134,6 @@ class WinnerLeadsTrump(StrEnum):
     OFF = "off"
     HIGHER = "higher"  # L3-LEAD-10
     ANY = "any"  # 004
-
-
-class VoidRule(StrEnum):
-    """CF-04: what a player who cannot follow suit must do."""
-
-    MUST_OVERTRUMP_IF_POSSIBLE = "must-overtrump-if-possible"  # L3-PLAY-04/05
-    MUST_TRUMP = "must-trump"  # 004 Domino Loo
-    FREE = "free"  # five-card (L5-PLAY-02), Nap
 
 
 class ClubLawMiss(StrEnum):
