@@ -25,8 +25,9 @@ from typing import ClassVar, Protocol
 
 from loo.actions import Action
 from loo.cards import Card, Rank, Suit, full_pack
+from loo.core.tricks import VoidRule
 from loo.hand import DealKind, LooHand, Phase, SeatView
-from loo.rules import FirstLeadRule, Game, Pam, PamBeCivil, Rules, VoidRule, WinnerLeadsTrump
+from loo.rules import FirstLeadRule, Game, Pam, PamBeCivil, Rules, WinnerLeadsTrump
 
 
 class Bot(Protocol):
@@ -256,7 +257,8 @@ def _forbidden(view: SeatView, trump: Suit, pam: Card | None) -> dict[int, set[C
                     out[seat].update(c for c in trump_cards if c not in exempt)
             elif rules.must_head and not (win_power >= 200 and led is not trump) and power < win_power:
                 out[seat].update(
-                    c for c in pack
+                    c
+                    for c in pack
                     if _suit(c, trump, pam) is led and _power(c, led, trump, pam) > win_power and c not in exempt
                 )
     return out
@@ -413,8 +415,12 @@ def playout(hand: LooHand, policy: Bot, rng: random.Random) -> None:
             legal = hand.legal_actions()
             struck_in = sum(1 for p in range(hand.n) if hand.declared(p) in ("stand", "miss"))
             holding = list(hand.holding(seat))
-            action = legal[0] if len(legal) == 1 else _thumb_declare(
-                legal, holding, trump, pam, hand.turnup, eldest=seat == hand.eldest, struck_in=struck_in
+            action = (
+                legal[0]
+                if len(legal) == 1
+                else _thumb_declare(
+                    legal, holding, trump, pam, hand.turnup, eldest=seat == hand.eldest, struck_in=struck_in
+                )
             )
             hand.push_unchecked(action)
 
@@ -448,8 +454,11 @@ class SamplingBot:
             pam = _pam_card(view.rules, trump)
             worst_first = sorted(view.hand, key=lambda c: _value(c, trump, pam))
             by_set = {frozenset(a.value): a for a in legal}
-            legal = tuple(by_set[frozenset(worst_first[:k])] for k in range(len(worst_first) + 1)
-                          if frozenset(worst_first[:k]) in by_set)
+            legal = tuple(
+                by_set[frozenset(worst_first[:k])]
+                for k in range(len(worst_first) + 1)
+                if frozenset(worst_first[:k]) in by_set
+            )
         return [first, *(a for a in legal if a != first)]
 
     def values(self, view: SeatView, rng: random.Random) -> list[tuple[Action, float]]:

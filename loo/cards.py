@@ -116,8 +116,7 @@ _RANK_BY_TEXT = {r.symbol: r for r in Rank} | {"T": Rank.TEN}
 _SUIT_BY_TEXT = {s.letter: s for s in Suit} | {s.symbol: s for s in Suit}
 _VARIATION_SELECTOR = "\ufe0f"  # typed suit emoji often carry it: "♥️"
 _EXPECTED = (
-    "a card is a rank (A K Q J 10 9 8 7 6 5 4 3 2, or T for ten) "
-    "and a suit (C D H S or ♣ ♦ ♥ ♠), such as 'QH' or '10S'"
+    "a card is a rank (A K Q J 10 9 8 7 6 5 4 3 2, or T for ten) and a suit (C D H S or ♣ ♦ ♥ ♠), such as 'QH' or '10S'"
 )
 
 

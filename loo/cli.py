@@ -207,8 +207,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 130
     if bar is not None:
         bar.close()
-    print(json.dumps({"game": args.game, "rules": rules.to_record(), "seats": seats, "bots": names,
-                      "seed": seed, **summary}))
+    print(
+        json.dumps(
+            {"game": args.game, "rules": rules.to_record(), "seats": seats, "bots": names, "seed": seed, **summary}
+        )
+    )
     return 0
 
 

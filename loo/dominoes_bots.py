@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Protocol
 
 from loo.actions import Action
 from loo.bots import RandomBot
+from loo.core.tricks import VoidRule
 from loo.dominoes_hand import (
     HAND_SIZE,
     DominoAction,
@@ -35,7 +36,7 @@ from loo.dominoes_hand import (
 )
 from loo.dominoes_rules import Variant
 from loo.hand import Phase
-from loo.rules import FirstLeadRule, VoidRule, WinnerLeadsTrump
+from loo.rules import FirstLeadRule, WinnerLeadsTrump
 from loo.tiles import Tile, full_set
 
 __all__ = ["BOTS", "DominoBot", "DominoSamplingBot", "DominoThumbBot", "determinize"]

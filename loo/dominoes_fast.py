@@ -22,8 +22,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from loo.core.tricks import VoidRule
 from loo.dominoes_rules import DominoLoneOpponentRule, DominoRules, DominoScoring, Variant
-from loo.rules import FirstLeadRule, VoidRule, WinnerLeadsTrump
+from loo.rules import FirstLeadRule, WinnerLeadsTrump
 from loo.tiles import full_set
 
 __all__ = ["FastDominoResult", "play_random_domino_hand", "tile_of"]

@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loo.actions import Action
+from loo.core.tricks import VoidRule
 from loo.dominoes_rules import DominoLoneOpponentRule, DominoRules, DominoScoring
 from loo.hand import Explanation, Phase, TrickHand
 from loo.reasons import Reason
-from loo.rules import FirstLeadRule, VoidRule, WinnerLeadsTrump
+from loo.rules import FirstLeadRule, WinnerLeadsTrump
 from loo.tiles import NUMBERS, Tile, full_set
 
 __all__ = [

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from loo.core.tricks import VoidRule
 from loo.rules import (
     FirstLeadRule,
     RecordError,
-    VoidRule,
     WinnerLeadsTrump,
     option_key,
     read_rules,
@@ -181,9 +181,7 @@ class DominoRules:
     def from_record(cls, game: Variant | str, value: Any) -> DominoRules:
         """Read a record's ``rules``: a preset name, an object with ``preset`` and overrides, or absent (None)."""
         variant = _variant(game)
-        return read_rules(
-            cls, value, default=DEFAULT_PRESET[variant], preset=lambda name: cls.preset(name, variant)
-        )
+        return read_rules(cls, value, default=DEFAULT_PRESET[variant], preset=lambda name: cls.preset(name, variant))
 
     def to_record(self) -> str | dict[str, Any]:
         """The shortest record form: the preset's name, or the preset and the options that differ from it."""

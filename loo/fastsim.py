@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from loo.core.tricks import VoidRule
 from loo.rules import (
     ClubLawMiss,
     FirstDealMode,
@@ -27,7 +28,6 @@ from loo.rules import (
     LooMode,
     MissPosition,
     Rules,
-    VoidRule,
     WinnerLeadsTrump,
 )
 

@@ -23,6 +23,7 @@ from typing import Any, Self
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card, Rank, Suit, full_pack
+from loo.core.tricks import VoidRule
 from loo.laws import law as law_entry
 from loo.reasons import Reason
 from loo.rules import (
@@ -38,7 +39,6 @@ from loo.rules import (
     PamBeCivil,
     RevokeReplay,
     Rules,
-    VoidRule,
     WinnerLeadsTrump,
 )
 

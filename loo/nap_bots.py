@@ -442,6 +442,7 @@ def playout(hand: NapHand, rng: random.Random) -> None:
         else:
             hand.push_unchecked(thumb.choose(hand.view(seat), rng))
 
+
 class NapSamplingBot:
     """Determinized Monte Carlo: sample the hidden cards, play each choice out, keep the best average.
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from loo.core.tricks import VoidRule
 from loo.dominoes_rules import PRESETS as DOMINO_PRESETS
 from loo.dominoes_rules import DominoFirstDealMode, DominoLoneOpponentRule, DominoRules, DominoScoring
 from loo.laws import LAWS, source_name
@@ -51,7 +52,6 @@ from loo.rules import (
     RecordError,
     RevokeReplay,
     Rules,
-    VoidRule,
     WinnerLeadsTrump,
     option_fields,
     option_key,

@@ -270,8 +270,6 @@ def test_make_bot_knows_the_bots_and_refuses_others() -> None:
 # ----- the command line -------------------------------------------------------------------------
 
 
-
-
 def test_deal_prints_a_record_and_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
     first = run_cli(capsys, "deal", "--seed", "5")
     second = run_cli(capsys, "deal", "--seed", "5")

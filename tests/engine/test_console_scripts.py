@@ -40,7 +40,12 @@ def test_output_into_a_closed_pipe_ends_quietly() -> None:
     try:
         done = subprocess.run(
             [sys.executable, "-m", "loo", "deal", "--seed", "1", "--cards"],
-            stdout=writer, stderr=subprocess.PIPE, text=True, timeout=60, cwd=root, env=env,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            cwd=root,
+            env=env,
         )
     finally:
         os.close(writer)

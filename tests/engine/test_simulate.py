@@ -28,8 +28,6 @@ def totals(summary: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in summary.items() if k not in TIMING}
 
 
-
-
 @pytest.mark.parametrize(
     ("game", "bots"),
     [

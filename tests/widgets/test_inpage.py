@@ -69,7 +69,10 @@ def run_page(script: str) -> list[Any]:
     """Run ``script`` after the page set-up above; it prints JSON lines, returned parsed."""
     done = subprocess.run(
         [sys.executable, "-c", PAGE + textwrap.dedent(script)],
-        capture_output=True, text=True, timeout=120, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
@@ -168,8 +171,11 @@ def test_links_to_new_tables_stay_on_the_page_and_the_note_says_where_the_game_i
 def test_prepare_imports_the_table_with_no_tie_to_the_page() -> None:
     """What the worker snapshots: the table's modules imported, nothing of the page's referred to."""
     done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(
-            """
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(
+                """
             import json, sys
             sys.modules["IPython"] = None
             from widgets import inpage
@@ -179,8 +185,12 @@ def test_prepare_imports_the_table_with_no_tie_to_the_page() -> None:
                               "table": "widgets.live_table" in sys.modules, "engine": "loo.hand" in sys.modules,
                               "comm": comm.create_comm.__module__}))
             """
-        )],
-        capture_output=True, text=True, timeout=120, cwd=ROOT,
+            ),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     out = json.loads(done.stdout)

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from loo.core.tricks import VoidRule
 from loo.dominoes import (
     DominoGame,
     DominoHand,
@@ -22,7 +23,7 @@ from loo.dominoes import (
 )
 from loo.hand import Phase
 from loo.laws import LAWS
-from loo.rules import FirstLeadRule, RecordError, VoidRule, WinnerLeadsTrump
+from loo.rules import FirstLeadRule, RecordError, WinnerLeadsTrump
 from loo.tiles import Tile, full_set
 from tests.helpers.dominoes_helpers import FOUR, act, legal, make, push, refused, tiles
 

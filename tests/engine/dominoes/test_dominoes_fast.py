@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo.actions import Action
+from loo.core.tricks import VoidRule
 from loo.dominoes import DominoHand, DominoLoneOpponentRule, DominoRules, DominoScoring, play_random_domino_hand
 from loo.dominoes_fast import tile_of
-from loo.rules import FirstLeadRule, VoidRule, WinnerLeadsTrump
+from loo.rules import FirstLeadRule, WinnerLeadsTrump
 from loo.tiles import Tile
 
 

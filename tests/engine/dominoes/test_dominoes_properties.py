@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo.actions import Action, IllegalActionError
+from loo.core.tricks import VoidRule
 from loo.dominoes import (
     BOTS,
     DominoGame,
@@ -25,7 +26,7 @@ from loo.dominoes import (
 from loo.hand import Phase
 from loo.laws import LAWS
 from loo.records import check
-from loo.rules import FirstLeadRule, VoidRule, WinnerLeadsTrump
+from loo.rules import FirstLeadRule, WinnerLeadsTrump
 from loo.tiles import Tile, full_set
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from loo.actions import Action
 from loo.cards import Card
+from loo.core.tricks import VoidRule
 from loo.fastsim import card_of, play_random_hand
 from loo.hand import LooHand
 from loo.rules import (
@@ -20,7 +21,6 @@ from loo.rules import (
     LooMode,
     MissPosition,
     Rules,
-    VoidRule,
     WinnerLeadsTrump,
 )
 
