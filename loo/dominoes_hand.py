@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loo.actions import Action
+from loo.core.hand import Explanation, TrickHand
 from loo.core.tricks import VoidRule
 from loo.dominoes_rules import DominoLoneOpponentRule, DominoRules, DominoScoring
-from loo.hand import Explanation, Phase, TrickHand
+from loo.hand import Phase
 from loo.reasons import Reason
 from loo.rules import FirstLeadRule, WinnerLeadsTrump
 from loo.tiles import NUMBERS, Tile, full_set

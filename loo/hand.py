@@ -14,15 +14,15 @@ and ``settlement`` once the hand is over.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import Any, Self
+from typing import Any
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card, Rank, Suit, full_pack
+from loo.core.hand import Explanation, TrickHand
 from loo.core.tricks import VoidRule
 from loo.laws import law as law_entry
 from loo.reasons import Reason
@@ -122,22 +122,6 @@ class Settlement:
 
 
 @dataclass(frozen=True)
-class Explanation:
-    """Why an action is or is not allowed now: the law (catalogue ID) and a sentence in plain words."""
-
-    action: Action
-    legal: bool
-    law: str
-    reason: str
-
-    def cite(self) -> str:
-        """The law with its sources, e.g. ``L3-PLAY-03 (Peel p.21; Enquire Within §97.ix)``."""
-        from loo.laws import cite
-
-        return cite(self.law)
-
-
-@dataclass(frozen=True)
 class Offence:
     """An irregularity recorded at a teaching table (table mode): who, which law, and what it cost."""
 
@@ -231,108 +215,6 @@ class SeatView:
     legal: tuple[Action, ...]
     settlement: Settlement | None
     miss_left: int = 0  # cards in the miss, face down in the middle, while nobody has taken it
-
-
-class TrickHand:
-    """What every hand of every game shares: the protocol readers, widgets and bots rely on, and the
-    history behind take-back.
-
-    A subclass keeps its changing state in ``self._s`` (with ``phase``, ``to_act``, ``settlement``,
-    ``tricks``, ``current`` and a ``copy()``) and provides ``why_illegal(action)``, ``_apply(action)``
-    and ``legal_actions()``. :meth:`_irregular` decides what an illegal action does: here it is
-    refused; at a teaching table a game may record and penalise it instead.
-    """
-
-    _s: Any
-    _history: list[tuple[Action, Any]]
-
-    @property
-    def phase(self) -> Any:
-        return self._s.phase
-
-    @property
-    def to_act(self) -> int | None:
-        return self._s.to_act  # type: ignore[no-any-return]
-
-    @property
-    def is_over(self) -> bool:
-        return self._s.settlement is not None
-
-    @property
-    def settlement(self) -> Any:
-        return self._s.settlement
-
-    @property
-    def actions(self) -> list[Action]:
-        """Every action taken, in order."""
-        return [a for a, _ in self._history]
-
-    @property
-    def tricks(self) -> tuple[Any, ...]:
-        return tuple(self._s.tricks)
-
-    @property
-    def current_trick(self) -> tuple[tuple[int, Any], ...]:
-        return tuple(self._s.current)
-
-    def clone(self) -> Self:
-        """A copy to play on from here (a sampling player's playout): the fixed parts shared, the
-        changing state copied, and no history, so it cannot be taken back past this point."""
-        other = copy.copy(self)
-        other._s = self._s.copy()
-        other._history = []
-        return other
-
-    def why_illegal(self, action: Action) -> tuple[str, str] | None:
-        raise NotImplementedError
-
-    def _apply(self, action: Action) -> None:
-        raise NotImplementedError
-
-    def push(self, action: Action) -> None:
-        """Take ``action`` if the laws allow it; otherwise raise :class:`IllegalActionError` and change nothing.
-
-        At a teaching table a game may instead record and penalise the offence (:meth:`_irregular`).
-        """
-        problem = self.why_illegal(action)
-        if problem is None:
-            self._history.append((action, self._s.copy()))
-            self._apply(action)
-            return
-        law, message = problem
-        if not self._irregular(action, law, message):
-            raise IllegalActionError(law, message, seat=action.seat)
-
-    def _irregular(self, action: Action, law: str, message: str) -> bool:
-        """Handle an illegal action at a teaching table; False (the default) refuses it."""
-        return False
-
-    def _why_legal(self, action: Action) -> tuple[str, str]:
-        raise NotImplementedError
-
-    def _explanations(self, tries: Sequence[Action], legal: Sequence[Action]) -> list[Explanation]:
-        """Each action a seat might try, with the law that allows it or the one it breaks, and why."""
-        out = []
-        for action in tries:
-            if action in legal:
-                out.append(Explanation(action, True, *self._why_legal(action)))
-            else:
-                problem = self.why_illegal(action)
-                assert problem is not None, f"{action} is neither legal nor refused"
-                out.append(Explanation(action, False, *problem))
-        return out
-
-    def pop(self) -> Action:
-        """Take back the last action (undo), returning it."""
-        if not self._history:
-            raise IndexError("no action to take back")
-        action, state = self._history.pop()
-        self._s = state
-        return action
-
-    def push_unchecked(self, action: Action) -> None:
-        """The simulation fast path: no legality check and no take-back. The action must come from legal_actions()."""
-        self._apply(action)
 
 
 class LooHand(TrickHand):

@@ -36,8 +36,9 @@ from typing import Any
 
 from loo.actions import CALLS, VERBS, Action, IllegalActionError
 from loo.cards import Card, CardError, Rank, Suit, full_pack
+from loo.core.hand import Explanation, TrickHand
 from loo.game import ChipLedger, Entry, cut_for_deal
-from loo.hand import Explanation, Trick, TrickHand
+from loo.hand import Trick
 from loo.reasons import Reason
 from loo.records import (
     FORMAT,

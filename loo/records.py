@@ -21,7 +21,8 @@ from typing import Any, TypeVar
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card, CardError
-from loo.hand import DealKind, LooHand, TrickHand, deal_cards
+from loo.core.hand import TrickHand
+from loo.hand import DealKind, LooHand, deal_cards
 from loo.registry import GAMES, Family, UnknownGame, family
 from loo.rules import FirstDealMode, Game, RecordError, Rules
 
