@@ -63,8 +63,9 @@ def time_other_decisions(game: str, decisions: int) -> list[float]:
     Loo (Celko's rules, four players), every seat deciding, until ``decisions`` are timed."""
     from loo.dominoes import DominoHand, DominoRules
     from loo.dominoes_bots import DominoSamplingBot
-    from loo.nap import NapHand, NapRules
-    from loo.nap_bots import NapSamplingBot
+    from loo.games.nap.bots import NapSamplingBot
+    from loo.games.nap.hand import NapHand
+    from loo.games.nap.rules import NapRules
 
     times: list[float] = []
     seed = 0

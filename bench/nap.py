@@ -2,7 +2,7 @@
 
 Measures, for four players with random-legal play (deal, call, play until the call is made or
 beaten, settle):
-* hands per second in the fast simulator (loo.nap_fast), the figure the statistics use;
+* hands per second in the fast simulator (loo.games.nap.fast), the figure the statistics use;
 * the same through the checked engine (NapHand.push) and its unchecked path;
 * the cost of one NapHand.legal_actions() call, in microseconds, on positions met in play.
 """
@@ -19,8 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import run
 
-from loo.nap import NapHand, NapRules
-from loo.nap_fast import play_random_nap
+from loo.games.nap.fast import play_random_nap
+from loo.games.nap.hand import NapHand
+from loo.games.nap.rules import NapRules
 
 SEATS = 4
 

@@ -62,10 +62,12 @@ def loo_kit() -> Kit:
 
 
 def _nap_kit() -> Kit:
-    from loo.nap import KittyMode, NapGame, NapHand, NapRules
-    from loo.nap_bots import BOTS as NAP_BOTS
-    from loo.nap_bots import make_bot as make_nap_bot
-    from loo.nap_fast import play_random_nap
+    from loo.games.nap.bots import BOTS as NAP_BOTS
+    from loo.games.nap.bots import make_bot as make_nap_bot
+    from loo.games.nap.fast import play_random_nap
+    from loo.games.nap.game import NapGame
+    from loo.games.nap.hand import NapHand
+    from loo.games.nap.rules import KittyMode, NapRules
 
     def pool(rules: NapRules, seats: int) -> int:  # one deal's feeds (NAP-POOL-02/03, AMB-40)
         if rules.kitty_mode is KittyMode.DEALER:

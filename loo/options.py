@@ -1,6 +1,6 @@
 """What a rules picker needs to know about every game's options: labels, choices, laws and sources.
 
-The rules dataclasses (:class:`loo.rules.Rules`, :class:`loo.nap.NapRules`,
+The rules dataclasses (:class:`loo.rules.Rules`, :class:`loo.games.nap.rules.NapRules`,
 :class:`loo.dominoes_rules.DominoRules`) document each option in its field's metadata with the
 law IDs of the catalogue it settles. This module reads that metadata once and adds what a reader needs
 to choose: a short label in the game's own words, a label for each enumerated value, and the
@@ -33,9 +33,9 @@ from typing import Any
 from loo.core.tricks import VoidRule
 from loo.dominoes_rules import PRESETS as DOMINO_PRESETS
 from loo.dominoes_rules import DominoFirstDealMode, DominoLoneOpponentRule, DominoRules, DominoScoring
+from loo.games.nap.rules import PRESETS as NAP_PRESETS
+from loo.games.nap.rules import KittyMode, MiseryTrumps, NapRules
 from loo.laws import LAWS, source_name
-from loo.nap import PRESETS as NAP_PRESETS
-from loo.nap import KittyMode, MiseryTrumps, NapRules
 from loo.registry import GAMES, Family, UnknownGame, family
 from loo.rules import (
     PRESETS,

@@ -15,8 +15,8 @@ randomness: the same arguments give the same result on every machine.
   (NAP-STR-01..03) is made, against the rule of thumb's defence.
 
 The players are the engine's rule-of-thumb bots, played through their fast paths (the
-unchecked playouts of :mod:`loo.bots` and :mod:`loo.nap_bots`, which the Monte Carlo bots use);
-the random-play simulators of :mod:`loo.fastsim` and :mod:`loo.nap_fast` are faster still, but a
+unchecked playouts of :mod:`loo.bots` and :mod:`loo.games.nap.bots`, which the Monte Carlo bots use);
+the random-play simulators of :mod:`loo.fastsim` and :mod:`loo.games.nap.fast` are faster still, but a
 player who declares at random says nothing about the advice. ``bench/studies.py`` times each
 study at the sizes the book uses (:data:`BOOK`).
 
@@ -45,10 +45,11 @@ from loo.actions import Action
 from loo.bots import ThumbBot, playout
 from loo.cards import Card, Rank, Suit, full_pack
 from loo.game import LooGame
+from loo.games.nap.bots import playout as nap_playout
+from loo.games.nap.bots import three_handed_nap
+from loo.games.nap.hand import NapHand
+from loo.games.nap.rules import NapRules
 from loo.hand import LooHand, Settlement
-from loo.nap import NapHand, NapRules
-from loo.nap_bots import playout as nap_playout
-from loo.nap_bots import three_handed_nap
 from loo.rules import FirstDealMode, LooMode, Rules
 
 Z95 = 1.959963984540054
@@ -530,7 +531,7 @@ def nap_trial(cards: Sequence[Card], rest: Sequence[Card], *, seats: int, preset
     """A Nap called by the eldest hand (seat 0) on ``cards``, the others dealt ``rest`` in turn, played out.
 
     Nobody can overcall a Nap at the default rules (no Wellington), so the others pass; then every
-    seat plays by the rule of thumb (:class:`loo.nap_bots.NapThumbBot`: the caller leads trumps from
+    seat plays by the rule of thumb (:class:`loo.games.nap.bots.NapThumbBot`: the caller leads trumps from
     the top, the defence leads trumps only when he needs one more trick).
     """
     rules = NapRules.preset(preset)

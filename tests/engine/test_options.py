@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from loo.dominoes_rules import PRESETS as DOMINO_PRESETS
+from loo.games.nap.rules import PRESETS as NAP_PRESETS
 from loo.kits import GAMES, kit
 from loo.laws import LAWS
-from loo.nap import PRESETS as NAP_PRESETS
 from loo.options import (
     _CHOICE_LABELS,
     _LABELS,

@@ -15,7 +15,7 @@ import random
 import pytest
 
 from loo.cards import Rank, full_pack
-from loo.nap_bots import three_handed_nap
+from loo.games.nap.bots import three_handed_nap
 from loo.rules import Rules
 from loo.studies import (
     NAP_KINDS,

@@ -6,7 +6,8 @@ from typing import Any
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import parse_cards
-from loo.nap import NapHand, NapRules
+from loo.games.nap.hand import NapHand
+from loo.games.nap.rules import NapRules
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 

@@ -8,7 +8,9 @@ import pytest
 
 from loo.actions import Action
 from loo.cards import Card, Rank, Suit, full_pack
-from loo.nap import KittyMode, NapHand, NapPhase, NapRules, deal_nap
+from loo.games.nap.hand import NapHand
+from loo.games.nap.rules import KittyMode, NapRules, deal_nap
+from loo.games.nap.state import NapPhase
 from loo.rules import RecordError
 from tests.helpers.nap_helpers import legal, nap, play_out, push, refused
 

@@ -1,4 +1,4 @@
-"""Nap bots (loo/nap_bots.py): legal, repeatable, blind to what their seat cannot see, and true to the advice."""
+"""Nap bots (loo/games/nap/bots.py): legal, repeatable, blind to what their seat cannot see, and true to the advice."""
 
 from __future__ import annotations
 
@@ -14,9 +14,7 @@ import pytest
 from loo.actions import Action
 from loo.bots import RandomBot
 from loo.cards import Card, full_pack, parse_cards
-from loo.kits import kit
-from loo.nap import NapHand, NapPhase, NapRules, NapView
-from loo.nap_bots import (
+from loo.games.nap.bots import (
     BOTS,
     NapSamplingBot,
     NapThumbBot,
@@ -25,6 +23,10 @@ from loo.nap_bots import (
     misery_hand,
     three_handed_nap,
 )
+from loo.games.nap.hand import NapHand
+from loo.games.nap.rules import NapRules
+from loo.games.nap.state import NapPhase, NapView
+from loo.kits import kit
 from tests.helpers.nap_helpers import nap, push
 
 VARIANTS = {
@@ -55,8 +57,9 @@ def test_the_three_bots_are_named_and_reachable_from_the_games_kit() -> None:
     assert isinstance(kit("nap").make_bot("thumb"), NapThumbBot)
     assert isinstance(make_bot("thumb"), NapThumbBot)
     # The rules do not import their bots: the two modules do not import each other.
+    script = "import sys, loo.games.nap.game, loo.games.nap.record; print('loo.games.nap.bots' in sys.modules)"
     imported = subprocess.run(
-        [sys.executable, "-c", "import sys, loo.nap; print('loo.nap_bots' in sys.modules)"],
+        [sys.executable, "-c", script],
         capture_output=True,
         text=True,
         check=True,

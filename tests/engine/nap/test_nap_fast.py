@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from loo.actions import Action
 from loo.cards import Card
-from loo.nap import KittyMode, MiseryTrumps, NapHand, NapRules
-from loo.nap_fast import card_of, deal_ints, play_random_nap
+from loo.games.nap.fast import card_of, deal_ints, play_random_nap
+from loo.games.nap.hand import NapHand
+from loo.games.nap.rules import KittyMode, MiseryTrumps, NapRules
 
 
 def cards(ints: object) -> list[Card]:

@@ -8,8 +8,9 @@ import pytest
 
 from loo.cards import Card
 from loo.game import cut_value
-from loo.nap import KittyMode, NapGame, NapRules
-from loo.nap_bots import NapThumbBot
+from loo.games.nap.bots import NapThumbBot
+from loo.games.nap.game import NapGame
+from loo.games.nap.rules import KittyMode, NapRules
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 

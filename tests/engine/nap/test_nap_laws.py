@@ -18,7 +18,7 @@ def test_the_advice_the_bots_follow_is_marked_on_their_tests() -> None:
 
 
 def test_every_law_the_engine_cites_exists() -> None:
-    root = Path(__file__).resolve().parents[3] / "loo"
-    source = "".join((root / name).read_text() for name in ("nap.py", "nap_bots.py", "nap_fast.py"))
+    package = Path(__file__).resolve().parents[3] / "loo" / "games" / "nap"
+    source = "".join(path.read_text() for path in sorted(package.glob("*.py")))
     cited = set(re.findall(r"\b(?:NAP-[A-Z]+-\d\d|AMB-\d\d|CF-\d\d)\b", source))
     assert cited and cited <= set(LAWS), sorted(cited - set(LAWS))

@@ -13,7 +13,9 @@ import random
 import pytest
 
 from loo.actions import Action
-from loo.nap import NapHand, NapRecord, NapRules
+from loo.games.nap.hand import NapHand
+from loo.games.nap.record import NapRecord
+from loo.games.nap.rules import NapRules
 from loo.records import check
 from tests.helpers.nap_helpers import act, nap, push, refused
 

@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 
-from loo import nap as nap_module
 from loo.actions import IllegalActionError
-from loo.nap import NapHand, NapRecord, NapRules
+from loo.games.nap import record as nap_record_module
+from loo.games.nap.hand import NapHand
+from loo.games.nap.record import NapRecord
+from loo.games.nap.rules import NapRules
 from loo.records import check, load, record_type
 from loo.rules import RecordError
 from tests.helpers.nap_helpers import nap, push
@@ -65,7 +67,7 @@ def broken(path: str, value: Any) -> dict[str, Any]:
 
 
 def test_the_checker_finds_nap_records_through_the_registry() -> None:
-    assert record_type("nap") is NapRecord is nap_module.RECORD_TYPE
+    assert record_type("nap") is NapRecord is nap_record_module.RECORD_TYPE
     assert isinstance(load(json.dumps(GOOD)), NapRecord)
 
 

@@ -8,7 +8,9 @@ import pytest
 
 from loo.actions import IllegalActionError
 from loo.cards import Card
-from loo.nap import NapGame, NapPhase, NapRules
+from loo.games.nap.game import NapGame
+from loo.games.nap.rules import NapRules
+from loo.games.nap.state import NapPhase
 from tests.helpers.nap_helpers import act, nap, push, refused
 
 CALL_THREE = ("0 3", "1 pass", "2 pass", "3 pass")

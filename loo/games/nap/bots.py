@@ -1,10 +1,11 @@
 """Computer players for Nap: random, the sources' rules of thumb, and determinized Monte Carlo.
 
-A bot sees one seat's :class:`~loo.nap.NapView` and nothing else, and draws any randomness from
+A bot sees one seat's :class:`~loo.games.nap.state.NapView` and nothing else, and draws any randomness from
 the ``random.Random`` it is given, so a seeded game is repeatable.
 
 >>> import random
->>> from loo.nap import NapHand, NapRules
+>>> from loo.games.nap.hand import NapHand
+>>> from loo.games.nap.rules import NapRules
 >>> hand = NapHand.deal(NapRules(misery=True), random.Random(3), seats=4, dealer=3)
 >>> bots = [NapThumbBot() for _ in range(4)]
 >>> rng = random.Random(0)
@@ -25,8 +26,10 @@ from typing import ClassVar
 from loo.actions import Action
 from loo.bots import RandomBot
 from loo.cards import Card, Rank, Suit, full_pack
+from loo.games.nap.hand import NapHand
+from loo.games.nap.rules import CALL_RANK, TRICKS_NEEDED
+from loo.games.nap.state import NapPhase, NapView
 from loo.hand import Trick
-from loo.nap import CALL_RANK, TRICKS_NEEDED, NapHand, NapPhase, NapView
 
 # ----- card sense --------------------------------------------------------------------------------
 
@@ -367,7 +370,7 @@ def determinize(view: NapView, rng: random.Random) -> NapHand:
     play has shown, and the rest make the untaken extra hand, the peep card and the stock.
 
     >>> import random
-    >>> from loo.nap import NapRules
+    >>> from loo.games.nap.rules import NapRules
     >>> real = NapHand.deal(NapRules(), random.Random(5), seats=4, dealer=3)
     >>> determinize(real.view(0), random.Random(1)).view(0) == real.view(0)
     True

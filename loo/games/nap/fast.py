@@ -1,6 +1,6 @@
 """A fast simulator of Nap hands with random-legal play, for statistics and the benchmark.
 
-:class:`loo.nap.NapHand` is written for clarity, explanations and take-back; this module
+:class:`loo.games.nap.hand.NapHand` is written for clarity, explanations and take-back; this module
 plays the same laws on integers (card = suit * 13 + rank - 2) with no objects, checks or
 history.  It covers the orthodox game with Wellington, Misery, the stakes, the minimum call,
 the dealer's forced call and the pool; the variants with extra cards (Sir Garnet, Peep and
@@ -9,7 +9,7 @@ replaying every choice made here through the checked engine and comparing the le
 each step and the settlement at the end.
 
 >>> import random
->>> from loo.nap import NapRules
+>>> from loo.games.nap.rules import NapRules
 >>> result = play_random_nap(NapRules(), random.Random(1), seats=4, dealer=3)
 >>> sum(result.settlement), result.next_pool
 (0, 0)
@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 
 from loo.actions import CALLS
-from loo.nap import CALL_RANK, MIN_RANK, NAP, TRICKS_NEEDED, KittyMode, MiseryTrumps, NapRules
+from loo.games.nap.rules import CALL_RANK, MIN_RANK, NAP, TRICKS_NEEDED, KittyMode, MiseryTrumps, NapRules
 
 _SUIT = tuple(c // 13 for c in range(52))
 _RANK = tuple(c % 13 for c in range(52))  # 0 is the two, 12 the ace
