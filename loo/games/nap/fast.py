@@ -1,12 +1,17 @@
 """A fast simulator of Nap hands with random-legal play, for statistics and the benchmark.
 
 :class:`loo.games.nap.hand.NapHand` is written for clarity, explanations and take-back; this module
-plays the same laws on integers (card = suit * 13 + rank - 2) with no objects, checks or
-history.  It covers the orthodox game with Wellington, Misery, the stakes, the minimum call,
-the dealer's forced call and the pool; the variants with extra cards (Sir Garnet, Peep and
-Purchase Nap) go through the engine.  ``tests/engine/nap/test_nap_fast.py`` keeps it honest by
-replaying every choice made here through the checked engine and comparing the legal actions at
-each step and the settlement at the end.
+plays random hands on integers (card = suit * 13 + rank - 2) with no objects, checks or history,
+but through the very rule functions the hand calls, so that Nap's laws are written once: the calls
+open to a seat (:func:`loo.games.nap.rules.call_options`), the cards a follower may play and the
+trick's winner (:mod:`loo.games.nap.tricks` over :mod:`loo.core.tricks`), when the call is decided,
+and the settlement (:func:`loo.games.nap.settle.settle_stakes`). What is tabulated here for speed
+(the calls for each highest call, each card's power for each led suit and trump suit) is computed
+by those functions. It covers the orthodox game with Wellington, Misery, the stakes, the minimum
+call, the dealer's forced call and the pool; the variants with extra cards (Sir Garnet, Peep and
+Purchase Nap) go through the engine. ``tests/engine/nap/test_nap_fast.py`` replays every choice
+made here through the checked engine and compares the legal actions at each step and the
+settlement at the end.
 
 >>> import random
 >>> from loo.games.nap.rules import NapRules
@@ -18,14 +23,26 @@ each step and the settlement at the end.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from loo.actions import CALLS
-from loo.games.nap.rules import CALL_RANK, MIN_RANK, NAP, TRICKS_NEEDED, KittyMode, MiseryTrumps, NapRules
+from loo.core.tricks import trick_winner
+from loo.games.nap.rules import CALL_RANK, TRICKS_NEEDED, KittyMode, MiseryTrumps, NapRules, call_options
+from loo.games.nap.settle import settle_stakes
+from loo.games.nap.tricks import (
+    call_outcome,
+    card_power,
+    feeds_the_pool,
+    first_lead_trump,
+    follow_choices,
+    leader_choices,
+)
 
 _SUIT = tuple(c // 13 for c in range(52))
-_RANK = tuple(c % 13 for c in range(52))  # 0 is the two, 12 the ace
-_KNAVE, _FIVE = 9, 3
+_RANK = tuple(c % 13 + 2 for c in range(52))  # as loo.cards.Rank counts: 2 is the two, 14 the ace
+# For each suit led, whether a card follows it (a C-level test, for speed).
+_FOLLOWS = tuple(frozenset(range(13 * suit, 13 * suit + 13)).__contains__ for suit in range(4))
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,32 +61,37 @@ class NapFastResult:
     dealt: tuple[tuple[int, ...], ...] = ()
 
 
-_OPTIONS: dict[tuple[bool, bool, int, bool], tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]] = {}
+_Calls = tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]
+_CALLS_FOR: dict[int, tuple[NapRules, _Calls]] = {}  # by id(rules), the rules kept to check identity
 
 
-def _call_options(rules: NapRules) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
-    """For each highest call so far, the calls a seat may make (AMB-36); and the forced dealer's calls."""
-    key = (rules.misery, rules.wellington, rules.min_call, rules.dealer_forced_one)
-    cached = _OPTIONS.get(key)
-    if cached is not None:
-        return cached
-    low = MIN_RANK[rules.min_call]
-
-    def allowed(rank: int, high: int, forced: bool) -> bool:
-        name = CALLS[rank]
-        if name == "misery" and not rules.misery:
-            return False
-        if name == "wellington" and (not rules.wellington or high != NAP):
-            return False
-        return rank >= low or (forced and name == "1")
-
-    by_high = tuple(
-        ("pass", *(CALLS[r] for r in range(high + 1, len(CALLS)) if allowed(r, high, False)))
-        for high in range(len(CALLS))
+def _call_table(rules: NapRules) -> _Calls:
+    """:func:`call_options` for each highest call so far, and for the dealer forced to call, worked
+    out once for each rules object."""
+    found = _CALLS_FOR.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    table = (
+        tuple(call_options(rules, high, forced=False) for high in range(len(CALLS))),
+        call_options(rules, 0, forced=True),
     )
-    forced = tuple(CALLS[r] for r in range(1, len(CALLS)) if allowed(r, 0, True))
-    _OPTIONS[key] = (by_high, forced)
-    return by_high, forced
+    if len(_CALLS_FOR) > 64:
+        _CALLS_FOR.clear()
+    _CALLS_FOR[id(rules)] = (rules, table)
+    return table
+
+
+_POWERS: dict[tuple[int, int | None], Callable[[int, int], int]] = {}
+
+
+def _power(led: int, trump: int | None) -> Callable[[int, int], int]:
+    """The power function of a trick led in ``led`` with ``trump`` trumps, for
+    :func:`~loo.core.tricks.trick_winner`: :func:`card_power` of each of the 52 cards, worked out once."""
+    found = _POWERS.get((led, trump))
+    if found is None:
+        table = tuple(card_power(_SUIT[c], _RANK[c], led=led, trump=trump) for c in range(52))
+        found = _POWERS[led, trump] = lambda _seat, card: table[card]
+    return found
 
 
 def deal_ints(rng: random.Random, seats: int, dealer: int) -> list[list[int]]:
@@ -102,7 +124,7 @@ def play_random_nap(
     hands = [list(h) for h in hands]
     rand = rng.random
     steps: list[tuple[int, str, object, tuple[object, ...]]] = []
-    by_high, forced_options = _call_options(rules)
+    by_high, forced_options = _call_table(rules)
 
     # ----- calling (E.2, AMB-36) -----
     high = 0
@@ -119,9 +141,6 @@ def play_random_nap(
             rank = CALL_RANK[choice]
             if rank > high:
                 high, caller = rank, seat
-    kitty = rules.kitty
-    unit = rules.unit
-    paid = [0] * seats
     if caller < 0:
         return NapFastResult(tuple(calls), -1, None, None, (0,) * seats, (0,) * seats, pool, "redeal",
                              tuple(steps), dealt)  # fmt: skip
@@ -132,87 +151,55 @@ def play_random_nap(
     no_trumps = misery and rules.misery_trumps is MiseryTrumps.NONE
     need = TRICKS_NEEDED[call]
     knaves_and_fives = rules.kitty_mode is KittyMode.KNAVE_OR_FIVE
+    unit = rules.unit
+    paid = [0] * seats
     won = [0] * seats
     leader = caller
-    trump = -1
-    mine = theirs = 0
+    trump: int | None = None
+    mine = 0
     suit_of = _SUIT
-    rank_of = _RANK
-    made = False
+    made: bool | None = None
     for trick in range(5):
         seat = leader
-        hand = hands[seat]
-        card = hand[int(rand() * len(hand))]
+        legal = leader_choices(hands[seat])
+        card = legal[int(rand() * len(legal))]
         if record:
-            steps.append((seat, "play", card, tuple(hand)))
-        hand.remove(card)
+            steps.append((seat, "play", card, tuple(legal)))
+        hands[seat].remove(card)
         led = suit_of[card]
-        if trick == 0 and not no_trumps:
-            trump = led
-        best_seat = seat
-        best = (200 if led == trump else 100) + rank_of[card]
-        if knaves_and_fives and led != trump and rank_of[card] in (_KNAVE, _FIVE):
-            paid[seat] += unit
+        if trick == 0:
+            trump = first_lead_trump(no_trumps, led)
+        plays = [(seat, card)]
+        follows = _FOLLOWS[led]
         for _ in range(seats - 1):
             seat = seat + 1 if seat + 1 < seats else 0
             hand = hands[seat]
-            legal = [c for c in hand if suit_of[c] == led] or hand
+            legal = follow_choices(hand, follows)[0]
             card = legal[int(rand() * len(legal))]
             if record:
                 steps.append((seat, "play", card, tuple(legal)))
             hand.remove(card)
-            suit = suit_of[card]
-            rank = rank_of[card]
-            if suit == trump:
-                power = 200 + rank
-            elif suit == led:
-                power = 100 + rank
-            else:
-                power = 0
-            if power > best:
-                best, best_seat = power, seat
-            if knaves_and_fives and suit != trump and (rank == _KNAVE or rank == _FIVE):
-                paid[seat] += unit
-        won[best_seat] += 1
-        leader = best_seat
-        if best_seat == caller:
+            plays.append((seat, card))
+        if knaves_and_fives:
+            for seat, card in plays:
+                if feeds_the_pool(_RANK[card], suit_of[card] == trump):
+                    paid[seat] += unit  # NAP-POOL-04, AMB-40
+        winner = trick_winner(plays, _power(led, trump))
+        won[winner] += 1
+        leader = winner
+        if winner == caller:
             mine += 1
-        else:
-            theirs += 1
-        if misery:
-            if mine:
-                break
-            if theirs == 5:
-                made = True
-                break
-        elif mine >= need:
-            made = True
+        made = call_outcome(misery, need, mine, trick + 1)
+        if made is not None:
             break
-        elif theirs > 5 - need:
-            break
+    assert made is not None  # five tricks always decide a call
 
     # ----- settlement (E.4, E.10) -----
-    win, lose = rules.call_values(call)
-    stakes = [0] * seats
-    for p in range(seats):
-        if p != caller:
-            if made:
-                stakes[p] -= win
-                stakes[caller] += win
-            else:
-                stakes[p] += lose
-                stakes[caller] -= lose
-    taken = 0
-    if kitty and high >= NAP:
-        in_pool = pool + sum(paid)
-        if made:
-            taken = in_pool  # NAP-POOL-05, NAP-WEL-03
-        elif rules.failed_nap_doubles_pool:
-            paid[caller] += in_pool  # NAP-POOL-07
-    net = [stakes[p] - paid[p] for p in range(seats)]
-    net[caller] += taken
-    next_pool = pool + sum(paid) - taken
-    return NapFastResult(tuple(calls), caller, call, made, tuple(won), tuple(net), next_pool, "played", tuple(steps),
+    stakes, paid, taken, next_pool = settle_stakes(
+        rules, seats=seats, caller=caller, call=call, made=made, pool=pool, pool_paid=paid
+    )
+    net = tuple(stakes[p] - paid[p] + taken[p] for p in range(seats))
+    return NapFastResult(tuple(calls), caller, call, made, tuple(won), net, next_pool, "played", tuple(steps),
                          dealt)  # fmt: skip
 
 
