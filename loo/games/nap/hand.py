@@ -7,7 +7,7 @@ his first lead fixes trumps (NAP-PLAY-01); follow suit, with no duty to head or 
 beaten (NAP-PLAY-06, AMB-43), though a record may play the remaining cards out
 (:meth:`NapHand.play_on_actions`).  Wellington, Misery, Sir Garnet, Peep and Purchase Nap and the
 pool are options of :class:`~loo.games.nap.rules.NapRules`. Why an action is refused is
-:mod:`loo.games.nap.explain`; a teaching table's irregularities are :mod:`loo.games.nap.table`.
+:mod:`loo.games.nap.explain`; a teaching table's irregularities are :mod:`loo.games.nap.irregular`.
 
 :class:`NapHand` keeps the protocol of :class:`loo.core.hand.TrickHand`: ``legal_actions()``,
 ``push()`` (refusing with the law broken), ``pop()``, ``push_unchecked()``, ``view(seat)``,
@@ -35,11 +35,11 @@ from loo.actions import CALLS, Action
 from loo.cards import Card, Suit, full_pack
 from loo.core.hand import Explanation, TrickHand
 from loo.core.tricks import trick_winner
-from loo.games.nap import explain, table
+from loo.games.nap import explain as nap_explain
+from loo.games.nap import irregular as nap_irregular
 from loo.games.nap.rules import (
     CALL_RANK,
     GAME,
-    MIN_RANK,
     NAP,
     TRICKS_NEEDED,
     KittyMode,
@@ -99,7 +99,6 @@ class NapHand(TrickHand):
         self.stock = tuple(stock)
         self.eldest = (dealer + 1) % self.n
         self.rotation = tuple((dealer + i) % self.n for i in range(1, self.n + 1))  # the eldest first, dealer last
-        self._min_rank = MIN_RANK[rules.min_call]
         first = NapPhase.PURCHASE if rules.purchase else NapPhase.CALL
         self._s = NapState(
             phase=first,
@@ -310,7 +309,7 @@ class NapHand(TrickHand):
 
     def why_illegal(self, action: Action) -> tuple[str, str] | None:
         """None if ``action`` is legal now, else (law ID, a plain sentence saying what the law requires)."""
-        return explain.why_illegal(self, action)
+        return nap_explain.why_illegal(self, action)
 
     def explain(self) -> list[Explanation]:
         """For the seat to act: every action it might try now, legal or not, with the law and a plain reason.
@@ -318,17 +317,17 @@ class NapHand(TrickHand):
         In the calling that is every call (and a peep, and the legal ways to take Sir Garnet); in play,
         each card the seat holds; in the purchases and the exchange, the actions open to it.
         """
-        return explain.explanations(self)
+        return nap_explain.explanations(self)
 
     def _why_legal(self, action: Action) -> tuple[str, str]:
-        return explain.why_legal(self, action)
+        return nap_explain.why_legal(self, action)
 
     # ----- making moves -------------------------------------------------------------------
 
     def _irregular(self, action: Action, law: str, message: str) -> bool:
         """At a teaching table (``table=True``) a revoke or a card played out of turn is recorded and
-        penalised as group E says instead of refused (:func:`loo.games.nap.table.irregular`)."""
-        return table.irregular(self, action, law, message)
+        penalised as group E says instead of refused (:func:`loo.games.nap.irregular.irregular`)."""
+        return nap_irregular.irregular(self, action, law, message)
 
     def _apply(self, action: Action) -> None:
         s = self._s
@@ -519,11 +518,11 @@ class NapHand(TrickHand):
         return NapSettlement(reason, caller, call, made, tuple(s.tricks), tuple(won), tuple(stakes), tuple(pool_paid),
                              tuple(taken), next_pool, rules.kitty, s.offender, tuple(s.wrong_count))  # fmt: skip
 
-    # ----- table mode: irregularities (E.11), in loo.games.nap.table ---------------------------
+    # ----- table mode: irregularities (E.11), in loo.games.nap.irregular ---------------------------
 
     def claim_replay(self, by: int) -> None:
         """CF-19 on demand: a player other than the offender requires the revoked hand to be played again."""
-        table.claim_replay(self, by)
+        nap_irregular.claim_replay(self, by)
 
     def refuse_to_show(self, seat: int) -> None:
         """NAP-REV-01/02: play stopped early and ``seat``, who trumped or discarded, will not show his cards.
@@ -531,7 +530,7 @@ class NapHand(TrickHand):
         He is held to have revoked: a caller loses his call (NAP-REV-06); an opponent's revoke means
         the hand is played again and he pays the revoke penalty (NAP-REV-03..05).
         """
-        table.refuse_to_show(self, seat)
+        nap_irregular.refuse_to_show(self, seat)
 
     def claim_wrong_count(self, seat: int) -> None:
         """NAP-WRG-01..05, AMB-42: ``seat`` is found to hold too many or too few cards.
@@ -539,9 +538,9 @@ class NapHand(TrickHand):
         Before all have called and with no Nap called, the cards are dealt again; otherwise the hand is
         played out and the caller is paid or pays as NAP-WRG-02/03 say.
         """
-        table.claim_wrong_count(self, seat)
+        nap_irregular.claim_wrong_count(self, seat)
 
     def claim_misdeal(self, by: int) -> None:
         """NAP-MISD-01/02: an exposed card, a misdeal, a faulty pack or an uncut pack; the same dealer deals
         again. Any player may claim it, but only before the hands are looked at (before the first action)."""
-        table.claim_misdeal(self, by)
+        nap_irregular.claim_misdeal(self, by)
