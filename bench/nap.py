@@ -2,7 +2,8 @@
 
 Measures, for four players with random-legal play (deal, call, play until the call is made or
 beaten, settle):
-* hands per second in the fast simulator (loo.games.nap.fast), the figure the statistics use;
+* hands per second in the fast simulator (loo.games.nap.fast: integers, through the rule functions
+  NapHand calls), the figure the statistics use;
 * the same through the checked engine (NapHand.push) and its unchecked path;
 * the cost of one NapHand.legal_actions() call, in microseconds, on positions met in play.
 """
