@@ -42,6 +42,7 @@ __all__ = [
     "DeclaringView",
     "ExtraCardsHand",
     "FlushSettlement",
+    "GameRecord",
     "GameRules",
     "Hand",
     "HandResult",
@@ -51,11 +52,11 @@ __all__ = [
     "MissesView",
     "Piece",
     "PointsGame",
-    "PointsRules",
     "PointsSettlement",
     "ScoringBot",
     "Settlement",
     "TableGame",
+    "TileRules",
     "TrickRecord",
     "TurnupView",
     "View",
@@ -302,6 +303,30 @@ class TableGame(Protocol):
         ...
 
 
+@runtime_checkable
+class GameRecord(Protocol):
+    """A record of one deal of any game (``docs/records.md``), as :func:`loo.records.load` reads it."""
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def seats(self) -> tuple[str, ...]: ...
+
+    @property
+    def actions(self) -> tuple[Action, ...]: ...
+
+    def start(self) -> Hand:
+        """The hand as dealt, before any action."""
+        ...
+
+    def replay(self) -> Hand:
+        """The hand with every action of the record taken."""
+        ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
 V_contra = TypeVar("V_contra", contravariant=True)
 
 
@@ -496,8 +521,9 @@ class ExtraCardsHand(Hand, Protocol):
 
 
 @runtime_checkable
-class PointsRules(GameRules, Protocol):
-    """The dominoes' rules: scored in chips, in points up to ``game_points``, or at Rounce down from it."""
+class TileRules(GameRules, Protocol):
+    """The dominoes' rules: scored in chips, in points up to ``game_points``, or at Rounce down from it;
+    at Rounce the misses are laid out as dummies."""
 
     @property
     def domino_scoring(self) -> str:
@@ -506,6 +532,9 @@ class PointsRules(GameRules, Protocol):
 
     @property
     def game_points(self) -> int: ...
+
+    @property
+    def dummies(self) -> bool: ...
 
 
 @runtime_checkable
