@@ -245,7 +245,16 @@ class Hand(Protocol):
 
     def push_unchecked(self, action: Action) -> None: ...
 
+    def clone(self) -> Hand:
+        """A copy to play on from here (a playout); it cannot be taken back past this point."""
+        ...
+
     def view(self, seat: int) -> View: ...
+
+    @property
+    def dealt(self) -> tuple[tuple[Piece, ...] | None, ...]:
+        """Every seat's pieces as dealt (None for a seat that sat out the deal)."""
+        ...
 
 
 @runtime_checkable

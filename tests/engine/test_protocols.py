@@ -135,7 +135,7 @@ def test_every_kit_gives_protocol_parts(game: str) -> None:
     rules = parts.read_rules(game, None)
     assert rules.game == game
     hand: Hand = parts.deal(rules, random.Random(7), 4, 3, parts.pool(rules, 4), names=NAMES)
-    assert isinstance(hand, Hand) and isinstance(hand.view(0), View)
+    assert isinstance(hand, Hand) and isinstance(hand.view(0), View) and isinstance(hand.clone(), Hand)
     for name in parts.bot_names:
         bot: Bot[Any] = parts.make_bot(name)
         assert isinstance(bot, Bot) and bot.name == name
