@@ -29,8 +29,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loo.bots import Bot, SamplingBot, ThumbBot
-from loo.hand import LooHand
+from loo.bots import SamplingBot, ThumbBot
+from loo.core.protocols import Bot
+from loo.hand import LooHand, SeatView
 from loo.rules import Rules
 
 SEATS = 5
@@ -89,7 +90,7 @@ def time_other_decisions(game: str, decisions: int) -> list[float]:
     return times
 
 
-def _play(rules: Rules, seed: int, dealer: int, bots: list[Bot]) -> tuple[int, ...]:
+def _play(rules: Rules, seed: int, dealer: int, bots: list[Bot[SeatView]]) -> tuple[int, ...]:
     hand = LooHand.deal(rules, random.Random(seed), seats=SEATS, dealer=dealer, pool=rules.deal_price)
     rng = random.Random(seed + 1_000_003)
     while not hand.is_over:
@@ -105,7 +106,7 @@ def paired_hand(job: tuple[str, int, int]) -> tuple[int, int]:
     preset, i, samples = job
     rules = Rules.preset(preset)
     dealer, seat = i % SEATS, (i // SEATS) % SEATS  # every 25 deals cover every seat against every dealer
-    thumbs: list[Bot] = [ThumbBot() for _ in range(SEATS)]
+    thumbs: list[Bot[SeatView]] = [ThumbBot() for _ in range(SEATS)]
     mixed = list(thumbs)
     mixed[seat] = SamplingBot(samples=samples)
     return _play(rules, i, dealer, mixed)[seat], _play(rules, i, dealer, thumbs)[seat]

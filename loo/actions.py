@@ -2,7 +2,9 @@
 
 >>> a = Action.from_record({"seat": 0, "play": "as"})
 >>> a, a.to_record()
-(Action(seat=0, verb='play', value=Card.parse('AS')), {'seat': 0, 'play': 'AS'})
+(Action(seat=0, verb=<Verb.PLAY: 'play'>, value=Card.parse('AS')), {'seat': 0, 'play': 'AS'})
+>>> a.verb == "play", Action(0, "play", a.value) == a
+(True, True)
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from loo.cards import Card, CardError
@@ -18,8 +21,29 @@ from loo.tiles import NUMBER_PLURALS, Tile
 
 DECLARATIONS = ("stand", "miss", "throw")
 CALLS = ("pass", "1", "2", "3", "misery", "4", "nap", "wellington")  # AMB-36: in rising order
-VERBS = ("declare", "exchange", "play", "take-turnup", "for-pool", "call", "peep", "garnet", "purchase")
-PIECE_LISTS = ("exchange", "garnet", "purchase")  # verbs whose value is a list of cards (or tiles)
+
+
+class Verb(StrEnum):
+    """What an action does. A member is its record word, so it compares equal to that string
+    (``Verb.PLAY == "play"``) and a record writes it unchanged."""
+
+    DECLARE = "declare"  # Loo and dominoes: stand, miss or throw
+    EXCHANGE = "exchange"  # Loo: cards given for the stock
+    PLAY = "play"  # every game: a card or tile to the trick
+    TAKE_TURNUP = "take-turnup"  # the dealer takes the turn-up into his hand
+    FOR_POOL = "for-pool"  # the dealer plays for the pool alone
+    CALL = "call"  # Nap: a call or a pass
+    PEEP = "peep"  # Nap: a look at the top card for a fee
+    GARNET = "garnet"  # Nap (Sir Garnet): the extra cards thrown out
+    PURCHASE = "purchase"  # Nap (purchase): cards bought from the stock
+    # A teaching table's bookkeeping, kept in a hand's history for take-back; never in a record:
+    CLAIM = "claim"  # a claim of an offence (a revoke, a wrong count, a misdeal, a replay)
+    PENALTY = "penalty"  # a penalty laid on a seat
+
+
+VERBS: tuple[Verb, ...] = tuple(v for v in Verb if v not in (Verb.CLAIM, Verb.PENALTY))  # what records write
+PIECE_LISTS = (Verb.EXCHANGE, Verb.GARNET, Verb.PURCHASE)  # verbs whose value is a list of cards (or tiles)
+_VERB_OF: dict[str, Verb] = {v.value: v for v in Verb}  # a word, or a Verb itself, to its Verb (a fast lookup)
 
 
 class IllegalActionError(ValueError):
@@ -33,7 +57,7 @@ class IllegalActionError(ValueError):
         self.index: int | None = None  # set by a record's replay: which action of the record broke the law
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Action:
     """One action: a seat and one verb with its value.
 
@@ -45,31 +69,45 @@ class Action:
     """
 
     seat: int
-    verb: str
+    verb: Verb
     value: Any
     civil: bool = dataclasses.field(default=False, repr=False)
     suit: int | None = dataclasses.field(default=None, repr=False)
 
+    def __init__(self, seat: int, verb: Verb | str, value: Any, civil: bool = False, suit: int | None = None) -> None:
+        """``verb`` may be given as its word (``"play"``); it is kept as its :class:`Verb`."""
+        try:
+            word = _VERB_OF[verb]
+        except KeyError:
+            raise ValueError(f"unknown verb {verb!r}; the verbs are {', '.join(Verb)}") from None
+        set_field = object.__setattr__
+        set_field(self, "seat", seat)
+        set_field(self, "verb", word)
+        set_field(self, "value", value)
+        set_field(self, "civil", civil)
+        set_field(self, "suit", suit)
+
     @classmethod
     def declare(cls, seat: int, what: str) -> Action:
-        return cls(seat, "declare", what)
+        return cls(seat, Verb.DECLARE, what)
 
     @classmethod
     def play(cls, seat: int, card: Card | str) -> Action:
-        return cls(seat, "play", card if isinstance(card, Card) else Card.parse(card))
+        return cls(seat, Verb.PLAY, card if isinstance(card, Card) else Card.parse(card))
 
     @classmethod
     def exchange(cls, seat: int, cards: tuple[Card, ...] | list[Card]) -> Action:
-        return cls(seat, "exchange", tuple(cards))
+        return cls(seat, Verb.EXCHANGE, tuple(cards))
 
     def to_record(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat}
+        word = self.verb.value  # a plain string key, as a record writes it
         if self.verb in PIECE_LISTS:
-            out[self.verb] = [str(c) for c in self.value]
+            out[word] = [str(c) for c in self.value]
         elif isinstance(self.value, (Card, Tile)):
-            out[self.verb] = str(self.value)
+            out[word] = str(self.value)
         else:
-            out[self.verb] = self.value
+            out[word] = self.value
         if self.civil:
             out["civil"] = True
         if self.suit is not None:
@@ -106,7 +144,7 @@ class Action:
             raise RecordError(f"{where}.{extra[0]}", f"unknown verb; an action has one of {', '.join(VERBS)}")
         if len(verbs) != 1:
             raise RecordError(where, f"must have exactly one verb of {', '.join(VERBS)}, found {verbs or 'none'}")
-        verb = verbs[0]
+        verb = _VERB_OF[verbs[0]]
         raw = obj[verb]
         civil = obj.get("civil", False)
         if not isinstance(civil, bool):
@@ -114,18 +152,18 @@ class Action:
         suit = obj.get("suit")
         if suit is not None and (not isinstance(suit, int) or isinstance(suit, bool) or not 0 <= suit <= 6):
             raise RecordError(f"{where}.suit", f"must be a domino number from 0 to 6, not {suit!r}")
-        if suit is not None and verb != "play":
+        if suit is not None and verb is not Verb.PLAY:
             raise RecordError(f"{where}.suit", "only a play (a domino lead) announces a suit")
         try:
-            if verb == "declare":
+            if verb is Verb.DECLARE:
                 if raw not in DECLARATIONS:
                     raise RecordError(f"{where}.declare", f"must be one of {', '.join(DECLARATIONS)}, not {raw!r}")
                 return cls(seat, verb, raw)
-            if verb == "call":
+            if verb is Verb.CALL:
                 if raw not in CALLS:
                     raise RecordError(f"{where}.call", f"must be one of {', '.join(CALLS)} (a string), not {raw!r}")
                 return cls(seat, verb, raw)
-            if verb in ("play", "take-turnup"):
+            if verb in (Verb.PLAY, Verb.TAKE_TURNUP):
                 if not isinstance(raw, str):
                     raise RecordError(f"{where}.{verb}", f"must be written as text, not {raw!r}")
                 return cls(seat, verb, piece(raw), civil, suit)

@@ -21,24 +21,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar, Protocol
+from typing import ClassVar
 
 from loo.actions import Action
 from loo.cards import Card, Rank, Suit, full_pack
+from loo.core.protocols import Bot, View
 from loo.core.tricks import VoidRule
 from loo.hand import DealKind, LooHand, Phase, SeatView
 from loo.rules import FirstLeadRule, Game, Pam, PamBeCivil, Rules, WinnerLeadsTrump
 
 
-class Bot(Protocol):
-    """A player: given what one seat may know, choose one of ``view.legal``."""
-
-    name: str
-
-    def choose(self, view: SeatView, rng: random.Random) -> Action: ...
-
-
-def _legal(view: SeatView) -> tuple[Action, ...]:
+def _legal(view: View) -> tuple[Action, ...]:
     if not view.legal:
         raise ValueError(f"seat {view.seat} has nothing to choose: it is not its turn to act (to act: {view.to_act})")
     return view.legal
@@ -49,7 +42,7 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, view: SeatView, rng: random.Random) -> Action:
+    def choose(self, view: View, rng: random.Random) -> Action:  # any game's view: it needs only ``legal``
         return rng.choice(_legal(view))
 
 
@@ -391,7 +384,7 @@ def _rotation(dealer: int, active: Sequence[int], n: int) -> list[int]:
 # ----- Monte Carlo -----------------------------------------------------------------------------
 
 
-def playout(hand: LooHand, policy: Bot, rng: random.Random) -> None:
+def playout(hand: LooHand, policy: Bot[SeatView], rng: random.Random) -> None:
     """Play ``hand`` to the end with ``policy`` at every seat (ThumbBot and RandomBot take a fast path)."""
     thumb = isinstance(policy, ThumbBot)
     fast_random = isinstance(policy, RandomBot)
@@ -438,11 +431,11 @@ class SamplingBot:
     name = "sampling"
     DEFAULT_SAMPLES: ClassVar[int] = 20
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, rollout: Bot | None = None) -> None:
+    def __init__(self, samples: int = DEFAULT_SAMPLES, rollout: Bot[SeatView] | None = None) -> None:
         if samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples!r}")
         self.samples = samples
-        self.rollout: Bot = rollout if rollout is not None else ThumbBot()
+        self.rollout: Bot[SeatView] = rollout if rollout is not None else ThumbBot()
         self._thumb = ThumbBot()
 
     def candidates(self, view: SeatView, rng: random.Random) -> list[Action]:
@@ -492,7 +485,7 @@ BOTS: dict[str, type[RandomBot] | type[ThumbBot] | type[SamplingBot]] = {
 }
 
 
-def make_bot(name: str) -> Bot:
+def make_bot(name: str) -> Bot[SeatView]:
     """A bot by name: ``random``, ``thumb`` or ``sampling``.
 
     >>> make_bot("thumb").name

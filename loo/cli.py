@@ -28,7 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TextIO
 
-from loo.bots import BOTS, Bot, RandomBot
+from loo.bots import BOTS, RandomBot
+from loo.core.protocols import Bot
 from loo.kits import GAMES, Kit, UnknownGame, kit, loo_kit
 from loo.records import load
 from loo.rules import RecordError
@@ -349,7 +350,7 @@ def _worker_block(block: int) -> tuple[int, _Tally]:
 
 def simulate(
     rules: Any,
-    bots: list[Bot],
+    bots: list[Bot[Any]],  # each of them a bot of the game the rules are for
     *,
     hands: int,
     seed: int | None = None,

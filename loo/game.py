@@ -73,6 +73,8 @@ class ChipLedger:
     pool: int
     ledger: list[Entry]
     results: list[Any]
+    dealer: int
+    hand: Any  # each game's own hand, or None before the first deal
 
     def _ledger_players(self) -> Iterable[str]:
         """Everyone with a balance: by default the players at the table."""
@@ -83,6 +85,14 @@ class ChipLedger:
         if amount:
             self.ledger.append(Entry(len(self.results), player, amount, why))
             self.pool += amount
+
+    def sit_at(self, hand: Any) -> None:
+        """Make ``hand``, dealt outside this game (a record's, a deal code's), the hand in play: its dealer
+        deals it, and the pool it is played for is booked as the dealer's stake, with nothing before it."""
+        self.ledger.clear()
+        self.pool = 0
+        self.hand, self.dealer = hand, hand.dealer
+        self._pay(hand.names[hand.dealer], hand.pool, "deal")
 
     def balances(self) -> dict[str, int]:
         """Each player's chips won less chips paid, over the whole game."""

@@ -10,36 +10,49 @@ a game means adding a kit here, not editing each of them.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from loo.bots import BOTS, make_bot
+from loo.core.protocols import Bot, GameRules, Hand, TableGame
 from loo.fastsim import play_random_hand
 from loo.game import LooGame
 from loo.hand import LooHand
 from loo.registry import NAMES, Family, UnknownGame, family
 from loo.rules import Game, Rules
 
-__all__ = ["GAMES", "ArgumentError", "Kit", "UnknownGame", "kit", "loo_kit"]
+__all__ = ["GAMES", "ArgumentError", "Deal", "Kit", "UnknownGame", "kit", "loo_kit"]
+
+
+class Deal(Protocol):
+    """A kit's seeded deal of one hand: ``(rules, rng, seats, dealer, pool, names=None) -> hand``."""
+
+    def __call__(
+        self, rules: Any, rng: random.Random, seats: int, dealer: int, pool: int, names: Sequence[str] | None = None
+    ) -> Hand: ...
 
 
 @dataclass(frozen=True)
 class Kit:
-    """What the commands and widgets need of one game: its rules, a deal, one deal's stakes, bots and a fast path."""
+    """What the commands and widgets need of one game: its rules, a deal, one deal's stakes, bots and a fast path.
 
-    read_rules: Callable[[str, Any], Any]  # (game, preset) -> rules; raises RecordError
-    deal: Callable[..., Any]  # (rules, rng, seats, dealer, pool, names=None) -> hand
+    A parameter typed ``Any`` takes the rules this kit's own ``read_rules`` gave (``Rules``,
+    ``NapRules`` or ``DominoRules``): the game string, not the type, ties the two together.
+    """
+
+    read_rules: Callable[[str, Any], GameRules]  # (game, preset) -> rules; raises RecordError
+    deal: Deal
     pool: Callable[[Any, int], int]  # the pool a lone hand is played for: one deal's stakes
-    make_bot: Callable[[str], Any]
+    make_bot: Callable[[str], Bot[Any]]  # a bot of this game, by name; its views are this game's
     bot_names: tuple[str, ...]
     # Random play's fast path: (rules, rng, seats, dealer, pool) -> (reason, net by seat), for the rules
     # where fast_for(rules) holds. Each fast simulator is proven equal to its checked hand by a test.
     fast: Callable[[Any, random.Random, int, int, int], tuple[str, tuple[int, ...]]]
     fast_for: Callable[[Any], bool]
-    # A game of many hands with its chip ledger: (rules, players, rng, first_dealer) -> a ChipLedger
-    # whose next_hand() deals from its ``rng`` and whose settle() books the finished hand.
-    new_game: Callable[[Any, Any, random.Random, int], Any]
+    # A game of many hands with its chip ledger: (rules, players, rng, first_dealer) -> a game whose
+    # next_hand() deals from its ``rng`` and whose settle() books the finished hand.
+    new_game: Callable[[Any, Sequence[str], random.Random, int], TableGame]
 
 
 def loo_kit() -> Kit:
@@ -100,10 +113,11 @@ def _domino_kit() -> Kit:
     from loo.dominoes_fast import play_random_domino_hand
     from loo.dominoes_rules import Variant
 
-    def make_domino_bot(name: str) -> Any:
+    def make_domino_bot(name: str) -> Bot[Any]:
         if name not in DOMINO_BOTS:
             raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(sorted(DOMINO_BOTS))}")
-        return DOMINO_BOTS[name]()
+        bot: Bot[Any] = DOMINO_BOTS[name]()
+        return bot
 
     def fast(rules: DominoRules, rng: random.Random, seats: int, dealer: int, p: int) -> tuple[str, tuple[int, ...]]:
         r = play_random_domino_hand(rules, rng, seats=seats, dealer=dealer, pool=p)

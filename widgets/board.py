@@ -13,7 +13,9 @@ from typing import Any
 
 from loo.actions import Action
 from loo.cards import Card, Rank, Suit
-from loo.rules import Game, Pam
+from loo.core.protocols import CallingView, DeclaringView, MissesView, MissView, Piece, TurnupView, View
+from loo.registry import played_with_tiles
+from loo.rules import Game, Pam, Rules
 from loo.svg import card_svg, hand_svg, tile_svg, tiles_svg
 from loo.tiles import Tile
 
@@ -27,28 +29,28 @@ NAP_CONTRACTS = {"1": "for one trick", "2": "for two tricks", "3": "for three tr
 SAID = {"stand": "stands", "miss": "took the miss", "throw": "threw up", "for-pool": "plays the miss for the pool"}
 
 
-def piece_label(piece: Any) -> str:
+def piece_label(piece: Piece) -> str:
     """Short text for a card or tile on a button: ``Q♥``, ``6-3``."""
     if isinstance(piece, Card):
         return piece.rank.symbol + piece.suit.symbol
     return str(piece)
 
 
-def pam_card(view: Any) -> Card | None:
+def pam_card(view: View) -> Card | None:
     """Pam, where the game has her: the knave of clubs, or with running Pam the trump knave (L5-RANK-01/02).
 
     Both follow from public facts (the rules and the turn-up), so any seat may be told which card she is.
     """
-    rules = getattr(view, "rules", None)
-    turnup = getattr(view, "turnup", None)
-    if getattr(rules, "game", None) is not Game.FIVE_CARD or turnup is None:
+    rules = view.rules
+    turnup = view.turnup if isinstance(view, TurnupView) else None
+    if not isinstance(rules, Rules) or rules.game is not Game.FIVE_CARD or not isinstance(turnup, Card):
         return None
-    return Card(Rank.KNAVE, turnup.suit if rules.pam is Pam.TRUMP_KNAVE else Suit.CLUBS)  # type: ignore[union-attr]
+    return Card(Rank.KNAVE, turnup.suit if rules.pam is Pam.TRUMP_KNAVE else Suit.CLUBS)
 
 
-def piece_name(piece: Any, pam: Card | None = None) -> str:
+def piece_name(piece: Piece, pam: Card | None = None) -> str:
     """A card's or tile's accessible name: "queen of hearts", "knave of clubs, Pam", "six-three"."""
-    name = str(getattr(piece, "name", piece))
+    name = piece.name
     return f"{name}, Pam" if pam is not None and piece == pam else name
 
 
@@ -74,12 +76,12 @@ def action_label(action: Action) -> str:
     return action.verb.replace("-", " ").capitalize()
 
 
-def tile_html(tile: Any, *, width: float = 64) -> str:
+def tile_html(tile: Tile, *, width: float = 64) -> str:
     """A domino drawn as a tile, named for screen readers ("six-three")."""
     return tile_svg(tile, width=width)
 
 
-def piece_html(piece: Any, width: float = 40, *, four_colour: bool = False) -> str:
+def piece_html(piece: Piece, width: float = 40, *, four_colour: bool = False) -> str:
     """One card, or one domino tile drawn a little wider to sit beside cards of ``width``."""
     if isinstance(piece, Card):
         return card_svg(piece, width=width, four_colour=four_colour)
@@ -94,12 +96,12 @@ def pieces_html(pieces: Sequence[Any], *, width: float, label: str, four_colour:
 
 
 def board_html(
-    view: Any,
+    view: View,
     names: Sequence[str],
     seat: int,
     *,
     show_own: bool = True,
-    open_hands: Sequence[Sequence[Any] | None] | None = None,
+    open_hands: Sequence[Sequence[Piece] | None] | None = None,
     four_colour: bool = False,
     open_label: str = ", face up for teaching",
 ) -> str:
@@ -110,7 +112,7 @@ def board_html(
     ``open_label`` follows the seat's name in the accessible name of a hand shown so.
     ``four_colour`` draws the cards of the four-colour deck.
     """
-    tiles = isinstance(getattr(view, "turnup", None), Tile) or any(isinstance(c, Tile) for _, c in view.current)
+    tiles = played_with_tiles(view.rules.game)
 
     def face_down(size: int, label: str) -> str:
         return (
@@ -119,25 +121,27 @@ def board_html(
 
     rows = []
     pam = pam_card(view)
-    declared = getattr(view, "declared", None)
+    declared = view.declared if isinstance(view, DeclaringView) else None
+    calls = view.calls if isinstance(view, CallingView) else None
     for p, name in enumerate(names):
         marks = []
         if p == view.dealer:
             marks.append("dealer")
         if p == (view.dealer + 1) % len(names):
             marks.append("eldest hand")
-        if declared is not None and declared[p]:
-            marks.append(SAID.get(declared[p], declared[p]))
-        calls = getattr(view, "calls", None)
-        if calls is not None and calls[p]:
-            marks.append(CALLED.get(calls[p], f"calls {calls[p]}"))
+        said = declared[p] if declared is not None else None
+        if said:
+            marks.append(SAID.get(said, said))
+        called = calls[p] if calls is not None else None
+        if called:
+            marks.append(CALLED.get(called, f"calls {called}"))
         if view.to_act == p:
             marks.append("to play" if p != seat else "your turn")
         won = sum(1 for t in view.tricks if t.winner == p)
         if won:
             marks.append(f"{won} trick{'s' if won != 1 else ''}")
         who = f"{name} (you)" if p == seat else name
-        size = view.hand_sizes[p] if hasattr(view, "hand_sizes") else 0
+        size = view.hand_sizes[p]
         shown = open_hands[p] if open_hands is not None and p != seat else None
         if p == seat and not show_own:
             cards = ""
@@ -166,27 +170,27 @@ def board_html(
             if view.settlement is not None
             else f"No {'tile' if tiles else 'card'} on the table yet."
         )
-    turnup = getattr(view, "turnup", None)
+    turnup = view.turnup if isinstance(view, TurnupView) else None
     extras = []
-    caller, call = getattr(view, "caller", None), getattr(view, "call", None)
-    if caller is not None and call:
-        trump = getattr(view, "trump", None)
-        trumps = f"; trumps are {trump.plural}" if trump is not None and getattr(view, "trumps_fixed", False) else ""
-        contract = NAP_CONTRACTS.get(call, f"{call} tricks")
-        extras.append(
-            f'<div class="loo-contract">{escape(names[caller])} plays {escape(contract)}{escape(trumps)}.</div>'
-        )
-    peep = getattr(view, "peep_card", None)
-    if peep is not None and seat == getattr(view, "seat", seat):  # the peeper's own sight, never another's
-        extras.append(f'<div class="loo-peep">You peeped at: {piece_html(peep, four_colour=four_colour)}</div>')
+    if isinstance(view, CallingView):
+        caller, call, trump = view.caller, view.call, view.trump
+        if caller is not None and call:
+            trumps = f"; trumps are {trump.plural}" if trump is not None and view.trumps_fixed else ""
+            contract = NAP_CONTRACTS.get(call, f"{call} tricks")
+            extras.append(
+                f'<div class="loo-contract">{escape(names[caller])} plays {escape(contract)}{escape(trumps)}.</div>'
+            )
+        peep = view.peep_card
+        if peep is not None and seat == view.seat:  # the peeper's own sight, never another's
+            extras.append(f'<div class="loo-peep">You peeped at: {piece_html(peep, four_colour=four_colour)}</div>')
     if turnup is not None:
         extras.append(f'<div class="loo-turnup">Turn-up: {piece_html(turnup, four_colour=four_colour)}</div>')
-    miss = getattr(view, "miss_left", 0) or getattr(view, "misses_left", 0)
+    miss = view.miss_left if isinstance(view, MissView) else view.misses_left if isinstance(view, MissesView) else 0
     if miss and view.settlement is None:
         what = f"{miss} miss{'es' if miss != 1 else ''} face down" if tiles else f"{miss} cards face down"
         extras.append(f'<div class="loo-miss">The miss: {escape(what)}</div>' if tiles else
                       f'<div class="loo-miss">The miss: {face_down(miss, f"the miss: {what}")}</div>')  # fmt: skip
-    if hasattr(view, "pool") and (view.pool or not hasattr(view, "calls")):  # Nap without a kitty has no pool
+    if view.pool or not isinstance(view, CallingView):  # Nap without a kitty has no pool
         said = "This hand was played for a pool of" if view.settlement is not None else "Pool:"
         extras.append(f'<div class="loo-pool">{said} {view.pool} chips</div>')
     return (

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from loo import registry
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
+from loo.core.protocols import Hand
 from loo.kits import kit
 from loo.options import GAME_NAMES
 from loo.records import record_type
@@ -79,7 +80,7 @@ def play_hand(
     bot_seed: int = 0,
     names: Sequence[str] | None = None,
     finish: bool = True,
-) -> Any:
+) -> Hand:
     """A hand of ``game`` dealt from ``seed``: ``actions`` first, then seeded computer players to the end.
 
     ``preset`` names the source's rules (``None``: the game's default) and ``options`` overrides
@@ -108,7 +109,9 @@ def play_hand(
         players = [the_kit.make_bot(bot) for _ in range(seats)]
         choices = random.Random(bot_seed)
         while not hand.is_over:
-            hand.push(players[hand.to_act].choose(hand.view(hand.to_act), choices))
+            seat = hand.to_act
+            assert seat is not None  # a hand in play always has a seat to act
+            hand.push(players[seat].choose(hand.view(seat), choices))
     return hand
 
 
@@ -131,12 +134,12 @@ def example_hand(
     return StepViewer(record_of(hand), commentary=commentary, seat=seat, title=title)
 
 
-def record_of(hand: Any) -> dict[str, Any]:
+def record_of(hand: Hand) -> dict[str, Any]:
     """The ``loo-record/1`` record of ``hand`` (of any game), as JSON data."""
-    return dict(record_type(str(getattr(hand.rules.game, "value", hand.rules.game))).of_hand(hand).to_json())
+    return dict(record_type(str(hand.rules.game)).of_hand(hand).to_json())
 
 
-def steps_of(hand: Any) -> list[dict[str, Any]]:
+def steps_of(hand: Hand) -> list[dict[str, Any]]:
     """The actions of ``hand`` as a record writes them; the viewer's step *k* follows item *k - 1*.
 
     A page finds the step a note belongs to with
@@ -376,13 +379,14 @@ def what_would_you_do(
     start = play_hand(game, preset, seed=seed, seats=seats, actions=before, finish=False, **deal)
     if start.to_act != 0:
         raise ExampleError(f"seat 0 is not to act after {len(before)} prescribed actions")
-    names = list(start.names) if hasattr(start, "names") else list(NAMES[:seats])
+    names = list(start.names)
     first = [a for a in start.legal_actions() if a.seat == 0]
     if not first:
         raise ExampleError("seat 0 has no choice to make here")
     picks, outcomes = [], []
     for i, action in enumerate(first):
         hand = play_hand(game, preset, seed=seed, seats=seats, actions=[*before, action.to_record()], **deal)
+        assert hand.settlement is not None  # play_hand plays the hand to its end
         net = hand.settlement.net()[0]
         chips = f"{abs(net)} chip{'' if abs(net) == 1 else 's'}"
         verdict = f"you win {chips}" if net > 0 else (f"you lose {chips}" if net < 0 else "you neither win nor lose")

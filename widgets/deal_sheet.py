@@ -26,6 +26,7 @@ from html import escape
 from typing import Any
 
 from loo.cards import Card
+from loo.core.protocols import MissHand
 from loo.kits import GAMES, kit
 from loo.options import GAME_NAMES, PRESET_LABELS
 from loo.registry import Family, entry, family
@@ -110,7 +111,7 @@ def _section(game: str, hand: Any, seed: int, label: str) -> str:
         f"<p>Rules: {escape(label)}. {n} players. {escape(names[dealer])} deals; "
         f"{escape(names[eldest])}, on the dealer's left, is the eldest hand and speaks first.</p>"
     )
-    pam = getattr(hand, "pam_card", None)
+    pam = hand.pam_card if isinstance(hand, MissHand) else None
     marks: dict[Card | Tile, str] = {pam: "Pam"} if pam is not None else {}
     boxes = []
     for seat in range(n):
@@ -132,7 +133,7 @@ def _section(game: str, hand: Any, seed: int, label: str) -> str:
         unused = len(hand.stock) - sum(len(m) for m in hand.misses)
         if unused:
             boxes.append(f'<p class="note">The other {unused} tiles stay face down in the boneyard, unused.</p>')
-    elif game == "nap":
+    elif family(game) is Family.NAP:
         boxes.append('<p class="note">No card is turned up at Nap: the first card led makes its suit trumps.</p>')
         if hand.garnet:
             boxes.append(_box("Sir Garnet's extra hand", _pieces(hand.garnet), part="garnet"))

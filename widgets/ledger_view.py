@@ -25,10 +25,10 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from html import escape
-from typing import Any
 
 import ipywidgets as ipw
 
+from loo.core.protocols import PointsGame, TileRules
 from widgets.model import HandLine, TableModel
 from widgets.safety import guarded
 from widgets.shared import lean, shared_layout
@@ -388,8 +388,7 @@ class LedgerView(ipw.VBox):  # type: ignore[misc]
         hand = model.hand
         in_play = None
         if not hand.is_over:
-            seat_names = getattr(hand, "names", None) or model.names
-            in_play = (len(lines) + 1, str(seat_names[hand.dealer]), int(getattr(hand, "pool", model.pool)))
+            in_play = (len(lines) + 1, str(hand.names[hand.dealer]), int(hand.pool))
         table = ledger_table(lines, model.balances(), model.pool, names, in_play)
         # A wide table scrolls sideways in its own box on a phone instead of squeezing its rows tall.
         self._table.value = _STYLE + f'<div class="loo-ledger-scroll">{table}</div>'
@@ -415,9 +414,8 @@ class LedgerView(ipw.VBox):  # type: ignore[misc]
 
     def _points_note(self) -> str:
         """Domino games scored in points keep their scores apart from chips: say so, with the scores."""
-        scoring = getattr(self.model.rules, "domino_scoring", None)
-        if scoring is None or str(scoring) == "chips":
+        rules, game = self.model.rules, self.model.table_game
+        if not isinstance(rules, TileRules) or rules.domino_scoring == "chips" or not isinstance(game, PointsGame):
             return ""
-        scores: Any = getattr(self.model.table_game, "scores", None) or {}
-        said = ", ".join(f"{name} {score}" for name, score in scores.items())
+        said = ", ".join(f"{name} {score}" for name, score in game.scores.items())
         return f"This game is scored in points, not chips; the scores now: {said}."

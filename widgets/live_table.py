@@ -29,6 +29,7 @@ from urllib.parse import parse_qs, quote
 
 import ipywidgets as ipw
 
+from loo.core.protocols import Hand
 from widgets.board import board_html
 from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.journal import BadTableId, Journals, UnknownTable
@@ -114,7 +115,7 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
         self._update()
 
     def _wire(self) -> None:
-        report = self.table._say
+        report = self.table.say
         self.model.observe(guarded(report)(lambda _change: self._update()), names=["version"])
         self._review_button.on_click(guarded(report)(lambda _b: self._show_review()))
         self.tabs.observe(guarded(report)(lambda change: self._tab_chosen(change["new"])), names=["selected_index"])
@@ -181,7 +182,7 @@ class DealCodes(ipw.VBox):  # type: ignore[misc]
             layout=shared_layout(),
             _dom_classes=["loo-deal-codes"],
         )
-        self._hand: Any = None
+        self._hand: Hand | None = None
         self._wire()
 
     def _wire(self) -> None:

@@ -40,6 +40,7 @@ import traitlets
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
+from loo.core.protocols import Hand, MissHand, Piece, PointsGame, ScoringBot, View
 from loo.kits import kit
 from loo.laws import cite
 from loo.records import load, record_type, replay_actions
@@ -203,10 +204,13 @@ class TableModel(SavingTable, traitlets.HasTraits):
     # ----- what the reader may see -----------------------------------------------------------
 
     @property
-    def hand(self) -> Any:
-        return self.table_game.hand
+    def hand(self) -> Hand:
+        """The hand in play, or the last one played (a table always has one once it is set up)."""
+        hand = self.table_game.hand
+        assert hand is not None, "this table has dealt no hand yet"
+        return hand
 
-    def view(self) -> Any:
+    def view(self) -> View:
         """The reader's seat's view: its own cards and the public table, nothing else."""
         return self.hand.view(self.seat)
 
@@ -224,7 +228,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
             if not e.legal and e.action.verb not in PIECE_VERBS
         ]
 
-    def open_hands(self) -> tuple[tuple[Any, ...] | None, ...] | None:
+    def open_hands(self) -> tuple[tuple[Piece, ...] | None, ...] | None:
         """Every seat's pieces while the teaching switch is on, or once the hand is over (its record is
         public then); otherwise None, and nothing leaves the model."""
         if not (self.teaching or self.hand.is_over):
@@ -244,7 +248,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
         It tells anyone with the engine every card of the hand, so a table shows it only when the
         reader asks (a teacher deals, copies the code, gives it to the class).
         """
-        if self._seed is None or self.hand is None:
+        if self._seed is None or self.table_game.hand is None:
             return None
         n = len(self.names)
         rules = self.rules.to_record()
@@ -302,7 +306,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
                     net=net,
                     loos=loos,
                     balances=dict(running),
-                    reason=str(getattr(settlement, "reason", "played")),
+                    reason=str(settlement.reason),
                 )
             )
         return lines
@@ -371,12 +375,11 @@ class TableModel(SavingTable, traitlets.HasTraits):
         if not legal:
             return None
         advisor = self.kit.make_bot("sampling")
-        values = getattr(advisor, "values", None)
         view = self.view()
         rng = random.Random(self._rng.random())
-        if values is None:
+        if not isinstance(advisor, ScoringBot):
             return advisor.choose(view, rng), float("nan")
-        scored = values(view, rng)
+        scored = advisor.values(view, rng)
         best, value = max(scored, key=lambda av: av[1])
         return best, float(value)
 
@@ -458,13 +461,9 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self._say("Record loaded.")
         return True
 
-    def _sit_at(self, hand: Any, seed: int | None) -> None:
+    def _sit_at(self, hand: Hand, seed: int | None) -> None:
         """Make ``hand`` (a record's, or a deal code's) the hand in play, its pool booked as the dealer's."""
-        table = self.table_game
-        table.ledger.clear()
-        table.pool = 0
-        table.hand, table.dealer = hand, hand.dealer
-        table._pay(hand.names[hand.dealer], hand.pool, "deal")
+        self.table_game.sit_at(hand)
         self._seed = seed
         self._reader_moves = 0
         self._before_settle = None
@@ -474,7 +473,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
 
     def _deal(self, seed: int | None) -> bool:
         self._settle()
-        if getattr(self.table_game, "is_over", False):
+        if isinstance(self.table_game, PointsGame) and self.table_game.is_over:
             self._say(f"The game is over: {self.table_game.winner} has won. Start a new game to play again.")
             return False
         self._seed = seed if seed is not None else self._new_seed()
@@ -498,6 +497,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
         """Let the bots act until it is the reader's turn or the hand is over; then pay the hand."""
         while not self.hand.is_over and self.hand.to_act != self.seat:
             seat = self.hand.to_act
+            assert seat is not None  # a hand in play always has a seat to act
             if self._script is not None:  # replaying a journal: the bots' saved actions, not their choices
                 if not self._script:
                     raise ReplayError(f"the journal has no action for seat {seat}, whose turn it is")
@@ -566,9 +566,8 @@ def first_deal(game: str, rules: Any, names: Sequence[str], dealer: int, seed: i
     return int(hand.pool), _kind_of(hand)
 
 
-def _kind_of(hand: Any) -> str:
-    kind = getattr(hand, "deal_kind", None)
-    return str(kind.value) if kind is not None else "normal"
+def _kind_of(hand: Hand) -> str:
+    return str(hand.deal_kind) if isinstance(hand, MissHand) else "normal"
 
 
 # The engine names pieces as records write them ("10S", "6-3"); a reader is shown their names.

@@ -37,7 +37,6 @@ loo.rules.RecordError: dealer: seat 9 does not exist; seats are 0 to 2
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -46,11 +45,13 @@ from typing import Any
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
+from loo.core.protocols import GameRecord, Hand, TrickRecord
 from loo.records import load, read_header, record_type
 from loo.registry import GAMES, played_with_tiles
-from loo.svg import hand_svg, share_drawings
+from loo.svg import share_drawings
 from loo.tiles import NUMBER_PLURALS, Tile
-from widgets.board import action_label, board_html, piece_html, pieces_html
+from widgets.board import action_label, board_html
+from widgets.step_drawing import CALL_WORDS, face_up_board, miss_html, set_aside_html, settlement_html, trick_html
 
 __all__ = ["AUTOPLAY_MS", "Step", "StepViewer", "describe"]
 
@@ -58,15 +59,6 @@ AUTOPLAY_MS = 1200  # one step every 1.2 s while playing
 
 GAME_NAMES = {g.name: g.in_text for g in GAMES}  # as a sentence names each game (loo.registry)
 COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-CALL_WORDS = {
-    "1": "one",
-    "2": "two",
-    "3": "three",
-    "4": "four",
-    "misery": "misery",
-    "nap": "Nap",
-    "wellington": "Wellington",
-}
 # Inline SVG in an HTML page is in the SVG namespace without saying so; dropping the attribute
 # leaves the fragment with no URL in it at all.
 SVG_NS = ' xmlns="http://www.w3.org/2000/svg"'
@@ -85,20 +77,23 @@ class Step:
 # ----- reading the record -----------------------------------------------------------------------
 
 
-def _read(record: Any) -> Any:
+def _read(record: Any) -> GameRecord:
     """A record object from JSON text, a parsed JSON object or a record object (returned as it is)."""
+    read: GameRecord
     if isinstance(record, str):
-        return load(record)
+        read = load(record)
+        return read
     if isinstance(record, Mapping):
         obj = read_header(dict(record))
-        return record_type(obj.get("game")).from_json(obj)
-    if hasattr(record, "start") and hasattr(record, "actions") and hasattr(record, "seats"):
+        read = record_type(obj.get("game")).from_json(obj)
+        return read
+    if isinstance(record, GameRecord):
         return record
     raise TypeError(f"a record is JSON text, a dict or a record from loo.records.load, not {type(record).__name__}")
 
 
-def _game_name(record: Any) -> str:
-    game = str(getattr(record.game, "value", record.game))
+def _game_name(record: GameRecord) -> str:
+    game = str(record.game)
     return GAME_NAMES.get(game, game)
 
 
@@ -157,7 +152,7 @@ def describe(
             return f"{who} goes Nap"
         return f"{who} calls {CALL_WORDS.get(value, value)}"
     if verb == "for-pool":
-        return f"{who} plays {'' if game.startswith('domino') else 'the miss '}for the pool"
+        return f"{who} plays {'' if played_with_tiles(game) else 'the miss '}for the pool"
     if verb == "take-turnup":
         noun = "card" if isinstance(value, Card) else "tile"
         return f"{who} takes the turn-up, discarding {_the([value]) if sees else f'a {noun} face down'}"
@@ -180,147 +175,10 @@ def describe(
     return f"{who}: {action_label(action)}"
 
 
-def _opening(hand: Any, names: Sequence[str]) -> str:
-    if hand.settlement is not None:
+def _opening(hand: Hand, names: Sequence[str]) -> str:
+    if hand.settlement is not None or hand.to_act is None:
         return f"{names[hand.dealer]} deals; the hand is settled at the deal"
     return f"{names[hand.dealer]} deals; {names[hand.to_act]} is first to act"
-
-
-# ----- drawing --------------------------------------------------------------------------------
-
-
-def _face_up_board(hand: Any, names: tuple[str, ...]) -> str:
-    """Every seat's hand face up on the public table (the book's view of a finished record).
-
-    The table is drawn from a view as nobody in particular (seat -1: no "you", no face-down backs),
-    with every seat's pieces given to draw face up.
-    """
-    view = hand.view(hand.to_act if hand.to_act is not None else hand.dealer)
-    if getattr(view, "miss_left", 0):
-        view = dataclasses.replace(view, miss_left=0)  # the miss is drawn face up by _miss_html instead
-    if getattr(view, "misses_left", 0):
-        view = dataclasses.replace(view, misses_left=0)  # likewise the domino misses (dummies)
-    shown = [hand.holding(p) for p in range(len(names))]  # the engine's full knowledge: all public here
-    return board_html(view, names, -1, show_own=False, open_hands=shown, open_label="")
-
-
-def _set_aside_html(hand: Any) -> str:
-    """Nap's cards dealt aside, face up (only when every hand is shown): Sir Garnet's extra hand
-    while the calling may still take it, and the peep card until it is taken or play begins."""
-    phase = str(getattr(hand, "phase", ""))
-    view = hand.view(hand.dealer)
-    out = []
-    garnet = getattr(hand, "garnet", None)
-    if garnet and view.garnet_by is None and phase in ("purchase", "call"):
-        names = ", ".join(c.name for c in garnet)
-        label = f"Sir Garnet's extra hand, face down on the table: {names}"
-        drawn = hand_svg(list(garnet), width=40, label=label)
-        out.append(f'<div class="loo-steps-miss">Sir Garnet\'s extra hand: {drawn}</div>')
-    peep = getattr(hand, "peep_card", None)
-    if peep is not None and not view.peep_taken and phase in ("purchase", "call", "garnet", "exchange"):
-        who = [hand.names[p] for p, looked in enumerate(view.peeped) if looked] if hasattr(hand, "names") else []
-        seen = f" (seen by {', '.join(who)})" if who else ""
-        label = f"the peep card, face down on the table{seen}: {peep.name}"
-        drawn = hand_svg([peep], width=40, label=label)
-        out.append(f'<div class="loo-steps-miss">The peep card{escape(seen)}: {drawn}</div>')
-    return "".join(out)
-
-
-def _miss_html(hand: Any) -> str:
-    """The untaken miss of three-card Loo, or the domino misses (Rounce's dummies) still to be taken,
-    face up (only when every hand is shown)."""
-    misses = getattr(hand, "misses", None)
-    if misses is not None:
-        if str(hand.phase) != "declare":
-            return ""
-        word = "dummy" if hand.rules.dummies else "miss"
-        left = misses[len(hand.misses_taken) :]
-        drawn = []
-        for k, tiles in enumerate(left, start=1):
-            named = ", ".join(t.name for t in tiles)
-            order = ("next", "second", "third", "fourth", "fifth")[k - 1] if k <= 5 else f"number {k}"
-            label = f"the {word} to be taken {order}: {named}"
-            drawn.append(pieces_html(list(tiles), width=40, label=label))
-        title = ("The dummies" if word == "dummy" else "The misses") if len(left) > 1 else f"The {word}"
-        return f'<div class="loo-steps-miss">{title}: {" ".join(drawn)}</div>' if drawn else ""
-    miss = getattr(hand, "miss", ())
-    if not miss or hand.miss_taken_by is not None or hand.playing_for_pool or str(hand.phase) != "declare":
-        return ""
-    names = ", ".join(c.name for c in miss)
-    return f'<div class="loo-steps-miss">The miss: {hand_svg(list(miss), width=40, label=f"the miss: {names}")}</div>'
-
-
-def _trick_html(trick: Any, names: Sequence[str]) -> str:
-    plays = " ".join(
-        f'<span class="loo-play">{escape(names[p])}: {piece_html(piece)}</span>' for p, piece in trick.plays
-    )
-    return f'<div class="loo-steps-trick">{escape(names[trick.winner])} wins the trick: {plays}</div>'
-
-
-def _chips(n: int) -> str:
-    return f"{n} chip{'' if n == 1 else 's'}"
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else ("\u2212" + str(-n) if n < 0 else "0")
-
-
-def _settlement_html(settlement: Any, names: Sequence[str]) -> str:
-    """Who won what: a sentence on how the hand ended, and a row per seat."""
-    n = len(names)
-    reason = settlement.reason
-    lines = []
-    payouts = getattr(settlement, "payouts", None)
-    takers = [names[p] for p in range(n) if payouts and payouts[p]]
-    if hasattr(settlement, "made"):  # Nap
-        if settlement.caller is None or settlement.made is None:
-            lines.append(
-                "Nobody called: the cards are dealt again." if reason == "redeal" else f"The hand ends: {reason}."
-            )
-        else:
-            call = CALL_WORDS.get(settlement.call, settlement.call)
-            outcome = "made it" if settlement.made else "failed"
-            if reason == "caller-revoke":
-                outcome = "revoked, and so loses the call"
-            lines.append(f"{names[settlement.caller]} called {call} and {outcome}.")
-    elif reason == "conceded":
-        lines.append(f"{' and '.join(takers) or 'Nobody'} was left alone to play and takes the pool without play.")
-    elif reason == "dealer-uncontested":
-        lines.append(f"Everyone before the dealer threw up, so {' and '.join(takers) or 'the dealer'} takes the pool.")
-    elif reason == "flush" and getattr(settlement, "flush", None):
-        seat, kind = settlement.flush
-        lines.append(f"{names[seat]} shows a flush ({kind}) and sweeps the pool.")
-    elif reason == "single":
-        lines.append(f"The single cards decide: {' and '.join(takers) or 'nobody'} takes the pool.")
-    looed = getattr(settlement, "looed", None)
-    if looed is not None and not hasattr(settlement, "made"):
-        lines.append("Looed: " + ", ".join(names[p] for p in looed) + "." if looed else "Nobody is looed.")
-    points = getattr(settlement, "points", None)
-    heads = ["Player", "Tricks"]
-    columns: list[Sequence[str]] = [[str(x) for x in settlement.tricks_won]]
-    if points is not None:
-        heads.append("Points")
-        columns.append([_signed(x) for x in points])
-    else:
-        if payouts is not None:
-            heads += ["From the pool", "Looed for"]
-            columns.append([str(x) for x in payouts])
-            columns.append([str(x) for x in settlement.loos])
-        heads.append("Net chips")
-        columns.append([_signed(x) for x in settlement.net()])
-    head = "".join(f'<th scope="col">{h}</th>' for h in heads)
-    rows = "".join(
-        f'<tr><th scope="row">{escape(names[p])}</th>' + "".join(f"<td>{c[p]}</td>" for c in columns) + "</tr>"
-        for p in range(n)
-    )
-    kitty = getattr(settlement, "kitty", True)
-    if hasattr(settlement, "next_pool") and kitty:
-        lines.append(f"The next pool starts with {_chips(settlement.next_pool)}.")
-    text = "".join(f"<p>{escape(line)}</p>" for line in lines)
-    return (
-        f'<div class="loo-steps-settle"><p class="loo-steps-settle-head">Settlement</p>{text}'
-        f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
-    )
 
 
 # ----- the page's behaviour: its style and its one script --------------------------------------
@@ -499,7 +357,7 @@ class StepViewer:
         self.names: tuple[str, ...] = tuple(self.record.seats)
         self.seat = seat
         self.title = title
-        self.game = str(getattr(self.record.game, "value", self.record.game))
+        self.game = str(self.record.game)
         actions = tuple(self.record.actions)
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(self.names)):
             raise ValueError(f"seat {seat!r} is not at this table: seats are 0 to {len(self.names) - 1}")
@@ -529,16 +387,16 @@ class StepViewer:
             steps.append(self._step(hand, k, text, notes.get(k), won))
         return steps
 
-    def _step(self, hand: Any, k: int, text: str, note: str | None, won: Any) -> Step:
+    def _step(self, hand: Hand, k: int, text: str, note: str | None, won: TrickRecord | None) -> Step:
         names = self.names
         if self.seat is None:
-            body = _face_up_board(hand, names) + _miss_html(hand) + _set_aside_html(hand)
+            body = face_up_board(hand, names) + miss_html(hand) + set_aside_html(hand)
         else:
             body = board_html(hand.view(self.seat), names, self.seat, show_own=True)
         if won is not None:
-            body += _trick_html(won, names)
+            body += trick_html(won, names)
         if hand.settlement is not None:
-            body += _settlement_html(hand.settlement, names)
+            body += settlement_html(hand.settlement, names)
         elif k == len(self.record.actions) and hand.to_act is not None:
             body += f'<p class="loo-steps-end">The record stops here, with {escape(names[hand.to_act])} to act.</p>'
         return Step(k, text, note, body.replace(SVG_NS, ""))

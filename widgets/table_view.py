@@ -18,6 +18,7 @@ import ipywidgets as ipw
 
 from loo.actions import Action
 from loo.cards import Card
+from loo.core.protocols import PointsGame, PointsSettlement, TileRules, View
 from loo.records import MAX_RECORD_CHARS
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import LIST_VERBS, action_label, board_html, pam_card, piece_label, piece_name
@@ -188,7 +189,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
     # ----- events: wired here and only here --------------------------------------------------
 
     def _wire(self) -> None:
-        say = self._say
+        say = self.say
         model = self.model
         model.observe(guarded(say)(lambda _change: self._render()), names=["version"])
         self._undo.on_click(guarded(say)(lambda _b: model.undo()))
@@ -207,7 +208,8 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self._four_colour.observe(guarded(say)(lambda _change: self._render()), names=["value"])
         self._text_only.observe(guarded(say)(lambda change: self._set_text_only(change["new"])), names=["value"])
 
-    def _say(self, message: str) -> None:
+    def say(self, message: str) -> None:
+        """Show ``message`` in the table's status line (read out by a screen reader)."""
         self._status.value = f'<div role="status" aria-live="polite">{escape(message)}</div>'
 
     # ----- rendering -------------------------------------------------------------------------
@@ -255,7 +257,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         # sent again to a page that reconnects.
         _close([w for w in replaced if w is not self._confirm])
         self._teaching.value = model.teaching
-        self._say(model.message)
+        self.say(model.message)
 
     def _result_html(self) -> str:
         """Once the hand is over: what it paid, in a line (the ledger view has the whole game)."""
@@ -268,11 +270,12 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         # code, since a bare seed re-deals only a game's first hand.
         deal = self.model.deal_code() if self.model.seed is not None else None
         code = f" Deal code {deal}." if deal is not None else ""
-        points = getattr(hand.settlement, "points", None)
-        if points is not None:  # a domino game scored in points: no chip moves, the scores do
-            rules = self.model.rules
+        settlement, game, rules = hand.settlement, self.model.table_game, self.model.rules
+        points = settlement.points if isinstance(settlement, PointsSettlement) else None
+        if points is not None and isinstance(game, PointsGame) and isinstance(rules, TileRules):
+            # a domino game scored in points: no chip moves, the scores do
             changes = ", ".join(f"{name} {p:+d}" for name, p in zip(self.model.names, points, strict=True))
-            now = ", ".join(f"{name} {score}" for name, score in self.model.table_game.scores.items())
+            now = ", ".join(f"{name} {score}" for name, score in game.scores.items())
             goal = "down to 0" if rules.domino_scoring == "rounce" else f"to {rules.game_points}"
             said = f"Points this hand: {changes}; the scores now: {now} (the first {goal} wins)"
             return f'<p class="loo-result" role="status">Hand {line.number} is over. {escape(said)}.{code}</p>'
@@ -296,7 +299,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             'style="font-size:13px;color:#555;margin:2px 0 6px 1.2em;padding:0">' + "".join(lines) + "</ul>"
         )
 
-    def _choice_specs(self, view: Any) -> list[tuple[Action, bool, int | None]]:
+    def _choice_specs(self, view: View) -> list[tuple[Action, bool, int | None]]:
         """The reader's choices now, as (action, legal, the piece's place in the hand or None)."""
         legal = [a for a in view.legal if not _picked(a)]
         specs: list[tuple[Action, bool, int | None]] = []
@@ -342,7 +345,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             button_style="primary" if legal else "",
             _dom_classes=classes,
         )
-        button.on_click(guarded(self._say)(lambda _b, a=action: self._choose(a, legal)))
+        button.on_click(guarded(self.say)(lambda _b, a=action: self._choose(a, legal)))
         return button
 
     def _set_text_only(self, on: bool) -> None:
@@ -356,9 +359,9 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         if legal:
             self.model.act(action)
         else:  # a marked card: say why, with the law and its source, and change nothing
-            self._say(self.model.why(action))
+            self.say(self.model.why(action))
 
-    def _pick_toggles(self, view: Any) -> tuple[ipw.Widget, ...]:
+    def _pick_toggles(self, view: View) -> tuple[ipw.Widget, ...]:
         verbs = {a.verb for a in view.legal if _picked(a)}
         if not verbs or view.hand is None:
             return ()
@@ -381,11 +384,11 @@ class TableView(ipw.VBox):  # type: ignore[misc]
     def _show_hint(self) -> None:
         hint = self.model.hint()
         if hint is None:
-            self._say("It is not your turn.")
+            self.say("It is not your turn.")
             return
         action, value = hint
         worth = "" if value != value else f"; it expects to net {value:+.1f} chips"  # NaN: no estimate
-        self._say(f"The strong player would choose: {action_label(action)}{worth}.")
+        self.say(f"The strong player would choose: {action_label(action)}{worth}.")
 
     def _explain(self) -> None:
         """Every choice the reader might make now, allowed or not, with its law and sources."""
@@ -409,14 +412,14 @@ class TableView(ipw.VBox):  # type: ignore[misc]
     def _start_new_game(self) -> None:
         _show(self._confirm_new, False)
         if self.model.new_game():  # else the model has said why not (another tab played on, say)
-            self._say("A new game: the ledger starts again.")
+            self.say("A new game: the ledger starts again.")
 
     # ----- records ---------------------------------------------------------------------------
 
     def _show_export(self, *, whole_game: bool) -> None:
         text = self.model.export(whole_game=whole_game)
         if text is None:
-            self._say("A hand can be exported once it is over: its record shows every card.")
+            self.say("A hand can be exported once it is over: its record shows every card.")
             return
         name = "lanterloo-game.json" if whole_game else "lanterloo-hand.json"
         self._exported.value = (
@@ -432,7 +435,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         try:
             text = bytes(upload["content"]).decode("utf-8")
         except UnicodeDecodeError:
-            self._say(f"{upload.get('name', 'That file')} is not a text file of a record.")
+            self.say(f"{upload.get('name', 'That file')} is not a text file of a record.")
             return
         if len(text) <= MAX_RECORD_CHARS:  # a longer file is refused unread, and not sent back to the page
             self._import_text.value = text

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from loo.actions import Action
-from loo.bots import BOTS, Bot, RandomBot, SamplingBot, ThumbBot, _forbidden, determinize, make_bot
+from loo.bots import BOTS, RandomBot, SamplingBot, ThumbBot, _forbidden, determinize, make_bot
 from loo.cards import Card, full_pack
+from loo.core.protocols import Bot
 from loo.hand import LooHand, Phase, SeatView
 from loo.records import Record
 from loo.rules import PRESETS, Rules
@@ -31,7 +32,7 @@ def deal(preset: str, seed: int, seats: int, *, pool_factor: int = 1) -> LooHand
     return LooHand.deal(rules, random.Random(seed), seats=seats, dealer=seed % seats, pool=pool)
 
 
-def play_out(hand: LooHand, bots: list[Bot], rng: random.Random) -> list[Action]:
+def play_out(hand: LooHand, bots: list[Bot[SeatView]], rng: random.Random) -> list[Action]:
     """Play to the end through the checked path, asserting every choice is in the view's legal list."""
     while not hand.is_over:
         seat = hand.to_act
@@ -59,7 +60,7 @@ def decision_points(preset: str, seeds: range, seats: int = 5) -> list[Point]:
     for seed in seeds:
         hand = deal(preset, seed, seats, pool_factor=1 + seed % 3)
         rng = random.Random(seed)
-        bots: list[Bot] = [RandomBot() if (seed + s) % 3 == 0 else ThumbBot() for s in range(seats)]
+        bots: list[Bot[SeatView]] = [RandomBot() if (seed + s) % 3 == 0 else ThumbBot() for s in range(seats)]
         while not hand.is_over:
             seat = hand.to_act
             assert seat is not None
@@ -78,7 +79,7 @@ def decision_points(preset: str, seeds: range, seats: int = 5) -> list[Point]:
 def test_random_and_thumb_bots_only_play_legal_actions(preset: str, seats: int) -> None:
     for seed in range(60):
         hand = deal(preset, seed, seats, pool_factor=1 + seed % 3)
-        bots: list[Bot] = [RandomBot() if (seed + s) % 2 else ThumbBot() for s in range(seats)]
+        bots: list[Bot[SeatView]] = [RandomBot() if (seed + s) % 2 else ThumbBot() for s in range(seats)]
         play_out(hand, bots, random.Random(seed))
         assert hand.settlement is not None
 
@@ -88,7 +89,7 @@ def test_random_and_thumb_bots_only_play_legal_actions(preset: str, seats: int) 
 def test_sampling_bot_only_plays_legal_actions(preset: str, seats: int) -> None:
     for seed in range(4):
         hand = deal(preset, seed, seats, pool_factor=1 + seed % 2)
-        bots: list[Bot] = [SamplingBot(samples=3) if s % 2 == 0 else RandomBot() for s in range(seats)]
+        bots: list[Bot[SeatView]] = [SamplingBot(samples=3) if s % 2 == 0 else RandomBot() for s in range(seats)]
         play_out(hand, bots, random.Random(seed))
 
 
@@ -108,7 +109,7 @@ def test_sampling_bot_with_default_samples_and_other_rollout_policies() -> None:
 @pytest.mark.parametrize("preset", ["peel", "pam", "irish"])
 def test_bots_are_deterministic_for_a_seeded_rng(name: str, preset: str) -> None:
     def game(seed: int) -> list[Action]:
-        bots: list[Bot] = [SamplingBot(samples=4) if name == "sampling" else make_bot(name) for _ in range(5)]
+        bots: list[Bot[SeatView]] = [SamplingBot(samples=4) if name == "sampling" else make_bot(name) for _ in range(5)]
         return play_out(deal(preset, 3, 5), bots, random.Random(seed))
 
     assert game(1) == game(1)
