@@ -335,6 +335,50 @@ class DominoHand(TrickHand):
         hands, turnup, stock = deal_tiles(rules, rng, seats=seats, dealer=dealer)
         return cls(rules, hands=hands, turnup=turnup, dealer=dealer, pool=pool, stock=stock, names=names)
 
+    @classmethod
+    def at_view(
+        cls,
+        view: DominoView,
+        *,
+        holdings: Sequence[Sequence[Tile]],
+        stock: Sequence[Tile],
+        stock_pos: int,
+        dead: Sequence[Tile],
+    ) -> DominoHand:
+        """A hand at the public state ``view`` shows, with these hidden tiles: one guess at what
+        ``view.seat`` cannot see (a sampling player's world, :func:`loo.dominoes_bots.determinize`).
+
+        ``holdings`` are the tiles each seat holds now, ``stock`` the boneyard top first (misses
+        already drawn at its head, ``stock_pos`` tiles of them), ``dead`` the tiles out of play
+        that the viewing seat did not put out itself. The hand cannot be taken back past this point.
+        """
+        n = len(view.names)
+        seat = view.seat
+        world = cls(view.rules, hands=holdings, turnup=view.turnup, dealer=view.dealer, pool=view.pool,
+                    stock=stock, names=view.names)  # fmt: skip
+        s = world._s
+        s.phase = view.phase
+        s.to_act = view.to_act
+        s.declared = list(view.declared)
+        s.put_out = [[] for _ in range(n)]
+        s.put_out[seat] = list(view.put_out)
+        s.misses_taken = list(view.misses_taken)
+        s.stock_pos = stock_pos
+        s.for_pool = view.for_pool
+        s.turnup_taken = view.turnup_taken
+        s.announcing = view.phase is Phase.DECLARE and view.turnup_taken and view.declared[view.dealer] is None
+        s.dead = list(dead)
+        if view.phase is Phase.PLAY:
+            s.players = tuple(p for p in world.rotation if view.declared[p] in ("stand", "miss", "for-pool"))
+        s.tricks = list(view.tricks)
+        s.current = list(view.current)
+        s.led = view.led
+        if view.current:
+            s.leader = view.current[0][0]
+        elif view.phase is Phase.PLAY:
+            s.leader = view.to_act
+        return world
+
     def clone(self) -> DominoHand:
         """A copy to play on (a simulation's): the fixed parts shared, the state copied, no history."""
         other = copy.copy(self)
@@ -379,6 +423,23 @@ class DominoHand(TrickHand):
 
     def declared(self, seat: int) -> str | None:
         return self._s.declared[seat]
+
+    def put_out(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles ``seat`` has put out of play: a hand thrown or changed for the miss, a discard."""
+        return tuple(self._s.put_out[seat])
+
+    @property
+    def led(self) -> int | None:
+        """The suit the trick in progress calls for (DL-LEAD-04/05); None between tricks."""
+        return self._s.led if self._s.current else None
+
+    def playable(self, seat: int) -> list[Tile]:
+        """The tiles ``seat`` may play now, in hand order: as a follower (DL-PLAY-01..04) once a
+        tile is led, else as the leader (DL-LEAD-02/03). Empty outside the play."""
+        if self._s.phase is not Phase.PLAY:
+            return []
+        hand = self._s.holding[seat]
+        return self._followers(hand) if self._s.current else self._leads(hand)
 
     def misses_left(self) -> int:
         """Misses (dummies) still to be taken (DL-DECL-04, DR-03)."""
