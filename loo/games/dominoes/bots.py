@@ -1,12 +1,12 @@
 """Computer players for Domino Loo and Domino Rounce: random, rule-of-thumb and determinized Monte Carlo.
 
-A bot sees one seat's :class:`~loo.dominoes_hand.DominoView` and nothing else, and draws any
+A bot sees one seat's :class:`~loo.games.dominoes.hand.DominoView` and nothing else, and draws any
 randomness from the ``random.Random`` it is given, so a seeded game is repeatable.
 :class:`loo.bots.RandomBot` works on any view with ``.legal`` and serves as the random player.
 
 >>> import random
->>> from loo.dominoes_hand import DominoHand
->>> from loo.dominoes_rules import DominoRules
+>>> from loo.games.dominoes.hand import DominoHand
+>>> from loo.games.dominoes.rules import DominoRules
 >>> hand = DominoHand.deal(DominoRules.preset("celko"), random.Random(3), seats=4, dealer=3, pool=25)
 >>> bot, rng = DominoThumbBot(), random.Random(0)
 >>> while not hand.is_over:
@@ -24,17 +24,10 @@ from typing import Any, ClassVar, Protocol
 from loo.actions import Action
 from loo.bots import RandomBot
 from loo.core.tricks import VoidRule
-from loo.dominoes_hand import (
-    HAND_SIZE,
-    DominoAction,
-    DominoHand,
-    DominoView,
-    dummy_sizes,
-    follows,
-    power,
-    rank_in,
-)
-from loo.dominoes_rules import Variant
+from loo.games.dominoes.hand import DominoHand
+from loo.games.dominoes.rules import Variant
+from loo.games.dominoes.state import HAND_SIZE, DominoAction, DominoView, dummy_sizes
+from loo.games.dominoes.suits import follows, power, rank_in
 from loo.hand import Phase
 from loo.rules import FirstLeadRule, WinnerLeadsTrump
 from loo.tiles import Tile, full_set
@@ -260,7 +253,7 @@ def determinize(view: DominoView, rng: random.Random) -> DominoHand:
     then to the misses or dummies still untaken, and the rest out of play. Everyone knows a dealer
     who took the turn-up holds it until he plays it. The public state is copied from the view.
 
-    >>> from loo.dominoes_rules import DominoRules
+    >>> from loo.games.dominoes.rules import DominoRules
     >>> real = DominoHand.deal(DominoRules(), random.Random(5), seats=4, dealer=3, pool=25)
     >>> determinize(real.view(0), random.Random(1)).view(0) == real.view(0)
     True

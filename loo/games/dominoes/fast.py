@@ -1,6 +1,6 @@
 """A fast simulator of Domino Loo hands with random-legal play, for the book's statistics.
 
-:class:`loo.dominoes_hand.DominoHand` is written for clarity, explanations and take-back;
+:class:`loo.games.dominoes.hand.DominoHand` is written for clarity, explanations and take-back;
 this module plays the same laws on integers (a tile is its index in
 :func:`loo.tiles.full_set`) with tables built once, and no objects, checks or history.
 ``tests/engine/dominoes/test_dominoes_fast.py`` keeps it honest: it replays every choice made here
@@ -11,7 +11,7 @@ tile that is neither trump nor double is two actions (one per announced suit), a
 dealer's right to the turn-up is one action per tile he might discard.
 
 >>> import random
->>> from loo.dominoes_rules import DominoRules
+>>> from loo.games.dominoes.rules import DominoRules
 >>> result = play_random_domino_hand(DominoRules(), random.Random(1), seats=4, dealer=3, pool=25)
 >>> sum(result.payouts) + result.next_pool - sum(result.loos) == 25
 True
@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass
 
 from loo.core.tricks import VoidRule
-from loo.dominoes_rules import DominoLoneOpponentRule, DominoRules, DominoScoring, Variant
+from loo.games.dominoes.rules import DominoLoneOpponentRule, DominoRules, DominoScoring, Variant
 from loo.rules import FirstLeadRule, WinnerLeadsTrump
 from loo.tiles import full_set
 
