@@ -8,6 +8,8 @@ laws; the hand itself makes the moves. The duties of play come from :mod:`loo.ga
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
+from operator import methodcaller
 
 from loo.actions import Action
 from loo.core.hand import Explanation, TrickHand
@@ -123,7 +125,7 @@ class DominoExplainer(TrickHand):
         trump = self.trump
         return lead_choices(
             hand,
-            is_trump=lambda t: t.has(trump),
+            is_trump=methodcaller("has", trump),
             trump_rank=lambda t: rank_in(t, trump),
             first_lead_rule=self.rules.first_lead_rule,
             winner_rule=self.rules.winner_must_lead_trump,
@@ -136,12 +138,16 @@ class DominoExplainer(TrickHand):
         trump = self.trump
         led = s.led
         assert led is not None
-        best = max(power(t, led, trump) for _, t in s.current)
+        current = s.current
+
+        def beats(tile: Tile) -> bool:  # asked only of a trump, when a void player must overtrump
+            return power(tile, led, trump) > max(power(t, led, trump) for _, t in current)
+
         return follower_tiles(
             hand,
-            follows=lambda t: follows(t, led, trump),
-            is_trump=lambda t: t.has(trump),
-            beats=lambda t: power(t, led, trump) > best,
+            follows=partial(follows, led=led, trump=trump),
+            is_trump=methodcaller("has", trump),
+            beats=beats,
             void_rule=self.rules.void_rule,
         )
 
