@@ -1,10 +1,11 @@
 """Domino Loo and Domino Rounce (catalogue group F): the whole API, importable from here.
 
-The package is split by what each part owns: the rules in force (:mod:`.rules`), the suits and
-the duties of play (:mod:`.suits`), the values of a hand and a seat's view (:mod:`.state`), the
-settlement (:mod:`.settle`), what is allowed and why (:mod:`.explain`), a hand in progress
-(:mod:`.hand`), records (:mod:`.record`), games of many hands (:mod:`.game`), the computer players
-(:mod:`.bots`) and the fast simulator (:mod:`.fast`). Records are ``loo-record/1``
+The package is split by what each part owns: the rules in force (:mod:`.rules`), the
+declarations (:mod:`.declare`), the suits and the duties of play (:mod:`.suits`), the values of a
+hand and a seat's view (:mod:`.state`), the settlement (:mod:`.settle`), what is allowed and why
+(:mod:`.explain`), a hand in progress (:mod:`.hand`), records (:mod:`.record`), games of many
+hands (:mod:`.game`), the computer players (:mod:`.bots`) and the fast simulator (:mod:`.fast`).
+Records are ``loo-record/1``
 (docs/records.md) with ``game`` ``domino-loo`` or ``domino-rounce`` and a deal of ``hands``
 (five tiles a seat), the ``turnup`` and the ``stock`` (the boneyard, top first, from which
 misses are drawn and Rounce's dummies laid out), or ``{"seed": N}``.

@@ -14,6 +14,7 @@ from operator import methodcaller
 from loo.actions import Action
 from loo.core.hand import Explanation, TrickHand
 from loo.core.tricks import VoidRule
+from loo.games.dominoes.declare import declarations, may_play_for_pool, may_take_turnup
 from loo.games.dominoes.rules import DominoLoneOpponentRule, DominoRules
 from loo.games.dominoes.state import HAND_SIZE, DominoAction, DominoState, act
 from loo.games.dominoes.suits import follower_tiles, follows, lead_choices, power, rank_in, suit_name
@@ -96,24 +97,16 @@ class DominoExplainer(TrickHand):
         return out
 
     def _declarations(self) -> list[str]:
-        options = ["stand"]
-        if self.misses_left() > 0:
-            options.append("miss")  # DL-DECL-02, DL-DECL-04, DR-03
-        if self.n >= 3:
-            options.append("throw")  # DL-DECL-05, AMB-45
-        return options
+        return declarations(seats=self.n, misses_left=self.misses_left())
 
     def _may_play_for_pool(self) -> bool:
         """DL-DLR-03, DL-DLR-07: four players, one other in play, on the miss, and no miss left."""
-        s = self._s
-        if self.rules.lone_opponent_rule is not DominoLoneOpponentRule.DOMINO_FOR_POOL or self.n != 4:
-            return False
-        others = [p for p in self.rotation[:-1] if s.declared[p] in ("stand", "miss")]
-        return len(others) == 1 and s.declared[others[0]] == "miss" and self.misses_left() == 0
+        before = [self._s.declared[p] for p in self.rotation[:-1]]
+        return may_play_for_pool(self.rules, seats=self.n, before_dealer=before, misses_left=self.misses_left())
 
     def _may_take_turnup(self) -> bool:
         """DL-DLR-01, AMB-48: an agreed right of the dealer who keeps his hand."""
-        return self.rules.dealer_takes_turnup and not self._s.turnup_taken
+        return may_take_turnup(self.rules, turnup_taken=self._s.turnup_taken)
 
     def top_trump(self, tiles: Sequence[Tile]) -> Tile:
         """The highest trump among ``tiles`` (AMB-46: by the other end, the trump double highest)."""

@@ -29,7 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from loo.core.tricks import trick_winner
-from loo.games.dominoes.rules import DominoLoneOpponentRule, DominoRules, Variant
+from loo.games.dominoes.declare import declarations, may_play_for_pool, may_take_turnup
+from loo.games.dominoes.rules import DominoRules, Variant
 from loo.games.dominoes.settle import DominoSettlement, settle_play, settle_uncontested
 from loo.games.dominoes.suits import follower_tiles, follows, lead_choices, led_suit, power, rank_in
 from loo.reasons import Reason
@@ -132,25 +133,19 @@ def play_random_domino_hand(
     stock_pos = 0
     declared = [""] * seats
     taken = 0
-    may_drop = seats >= 3
     for_pool = False
     in_play = 0
-    miss_taker = -1
     for seat in rotation:
-        options: list[tuple[str, object, int]] = [("declare", "stand", -1)]
-        if taken < misses:
-            options.append(("declare", "miss", -1))
-        if may_drop:
-            options.append(("declare", "throw", -1))
+        options: list[tuple[str, object, int]] = [
+            ("declare", d, -1) for d in declarations(seats=seats, misses_left=misses - taken)
+        ]
         pool_case = False
         if seat == dealer:
-            pool_case = (
-                seats == 4 and in_play == 1 and miss_taker >= 0 and taken == misses
-                and rules.lone_opponent_rule is DominoLoneOpponentRule.DOMINO_FOR_POOL
-            )  # fmt: skip
+            before = [declared[p] or None for p in rotation[:-1]]
+            pool_case = may_play_for_pool(rules, seats=seats, before_dealer=before, misses_left=misses - taken)
             if pool_case:
                 options.append(("for-pool", True, -1))
-            if rules.dealer_takes_turnup:
+            if may_take_turnup(rules, turnup_taken=False):
                 options += [("take-turnup", x, -1) for x in hands[seat]]
         choice = options[int(rand() * len(options))]
         if record:
@@ -177,7 +172,6 @@ def play_random_domino_hand(
             hands[seat] = stock[stock_pos : stock_pos + 5]
             stock_pos += 5
             taken += 1
-            miss_taker = seat
             in_play += 1
         elif value == "stand":
             declared[seat] = "stand"
