@@ -5,10 +5,10 @@ declarations (:mod:`.declare`), the suits and the duties of play (:mod:`.suits`)
 hand and a seat's view (:mod:`.state`), the settlement (:mod:`.settle`), what is allowed and why
 (:mod:`.explain`), a hand in progress (:mod:`.hand`), records (:mod:`.record`), games of many
 hands (:mod:`.game`), the computer players (:mod:`.bots`) and the fast simulator (:mod:`.fast`).
-Records are ``loo-record/1``
-(docs/records.md) with ``game`` ``domino-loo`` or ``domino-rounce`` and a deal of ``hands``
-(five tiles a seat), the ``turnup`` and the ``stock`` (the boneyard, top first, from which
-misses are drawn and Rounce's dummies laid out), or ``{"seed": N}``.
+
+Records are ``loo-record/1`` (docs/records.md) with ``game`` ``domino-loo`` or ``domino-rounce``
+and a deal of ``hands`` (five tiles a seat), the ``turnup`` and the ``stock`` (the boneyard, top
+first, from which misses are drawn and Rounce's dummies laid out), or ``{"seed": N}``.
 
 >>> rec = DominoRecord.from_json({"format": "loo-record/1", "game": "domino-loo",
 ...     "seats": ["Ann", "Ben", "Cat", "Dan"], "dealer": 3, "pool": 25, "deal": {"seed": 7}, "actions": []})

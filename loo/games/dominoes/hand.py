@@ -20,7 +20,6 @@ the moves.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
 
@@ -152,13 +151,6 @@ class DominoHand(DominoExplainer):
         elif view.phase is Phase.PLAY:
             s.leader = view.to_act
         return world
-
-    def clone(self) -> DominoHand:
-        """A copy to play on (a simulation's): the fixed parts shared, the state copied, no history."""
-        other = copy.copy(self)
-        other._s = self._s.copy()
-        other._history = []
-        return other
 
     # ----- public state ------------------------------------------------------------------------
 
