@@ -75,6 +75,12 @@ LED = tuple(
 )  # LED[trump][tile][announced + 1]: the suit the lead calls for
 
 
+DECLARE = tuple(
+    tuple(tuple(("declare", d, -1) for d in declarations(seats=seats, misses_left=left)) for left in (0, 1))
+    for seats in range(5)
+)  # DECLARE[seats][a miss is left]: the declarations open, as (verb, value, suit)
+
+
 def tile_of(index: int) -> str:
     """The canonical text of an integer tile: ``tile_of(27) == '6-6'``."""
     return str(TILES[index])
@@ -136,9 +142,7 @@ def play_random_domino_hand(
     for_pool = False
     in_play = 0
     for seat in rotation:
-        options: list[tuple[str, object, int]] = [
-            ("declare", d, -1) for d in declarations(seats=seats, misses_left=misses - taken)
-        ]
+        options: list[tuple[str, object, int]] = list(DECLARE[seats][misses > taken])
         pool_case = False
         if seat == dealer:
             before = [declared[p] or None for p in rotation[:-1]]
@@ -226,7 +230,8 @@ def play_random_domino_hand(
                 steps.append((seat, "play", ("play", tile, -1), tuple(("play", x, -1) for x in legal)))
             hand.remove(tile)
             plays.append((seat, tile))
-            best = max(best, pw[tile])
+            if pw[tile] > best:
+                best = pw[tile]
         leader = trick_winner(plays, power_of[led])  # DL-TRK-01
         winners.append(leader)
 

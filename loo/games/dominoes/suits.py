@@ -88,6 +88,8 @@ def lead_choices(
     may be led); once a trick has been won, its winner holding a trump leads one, or his highest
     under ``WinnerLeadsTrump.HIGHER``. ``after_a_trick`` says whether a trick has been played.
     """
+    if len(hand) == 1:
+        return list(hand)  # the last trick: his one tile
     trumps = [p for p in hand if is_trump(p)]
     allowed = list(hand)
     if len(trumps) >= 2:
@@ -108,5 +110,7 @@ def follower_tiles(
 ) -> list[P]:
     """The pieces a follower may play, in hand order (DL-PLAY-01..04, DR-04, CF-04): the shared
     :func:`loo.core.tricks.follower_choices`, with no duty to head the trick (DL-PLAY-04)."""
+    if len(hand) == 1:
+        return list(hand)  # the last trick: his one tile
     return follower_choices(hand, follows=follows, is_trump=is_trump, beats=beats, must_head=False,
                             void_rule=void_rule)[0]  # fmt: skip
