@@ -8,8 +8,6 @@ laws; the hand itself makes the moves. The duties of play come from :mod:`loo.ga
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
-from operator import methodcaller
 
 from loo.actions import Action
 from loo.core.hand import Explanation, TrickHand
@@ -17,7 +15,16 @@ from loo.core.tricks import VoidRule
 from loo.games.dominoes.declare import declarations, may_play_for_pool, may_take_turnup
 from loo.games.dominoes.rules import DominoLoneOpponentRule, DominoRules
 from loo.games.dominoes.state import HAND_SIZE, DominoAction, DominoState, act
-from loo.games.dominoes.suits import follower_tiles, follows, lead_choices, power, rank_in, suit_name
+from loo.games.dominoes.suits import (
+    follower_tiles,
+    followers_of,
+    follows,
+    lead_choices,
+    powers_of,
+    rank_in,
+    suit_name,
+    trumps_of,
+)
 from loo.hand import Phase
 from loo.rules import WinnerLeadsTrump
 from loo.tiles import NUMBERS, Tile
@@ -118,7 +125,7 @@ class DominoExplainer(TrickHand):
         trump = self.trump
         return lead_choices(
             hand,
-            is_trump=methodcaller("has", trump),
+            is_trump=trumps_of(trump).__contains__,
             trump_rank=lambda t: rank_in(t, trump),
             first_lead_rule=self.rules.first_lead_rule,
             winner_rule=self.rules.winner_must_lead_trump,
@@ -132,14 +139,15 @@ class DominoExplainer(TrickHand):
         led = s.led
         assert led is not None
         current = s.current
+        powers = powers_of(led, trump)
 
         def beats(tile: Tile) -> bool:  # asked only of a trump, when a void player must overtrump
-            return power(tile, led, trump) > max(power(t, led, trump) for _, t in current)
+            return powers[tile] > max(powers[t] for _, t in current)
 
         return follower_tiles(
             hand,
-            follows=partial(follows, led=led, trump=trump),
-            is_trump=methodcaller("has", trump),
+            follows=followers_of(led, trump).__contains__,
+            is_trump=trumps_of(trump).__contains__,
             beats=beats,
             void_rule=self.rules.void_rule,
         )

@@ -29,7 +29,7 @@ from loo.games.dominoes.explain import DominoExplainer
 from loo.games.dominoes.rules import DominoRules
 from loo.games.dominoes.settle import TRICKS, DominoSettlement, DominoTrick, settle_play, settle_uncontested
 from loo.games.dominoes.state import HAND_SIZE, PLAYERS, DominoAction, DominoState, DominoView, dummy_sizes
-from loo.games.dominoes.suits import power
+from loo.games.dominoes.suits import led_suit, powers_of
 from loo.hand import Phase
 from loo.reasons import Reason
 from loo.tiles import Tile, full_set
@@ -313,7 +313,7 @@ class DominoHand(DominoExplainer):
         s.holding[seat].remove(tile)
         trump = self.trump
         if not s.current:
-            s.led = trump if tile.has(trump) else tile.high if tile.is_double else suit
+            s.led = led_suit(tile, trump, suit)  # DL-LEAD-04/05
         s.current.append((seat, tile))
         players = s.players
         if len(s.current) < len(players):
@@ -321,7 +321,8 @@ class DominoHand(DominoExplainer):
             return
         led = s.led
         assert led is not None and s.leader is not None
-        winner = trick_winner(s.current, lambda _, t: power(t, led, trump))  # DL-TRK-01
+        powers = powers_of(led, trump)
+        winner = trick_winner(s.current, lambda _, t: powers[t])  # DL-TRK-01
         s.tricks.append(DominoTrick(s.leader, tuple(s.current), winner, led))
         s.current = []
         if len(s.tricks) == TRICKS:

@@ -10,13 +10,26 @@ integers) read the same rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import TypeVar
 
 from loo.core.tricks import VoidRule, follower_choices
 from loo.rules import FirstLeadRule, WinnerLeadsTrump
-from loo.tiles import Tile
+from loo.tiles import Tile, full_set
 
-__all__ = ["PLURALS", "follower_tiles", "follows", "lead_choices", "led_suit", "power", "rank_in", "suit_name"]
+__all__ = [
+    "PLURALS",
+    "follower_tiles",
+    "followers_of",
+    "follows",
+    "lead_choices",
+    "led_suit",
+    "power",
+    "powers_of",
+    "rank_in",
+    "suit_name",
+    "trumps_of",
+]
 
 P = TypeVar("P")
 
@@ -68,6 +81,27 @@ def led_suit(tile: Tile, trump: int, announced: int | None) -> int | None:
     if tile.is_double:
         return tile.high
     return announced
+
+
+# ----- the same, tabled once per trump and suit led (for the hand's speed) -------------------------
+
+
+@cache
+def trumps_of(trump: int) -> frozenset[Tile]:
+    """The tiles that are trumps: those carrying the trump number (DL-SUIT-02)."""
+    return frozenset(t for t in full_set() if t.has(trump))
+
+
+@cache
+def followers_of(led: int, trump: int) -> frozenset[Tile]:
+    """The tiles that follow the suit ``led`` (:func:`follows`), as a set."""
+    return frozenset(t for t in full_set() if follows(t, led, trump))
+
+
+@cache
+def powers_of(led: int, trump: int) -> dict[Tile, int]:
+    """Every tile's :func:`power` in a trick of the suit ``led``."""
+    return {t: power(t, led, trump) for t in full_set()}
 
 
 # ----- the duties of play --------------------------------------------------------------------------
