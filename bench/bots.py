@@ -62,8 +62,8 @@ def time_decisions(preset: str, decisions: int, samples: int) -> list[float]:
 def time_other_decisions(game: str, decisions: int) -> list[float]:
     """Seconds per sampling decision in Nap (four players, Wellington and Misery allowed) or Domino
     Loo (Celko's rules, four players), every seat deciding, until ``decisions`` are timed."""
-    from loo.dominoes import DominoHand, DominoRules
-    from loo.dominoes_bots import DominoSamplingBot
+    from loo.games.dominoes import DominoHand, DominoRules
+    from loo.games.dominoes.bots import DominoSamplingBot
     from loo.games.nap.bots import NapSamplingBot
     from loo.games.nap.hand import NapHand
     from loo.games.nap.rules import NapRules

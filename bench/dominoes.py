@@ -2,7 +2,7 @@
 
 Measures, on one core, for four players with random-legal play (every seat choosing uniformly
 among its legal actions: declarations, the dealer's rights, announced leads, follows):
-* complete hands per second in the fast simulator (loo/dominoes_fast.py), the figure the book's
+* complete hands per second in the fast simulator (loo/games/dominoes/fast.py), the figure the book's
   simulations use; the target is at least 20,000;
 * the same through the checked engine (DominoHand.push) and its unchecked path;
 * the cost of one DominoHand.legal_actions() call, in microseconds.
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import run
 
-from loo.dominoes import DominoHand, DominoRules, play_random_domino_hand
+from loo.games.dominoes import DominoHand, DominoRules, play_random_domino_hand
 
 TARGET = 20_000
 

@@ -108,10 +108,10 @@ def _nap_kit() -> Kit:
 
 
 def _domino_kit() -> Kit:
-    from loo.dominoes import DominoGame, DominoHand, DominoRules
-    from loo.dominoes_bots import BOTS as DOMINO_BOTS
-    from loo.dominoes_fast import play_random_domino_hand
-    from loo.dominoes_rules import Variant
+    from loo.games.dominoes import DominoGame, DominoHand, DominoRules
+    from loo.games.dominoes.bots import BOTS as DOMINO_BOTS
+    from loo.games.dominoes.fast import play_random_domino_hand
+    from loo.games.dominoes.rules import Variant
 
     def make_domino_bot(name: str) -> Bot[Any]:
         if name not in DOMINO_BOTS:

@@ -1,7 +1,7 @@
 """What a rules picker needs to know about every game's options: labels, choices, laws and sources.
 
 The rules dataclasses (:class:`loo.rules.Rules`, :class:`loo.games.nap.rules.NapRules`,
-:class:`loo.dominoes_rules.DominoRules`) document each option in its field's metadata with the
+:class:`loo.games.dominoes.rules.DominoRules`) document each option in its field's metadata with the
 law IDs of the catalogue it settles. This module reads that metadata once and adds what a reader needs
 to choose: a short label in the game's own words, a label for each enumerated value, and the
 source texts behind each option, found by looking its law IDs up in :mod:`loo.laws`. Presets are
@@ -31,8 +31,8 @@ from enum import Enum
 from typing import Any
 
 from loo.core.tricks import VoidRule
-from loo.dominoes_rules import PRESETS as DOMINO_PRESETS
-from loo.dominoes_rules import DominoFirstDealMode, DominoLoneOpponentRule, DominoRules, DominoScoring
+from loo.games.dominoes.rules import PRESETS as DOMINO_PRESETS
+from loo.games.dominoes.rules import DominoFirstDealMode, DominoLoneOpponentRule, DominoRules, DominoScoring
 from loo.games.nap.rules import PRESETS as NAP_PRESETS
 from loo.games.nap.rules import KittyMode, MiseryTrumps, NapRules
 from loo.laws import LAWS, source_name

@@ -202,7 +202,7 @@ class Record:
         )
 
 
-# ----- shared by every game's records (Loo here; Nap in loo.games.nap.record; dominoes in loo.dominoes) -----
+# ----- shared by every game's records (Loo here; Nap in loo.games.nap.record; dominoes in loo.games.dominoes) -----
 
 
 @dataclass(frozen=True)
@@ -399,7 +399,7 @@ def record_type(game: Any) -> Any:
         kind = family(game)
     except UnknownGame:
         kind = Family.LOO  # Record.from_json says what is wrong with the game's name
-    module = {Family.NAP: "loo.games.nap.record", Family.DOMINOES: "loo.dominoes"}.get(kind)
+    module = {Family.NAP: "loo.games.nap.record", Family.DOMINOES: "loo.games.dominoes"}.get(kind)
     if module is None:
         return Record
     import importlib

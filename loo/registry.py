@@ -31,7 +31,7 @@ class Family(Enum):
 
     LOO = "loo"  # cards; three- and five-card Loo, Irish Loo (loo.hand, loo.game)
     NAP = "nap"  # cards; calling for tricks (loo.games.nap)
-    DOMINOES = "dominoes"  # tiles; Domino Loo and Rounce (loo.dominoes)
+    DOMINOES = "dominoes"  # tiles; Domino Loo and Rounce (loo.games.dominoes)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from loo.dominoes_rules import PRESETS as DOMINO_PRESETS
+from loo.games.dominoes.rules import PRESETS as DOMINO_PRESETS
 from loo.games.nap.rules import PRESETS as NAP_PRESETS
 from loo.kits import GAMES, kit
 from loo.laws import LAWS

@@ -34,10 +34,12 @@ from loo.core.protocols import (
     TurnupView,
     View,
 )
-from loo.dominoes import DominoGame, DominoHand, DominoRules
-from loo.dominoes_bots import DominoSamplingBot, DominoThumbBot
-from loo.dominoes_hand import DominoView
 from loo.game import LooGame
+from loo.games.dominoes.bots import DominoSamplingBot, DominoThumbBot
+from loo.games.dominoes.game import DominoGame
+from loo.games.dominoes.hand import DominoHand
+from loo.games.dominoes.rules import DominoRules
+from loo.games.dominoes.state import DominoView
 from loo.games.nap.bots import NapSamplingBot, NapThumbBot
 from loo.games.nap.game import NapGame
 from loo.games.nap.hand import NapHand

@@ -9,7 +9,7 @@ import dataclasses
 from typing import Any
 
 from loo.actions import Action, IllegalActionError
-from loo.dominoes import DominoHand, DominoRules
+from loo.games.dominoes import DominoHand, DominoRules
 from loo.tiles import Tile
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")

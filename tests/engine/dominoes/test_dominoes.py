@@ -8,7 +8,7 @@ import random
 import pytest
 
 from loo.core.tricks import VoidRule
-from loo.dominoes import (
+from loo.games.dominoes import (
     DominoGame,
     DominoHand,
     DominoLoneOpponentRule,

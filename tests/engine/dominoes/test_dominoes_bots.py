@@ -8,7 +8,7 @@ import pytest
 
 from loo.actions import Action
 from loo.bots import RandomBot
-from loo.dominoes import (
+from loo.games.dominoes import (
     BOTS,
     DominoHand,
     DominoRules,
@@ -17,7 +17,7 @@ from loo.dominoes import (
     DominoView,
     determinize,
 )
-from loo.dominoes_bots import _forbidden
+from loo.games.dominoes.bots import _forbidden
 from loo.hand import Phase
 from tests.helpers.dominoes_helpers import make, push, tiles
 

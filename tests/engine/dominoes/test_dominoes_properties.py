@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from loo.actions import Action, IllegalActionError
 from loo.core.tricks import VoidRule
-from loo.dominoes import (
+from loo.games.dominoes import (
     BOTS,
     DominoGame,
     DominoHand,

@@ -1,8 +1,13 @@
 """A fast simulator of Domino Loo hands with random-legal play, for the book's statistics.
 
-:class:`loo.dominoes_hand.DominoHand` is written for clarity, explanations and take-back;
-this module plays the same laws on integers (a tile is its index in
-:func:`loo.tiles.full_set`) with tables built once, and no objects, checks or history.
+:class:`loo.games.dominoes.hand.DominoHand` is written for clarity, explanations and take-back;
+this module plays on integers (a tile is its index in :func:`loo.tiles.full_set`), with no
+objects, checks or history, but it keeps no laws of its own: its tables are built once from the
+suits' functions (:mod:`loo.games.dominoes.suits`), and the leader's duties
+(:func:`~loo.games.dominoes.suits.lead_choices`), the follower's
+(:func:`~loo.games.dominoes.suits.follower_tiles`, over :func:`loo.core.tricks.follower_choices`),
+the trick's winner (:func:`loo.core.tricks.trick_winner`) and the settlement
+(:func:`~loo.games.dominoes.settle.settle_play`) are the very functions the hand calls.
 ``tests/engine/dominoes/test_dominoes_fast.py`` keeps it honest: it replays every choice made here
 through the checked engine and compares the legal actions at each step, and the settlement.
 
@@ -11,7 +16,7 @@ tile that is neither trump nor double is two actions (one per announced suit), a
 dealer's right to the turn-up is one action per tile he might discard.
 
 >>> import random
->>> from loo.dominoes_rules import DominoRules
+>>> from loo.games.dominoes.rules import DominoRules
 >>> result = play_random_domino_hand(DominoRules(), random.Random(1), seats=4, dealer=3, pool=25)
 >>> sum(result.payouts) + result.next_pool - sum(result.loos) == 25
 True
@@ -20,51 +25,60 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from loo.core.tricks import VoidRule
-from loo.dominoes_rules import DominoLoneOpponentRule, DominoRules, DominoScoring, Variant
-from loo.rules import FirstLeadRule, WinnerLeadsTrump
+from loo.core.tricks import trick_winner
+from loo.games.dominoes.declare import declarations, may_play_for_pool, may_take_turnup
+from loo.games.dominoes.rules import DominoRules, Variant
+from loo.games.dominoes.settle import DominoSettlement, settle_play, settle_uncontested
+from loo.games.dominoes.suits import follower_tiles, follows, lead_choices, led_suit, power, rank_in
+from loo.reasons import Reason
 from loo.tiles import full_set
 
 __all__ = ["FastDominoResult", "play_random_domino_hand", "tile_of"]
 
+
+def _or_none(suit: int | None) -> int:
+    return -1 if suit is None else suit
+
+
+def _beats(pw: tuple[int, ...], best: int) -> Callable[[int], bool]:
+    """Would a tile beat the trick's best power so far (by the power table of the suit led)?"""
+    return lambda x: pw[x] > best
+
+
+def _power_in(pw: tuple[int, ...]) -> Callable[[int, int], int]:
+    """The trick's power function for :func:`loo.core.tricks.trick_winner`, read off the table."""
+    return lambda _, x: pw[x]
+
+
 TILES = full_set()
 HIGH = tuple(t.high for t in TILES)
 LOW = tuple(t.low for t in TILES)
-DOUBLE = tuple(t.is_double for t in TILES)
 _ALL = tuple(range(len(TILES)))
 
-
-def _rank(i: int, suit: int) -> int:
-    """DL-SUIT-01: the other end, the double highest."""
-    return 7 if DOUBLE[i] else (LOW[i] if HIGH[i] == suit else HIGH[i])
-
-
-def _carries(i: int, n: int) -> bool:
-    return HIGH[i] == n or LOW[i] == n
-
-
-# Tables by trump (and suit led): is a trump, rank among trumps, follows, power (DL-TRK-01), lead actions.
-IS_TRUMP = tuple(tuple(_carries(i, t) for i in _ALL) for t in range(7))
-TRUMP_RANK = tuple(tuple(_rank(i, t) if _carries(i, t) else -1 for i in _ALL) for t in range(7))
-FOLLOWS = tuple(
-    tuple(tuple(_carries(i, t) if led == t else _carries(i, led) and not _carries(i, t) for i in _ALL)
-          for led in range(7))
-    for t in range(7)
-)  # fmt: skip
-POWER = tuple(
-    tuple(tuple(200 + _rank(i, t) if _carries(i, t) else 100 + _rank(i, led) if _carries(i, led) else 0 for i in _ALL)
-          for led in range(7))
-    for t in range(7)
-)  # fmt: skip
+# The laws of suits, tabled once from the functions the hand reads (loo.games.dominoes.suits), by
+# trump (and suit led): is a trump, rank among trumps, follows, power (DL-TRK-01), lead actions.
+IS_TRUMP = tuple(tuple(TILES[i].has(t) for i in _ALL) for t in range(7))
+TRUMP_RANK = tuple(tuple(rank_in(TILES[i], t) if TILES[i].has(t) else -1 for i in _ALL) for t in range(7))
+FOLLOWS = tuple(tuple(tuple(follows(TILES[i], led, t) for i in _ALL) for led in range(7)) for t in range(7))
+POWER = tuple(tuple(tuple(power(TILES[i], led, t) for i in _ALL) for led in range(7)) for t in range(7))
+POWER_OF = tuple(tuple(_power_in(POWER[t][led]) for led in range(7)) for t in range(7))
 LEADS = tuple(
-    tuple(((i, -1),) if _carries(i, t) or DOUBLE[i] else ((i, HIGH[i]), (i, LOW[i])) for i in _ALL) for t in range(7)
-)
+    tuple(((i, -1),) if TILES[i].has(t) or TILES[i].is_double else ((i, HIGH[i]), (i, LOW[i])) for i in _ALL)
+    for t in range(7)
+)  # the lead actions of each tile, as DominoHand.legal_actions lists them (DL-LEAD-04)
 LED = tuple(
-    tuple(tuple(t if _carries(i, t) else HIGH[i] if DOUBLE[i] else s for s in range(-1, 7)) for i in _ALL)
+    tuple(tuple(_or_none(led_suit(TILES[i], t, None if s < 0 else s)) for s in range(-1, 7)) for i in _ALL)
     for t in range(7)
 )  # LED[trump][tile][announced + 1]: the suit the lead calls for
+
+
+DECLARE = tuple(
+    tuple(tuple(("declare", d, -1) for d in declarations(seats=seats, misses_left=left)) for left in (0, 1))
+    for seats in range(5)
+)  # DECLARE[seats][a miss is left]: the declarations open, as (verb, value, suit)
 
 
 def tile_of(index: int) -> str:
@@ -125,25 +139,17 @@ def play_random_domino_hand(
     stock_pos = 0
     declared = [""] * seats
     taken = 0
-    may_drop = seats >= 3
     for_pool = False
     in_play = 0
-    miss_taker = -1
     for seat in rotation:
-        options: list[tuple[str, object, int]] = [("declare", "stand", -1)]
-        if taken < misses:
-            options.append(("declare", "miss", -1))
-        if may_drop:
-            options.append(("declare", "throw", -1))
+        options: list[tuple[str, object, int]] = list(DECLARE[seats][misses > taken])
         pool_case = False
         if seat == dealer:
-            pool_case = (
-                seats == 4 and in_play == 1 and miss_taker >= 0 and taken == misses
-                and rules.lone_opponent_rule is DominoLoneOpponentRule.DOMINO_FOR_POOL
-            )  # fmt: skip
+            before = [declared[p] or None for p in rotation[:-1]]
+            pool_case = may_play_for_pool(rules, seats=seats, before_dealer=before, misses_left=misses - taken)
             if pool_case:
                 options.append(("for-pool", True, -1))
-            if rules.dealer_takes_turnup:
+            if may_take_turnup(rules, turnup_taken=False):
                 options += [("take-turnup", x, -1) for x in hands[seat]]
         choice = options[int(rand() * len(options))]
         if record:
@@ -170,7 +176,6 @@ def play_random_domino_hand(
             hands[seat] = stock[stock_pos : stock_pos + 5]
             stock_pos += 5
             taken += 1
-            miss_taker = seat
             in_play += 1
         elif value == "stand":
             declared[seat] = "stand"
@@ -179,41 +184,32 @@ def play_random_domino_hand(
             declared[seat] = "throw"
             hands[seat] = []
         if seat == rotation[-2] and in_play == 0:
-            return _uncontested(rules, seats, dealer, pool, declared, "dealer-uncontested", steps, dealt, turnup, stock)
+            reason = Reason.DEALER_UNCONTESTED
+            return _uncontested(rules, seats, dealer, pool, declared, reason, steps, dealt, turnup, stock)
     if in_play == 1:
         lone = next(p for p in rotation if declared[p] not in ("", "throw"))
-        return _uncontested(rules, seats, lone, pool, declared, "conceded", steps, dealt, turnup, stock)
+        return _uncontested(rules, seats, lone, pool, declared, Reason.CONCEDED, steps, dealt, turnup, stock)
 
     # ----- play (F.3) -----
     players = [p for p in rotation if declared[p] not in ("", "throw")]
     count = len(players)
     place = {p: i for i, p in enumerate(players)}
-    trump_rank = TRUMP_RANK[trump]
+    trump_of = is_trump.__getitem__
+    rank_of = TRUMP_RANK[trump].__getitem__
     leads = LEADS[trump]
+    power_of = POWER_OF[trump]
     led_of = LED[trump]
-    any_first = rules.first_lead_rule is FirstLeadRule.ANY_TRUMP
+    first_rule = rules.first_lead_rule
     winner_rule = rules.winner_must_lead_trump
     void_rule = rules.void_rule
-    simple_leads = any_first and winner_rule is WinnerLeadsTrump.ANY
-    must_trump = void_rule is VoidRule.MUST_TRUMP
-    free = void_rule is VoidRule.FREE
-    won = [0] * seats
     winners = []
     leader = players[0]  # DL-LEAD-01
     for trick in range(5):
         start = place[leader]
         # the lead (DL-LEAD-02..05, AMB-47)
         hand = hands[leader]
-        trumps = [x for x in hand if is_trump[x]]
-        if simple_leads:
-            allowed = trumps if trumps and (trick or len(trumps) >= 2) else hand
-        else:
-            allowed = hand
-            if len(trumps) >= 2:
-                allowed = trumps if any_first else [max(trumps, key=trump_rank.__getitem__)]
-            if trick and trumps and winner_rule is not WinnerLeadsTrump.OFF:
-                duty = trumps if winner_rule is WinnerLeadsTrump.ANY else [max(trumps, key=trump_rank.__getitem__)]
-                allowed = [x for x in allowed if x in duty]
+        allowed = lead_choices(hand, is_trump=trump_of, trump_rank=rank_of, first_lead_rule=first_rule,
+                               winner_rule=winner_rule, after_a_trick=trick > 0)  # fmt: skip
         options_play = [o for x in allowed for o in leads[x]]
         tile, suit = options_play[int(rand() * len(options_play))]
         if record:
@@ -221,56 +217,39 @@ def play_random_domino_hand(
         hand.remove(tile)
         led = led_of[tile][suit + 1]
         pw = POWER[trump][led]
-        fol = FOLLOWS[trump][led]
+        fol = FOLLOWS[trump][led].__getitem__
         best = pw[tile]
-        best_seat = leader
+        plays = [(leader, tile)]
         for k in range(1, count):
             seat = players[(start + k) % count]
             hand = hands[seat]
-            legal = [x for x in hand if fol[x]]
-            if not legal:
-                if free or led == trump:
-                    legal = hand
-                elif must_trump:
-                    legal = [x for x in hand if is_trump[x]] or hand
-                else:
-                    legal = [x for x in hand if is_trump[x] and pw[x] > best] or hand
+            legal = follower_tiles(hand, follows=fol, is_trump=trump_of, beats=_beats(pw, best),
+                                   void_rule=void_rule)  # fmt: skip
             tile = legal[int(rand() * len(legal))]
             if record:
                 steps.append((seat, "play", ("play", tile, -1), tuple(("play", x, -1) for x in legal)))
             hand.remove(tile)
-            p = pw[tile]
-            if p > best:
-                best = p
-                best_seat = seat
-        won[best_seat] += 1
-        winners.append(best_seat)
-        leader = best_seat
+            plays.append((seat, tile))
+            if pw[tile] > best:
+                best = pw[tile]
+        leader = trick_winner(plays, power_of[led])  # DL-TRK-01
+        winners.append(leader)
 
     # ----- settlement (F.4) -----
-    pool_seat = dealer if for_pool else -1
-    looed = [p for p in sorted(players) if won[p] == 0 and p != pool_seat]
-    scoring = rules.domino_scoring
-    zero = (0,) * seats
-    if scoring is not DominoScoring.CHIPS:
-        sign = -1 if scoring is DominoScoring.ROUNCE else 1
-        points = [0] * seats
-        for p in players:
-            if p != pool_seat:
-                points[p] = sign * won[p] - sign * 5 * (p in looed)
-        return FastDominoResult(tuple(declared), tuple(won), zero, zero, pool, "played", tuple(points), tuple(steps),
-                                dealt, turnup, tuple(stock))  # fmt: skip
-    payouts = [0] * seats
-    share, remainder = divmod(pool, 5)
-    for i, w in enumerate(winners):
-        if w != pool_seat:
-            payouts[w] += share + (1 if i < remainder else 0)
-    amount = rules.loo_for(pool, seats)
-    loos = [0] * seats
-    for p in looed:
-        loos[p] = amount
-    next_pool = pool - sum(payouts) + amount * len(looed)
-    return FastDominoResult(tuple(declared), tuple(won), tuple(payouts), tuple(loos), next_pool, "played", None,
+    settlement = settle_play(rules, seats=seats, pool=pool, players=players, winners=winners,
+                             for_pool=dealer if for_pool else None)  # fmt: skip
+    return _result(settlement, declared, steps, dealt, turnup, stock)
+
+
+def _result(
+    s: DominoSettlement,
+    declared: list[str],
+    steps: list[Step],
+    dealt: tuple[tuple[int, ...], ...],
+    turnup: int,
+    stock: list[int],
+) -> FastDominoResult:
+    return FastDominoResult(tuple(declared), s.tricks_won, s.payouts, s.loos, s.next_pool, str(s.reason), s.points,
                             tuple(steps), dealt, turnup, tuple(stock))  # fmt: skip
 
 
@@ -280,21 +259,12 @@ def _uncontested(
     winner: int,
     pool: int,
     declared: list[str],
-    reason: str,
+    reason: Reason,
     steps: list[Step],
     dealt: tuple[tuple[int, ...], ...],
     turnup: int,
     stock: list[int],
 ) -> FastDominoResult:
-    """DL-DLR-02, AMB-49 (and DR-07's five for points scoring), as the engine settles them."""
-    zero = (0,) * seats
-    scoring = rules.domino_scoring
-    if scoring is DominoScoring.CHIPS:
-        payouts = [0] * seats
-        payouts[winner] = pool
-        return FastDominoResult(tuple(declared), zero, tuple(payouts), zero, 0, reason, None, tuple(steps), dealt,
-                                turnup, tuple(stock))  # fmt: skip
-    points = [0] * seats
-    points[winner] = -5 if scoring is DominoScoring.ROUNCE else 5
-    return FastDominoResult(tuple(declared), zero, zero, zero, pool, reason, tuple(points), tuple(steps), dealt,
-                            turnup, tuple(stock))  # fmt: skip
+    """DL-DLR-02, AMB-49 (and DR-07's five for points scoring), settled as the hand settles them."""
+    settlement = settle_uncontested(rules, seats=seats, pool=pool, winner=winner, reason=reason)
+    return _result(settlement, declared, steps, dealt, turnup, stock)

@@ -1,12 +1,12 @@
 """Computer players for Domino Loo and Domino Rounce: random, rule-of-thumb and determinized Monte Carlo.
 
-A bot sees one seat's :class:`~loo.dominoes_hand.DominoView` and nothing else, and draws any
+A bot sees one seat's :class:`~loo.games.dominoes.hand.DominoView` and nothing else, and draws any
 randomness from the ``random.Random`` it is given, so a seeded game is repeatable.
 :class:`loo.bots.RandomBot` works on any view with ``.legal`` and serves as the random player.
 
 >>> import random
->>> from loo.dominoes_hand import DominoHand
->>> from loo.dominoes_rules import DominoRules
+>>> from loo.games.dominoes.hand import DominoHand
+>>> from loo.games.dominoes.rules import DominoRules
 >>> hand = DominoHand.deal(DominoRules.preset("celko"), random.Random(3), seats=4, dealer=3, pool=25)
 >>> bot, rng = DominoThumbBot(), random.Random(0)
 >>> while not hand.is_over:
@@ -24,17 +24,10 @@ from typing import Any, ClassVar, Protocol
 from loo.actions import Action
 from loo.bots import RandomBot
 from loo.core.tricks import VoidRule
-from loo.dominoes_hand import (
-    HAND_SIZE,
-    DominoAction,
-    DominoHand,
-    DominoView,
-    dummy_sizes,
-    follows,
-    power,
-    rank_in,
-)
-from loo.dominoes_rules import Variant
+from loo.games.dominoes.hand import DominoHand
+from loo.games.dominoes.rules import Variant
+from loo.games.dominoes.state import HAND_SIZE, DominoAction, DominoView, dummy_sizes
+from loo.games.dominoes.suits import follows, power, rank_in
 from loo.hand import Phase
 from loo.rules import FirstLeadRule, WinnerLeadsTrump
 from loo.tiles import Tile, full_set
@@ -260,7 +253,7 @@ def determinize(view: DominoView, rng: random.Random) -> DominoHand:
     then to the misses or dummies still untaken, and the rest out of play. Everyone knows a dealer
     who took the turn-up holds it until he plays it. The public state is copied from the view.
 
-    >>> from loo.dominoes_rules import DominoRules
+    >>> from loo.games.dominoes.rules import DominoRules
     >>> real = DominoHand.deal(DominoRules(), random.Random(5), seats=4, dealer=3, pool=25)
     >>> determinize(real.view(0), random.Random(1)).view(0) == real.view(0)
     True
@@ -287,30 +280,8 @@ def determinize(view: DominoView, rng: random.Random) -> DominoHand:
     drawn = sum(dummy_sizes(n)[:taken]) if rules.game is Variant.ROUNCE else HAND_SIZE * taken
     future = rest[: stock_len - drawn]
     filler = (rest[stock_len - drawn :] + list(view.put_out) + sorted(played) + list(SET))[:drawn]
-    world = DominoHand(rules, hands=holdings, turnup=view.turnup, dealer=view.dealer, pool=view.pool,
-                       stock=filler + future, names=view.names)  # fmt: skip
-    s = world._s
-    s.phase = view.phase
-    s.to_act = view.to_act
-    s.declared = list(view.declared)
-    s.put_out = [[] for _ in range(n)]
-    s.put_out[seat] = list(view.put_out)
-    s.misses_taken = list(view.misses_taken)
-    s.stock_pos = drawn
-    s.for_pool = view.for_pool
-    s.turnup_taken = view.turnup_taken
-    s.announcing = view.phase is Phase.DECLARE and view.turnup_taken and view.declared[view.dealer] is None
-    s.dead = rest[stock_len - drawn :]
-    if view.phase is Phase.PLAY:
-        s.players = tuple(p for p in world.rotation if view.declared[p] in ("stand", "miss", "for-pool"))
-    s.tricks = list(view.tricks)
-    s.current = list(view.current)
-    s.led = view.led
-    if view.current:
-        s.leader = view.current[0][0]
-    elif view.phase is Phase.PLAY:
-        s.leader = view.to_act
-    return world
+    return DominoHand.at_view(view, holdings=holdings, stock=filler + future, stock_pos=drawn,
+                              dead=rest[stock_len - drawn :])  # fmt: skip
 
 
 # ----- Monte Carlo -------------------------------------------------------------------------------------
@@ -318,28 +289,30 @@ def determinize(view: DominoView, rng: random.Random) -> DominoHand:
 
 def _playout(hand: DominoHand, rng: random.Random, thumb: bool) -> None:
     """Play ``hand`` to the end, every seat by the rules of thumb (or at random), through the unchecked path."""
-    s = hand._s
     trump = hand.trump
     void_rule = hand.rules.void_rule
-    while s.phase is not Phase.DONE:
-        seat = s.to_act
+    while not hand.is_over:
+        seat = hand.to_act
         assert seat is not None
+        phase = hand.phase
         if not thumb:
             legal = hand.legal_actions()
             hand.push_unchecked(legal[int(rng.random() * len(legal))])
-        elif s.phase is Phase.PLAY:
-            if s.current:
-                assert s.led is not None
-                tile = _thumb_follow(hand._followers(s.holding[seat]), s.current, s.led, trump)
+        elif phase is Phase.PLAY:
+            current = hand.current_trick
+            if current:
+                led = hand.led
+                assert led is not None
+                tile = _thumb_follow(hand.playable(seat), current, led, trump)
                 hand.push_unchecked(DominoAction(seat, "play", tile))
             else:
-                unseen = _unseen(s.holding[seat], hand.turnup, _played(s.tricks, ()), s.put_out[seat])
+                unseen = _unseen(hand.holding(seat), hand.turnup, _played(hand.tricks, ()), hand.put_out(seat))
                 hand.push_unchecked(_thumb_lead(hand.legal_actions(), trump, unseen, void_rule))
-        elif s.phase is Phase.EXCHANGE:
+        elif phase is Phase.EXCHANGE:
             hand.push_unchecked(_thumb_discard(hand.legal_actions(), trump))
         else:
             legal = hand.legal_actions()
-            hand.push_unchecked(legal[0] if len(legal) == 1 else _thumb_declare(legal, s.holding[seat], trump,
+            hand.push_unchecked(legal[0] if len(legal) == 1 else _thumb_declare(legal, hand.holding(seat), trump,
                                                                                 hand.turnup))  # fmt: skip
 
 
