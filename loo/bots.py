@@ -25,7 +25,8 @@ from typing import ClassVar
 
 from loo.actions import Action
 from loo.cards import Card, Rank, Suit, full_pack
-from loo.core.protocols import Bot, View
+from loo.core.protocols import Bot, Hand, View
+from loo.core.sampling import SamplingPlayer
 from loo.core.tricks import VoidRule
 from loo.hand import DealKind, LooHand, Phase, SeatView
 from loo.rules import FirstLeadRule, Game, Pam, PamBeCivil, Rules, WinnerLeadsTrump
@@ -418,7 +419,7 @@ def playout(hand: LooHand, policy: Bot[SeatView], rng: random.Random) -> None:
             hand.push_unchecked(action)
 
 
-class SamplingBot:
+class SamplingBot(SamplingPlayer[SeatView]):
     """Determinized Monte Carlo: sample the hidden cards, play each choice out, keep the best average.
 
     For each of ``samples`` determinizations (:func:`determinize`) every candidate action is
@@ -428,13 +429,10 @@ class SamplingBot:
     Ties go to the rule-of-thumb choice, which is tried first.
     """
 
-    name = "sampling"
     DEFAULT_SAMPLES: ClassVar[int] = 20
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, rollout: Bot[SeatView] | None = None) -> None:
-        if samples < 1:
-            raise ValueError(f"samples must be at least 1, not {samples!r}")
-        self.samples = samples
+    def __init__(self, samples: int | None = None, rollout: Bot[SeatView] | None = None) -> None:
+        super().__init__(samples)
         self.rollout: Bot[SeatView] = rollout if rollout is not None else ThumbBot()
         self._thumb = ThumbBot()
 
@@ -454,28 +452,12 @@ class SamplingBot:
             )
         return [first, *(a for a in legal if a != first)]
 
-    def values(self, view: SeatView, rng: random.Random) -> list[tuple[Action, float]]:
-        """Each candidate with the mean chips this seat nets after it (the Monte Carlo estimate)."""
-        candidates = self.candidates(view, rng)
-        totals = [0.0] * len(candidates)
-        for _ in range(self.samples):
-            world = determinize(view, rng)
-            for j, action in enumerate(candidates):
-                sim = world.clone()
-                sim.push_unchecked(action)
-                playout(sim, self.rollout, rng)
-                settlement = sim.settlement
-                assert settlement is not None
-                totals[j] += settlement.net()[view.seat]
-        return [(a, t / self.samples) for a, t in zip(candidates, totals, strict=True)]
+    def world(self, view: SeatView, rng: random.Random) -> LooHand:
+        return determinize(view, rng)
 
-    def choose(self, view: SeatView, rng: random.Random) -> Action:
-        legal = _legal(view)
-        if len(legal) == 1:
-            return legal[0]
-        scored = self.values(view, rng)
-        best = max(range(len(scored)), key=lambda j: (scored[j][1], -j))
-        return scored[best][0]
+    def play_out(self, hand: Hand, rng: random.Random) -> None:
+        assert isinstance(hand, LooHand)
+        playout(hand, self.rollout, rng)
 
 
 BOTS: dict[str, type[RandomBot] | type[ThumbBot] | type[SamplingBot]] = {

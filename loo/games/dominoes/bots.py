@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
-from loo.actions import Action
 from loo.bots import RandomBot
+from loo.core.protocols import Hand
+from loo.core.sampling import SamplingPlayer
 from loo.core.tricks import VoidRule
 from loo.games.dominoes.hand import DominoHand
 from loo.games.dominoes.rules import Variant
@@ -32,17 +33,9 @@ from loo.hand import Phase
 from loo.rules import FirstLeadRule, WinnerLeadsTrump
 from loo.tiles import Tile, full_set
 
-__all__ = ["BOTS", "DominoBot", "DominoSamplingBot", "DominoThumbBot", "determinize"]
+__all__ = ["BOTS", "DominoSamplingBot", "DominoThumbBot", "determinize"]
 
 SET = full_set()
-
-
-class DominoBot(Protocol):
-    """A player: given what one seat may know, choose one of ``view.legal``."""
-
-    name: str
-
-    def choose(self, view: Any, rng: random.Random) -> Action: ...
 
 
 def _legal(view: DominoView) -> tuple[DominoAction, ...]:
@@ -316,7 +309,7 @@ def _playout(hand: DominoHand, rng: random.Random, thumb: bool) -> None:
                                                                                 hand.turnup))  # fmt: skip
 
 
-class DominoSamplingBot:
+class DominoSamplingBot(SamplingPlayer[DominoView]):
     """Determinized Monte Carlo: sample the hidden tiles, play each choice out, keep the best average.
 
     For each of ``samples`` determinizations (:func:`determinize`) every candidate is played to
@@ -326,15 +319,12 @@ class DominoSamplingBot:
     six best-looking choices. Ties go to the rule-of-thumb choice, which is tried first.
     """
 
-    name = "sampling"
     DEFAULT_SAMPLES: ClassVar[int] = 20
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, rollout: str = "thumb") -> None:
-        if samples < 1:
-            raise ValueError(f"samples must be at least 1, not {samples!r}")
+    def __init__(self, samples: int | None = None, rollout: str = "thumb") -> None:
+        super().__init__(samples)
         if rollout not in ("thumb", "random"):
             raise ValueError(f"rollout must be 'thumb' or 'random', not {rollout!r}")
-        self.samples = samples
         self.rollout = rollout
         self._thumb = DominoThumbBot()
 
@@ -346,29 +336,12 @@ class DominoSamplingBot:
             legal = sorted(legal, key=lambda a: sum(_value(t, view.trump) for t in a.value))[:6]
         return [first, *(a for a in legal if a != first)]
 
-    def values(self, view: DominoView, rng: random.Random) -> list[tuple[DominoAction, float]]:
-        """Each candidate with the mean gain this seat makes after it (the Monte Carlo estimate)."""
-        candidates = self.candidates(view, rng)
-        totals = [0.0] * len(candidates)
-        thumb = self.rollout == "thumb"
-        for _ in range(self.samples):
-            world = determinize(view, rng)
-            for j, action in enumerate(candidates):
-                sim = world.clone()
-                sim.push_unchecked(action)
-                _playout(sim, rng, thumb)
-                settlement = sim.settlement
-                assert settlement is not None
-                totals[j] += settlement.net()[view.seat]
-        return [(a, t / self.samples) for a, t in zip(candidates, totals, strict=True)]
+    def world(self, view: DominoView, rng: random.Random) -> DominoHand:
+        return determinize(view, rng)
 
-    def choose(self, view: DominoView, rng: random.Random) -> DominoAction:
-        legal = _legal(view)
-        if len(legal) == 1:
-            return legal[0]
-        scored = self.values(view, rng)
-        best = max(range(len(scored)), key=lambda j: (scored[j][1], -j))
-        return scored[best][0]
+    def play_out(self, hand: Hand, rng: random.Random) -> None:
+        assert isinstance(hand, DominoHand)
+        _playout(hand, rng, self.rollout == "thumb")
 
 
 BOTS: dict[str, type[Any]] = {

@@ -19,13 +19,14 @@ the ``random.Random`` it is given, so a seeded game is repeatable.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from typing import ClassVar
 
 from loo.actions import Action
 from loo.bots import RandomBot
 from loo.cards import Card, Rank, Suit, full_pack
+from loo.core.protocols import Hand
+from loo.core.sampling import SamplingPlayer
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import CALL_RANK, TRICKS_NEEDED
 from loo.games.nap.state import NapPhase, NapView
@@ -446,7 +447,7 @@ def playout(hand: NapHand, rng: random.Random) -> None:
             hand.push_unchecked(thumb.choose(hand.view(seat), rng))
 
 
-class NapSamplingBot:
+class NapSamplingBot(SamplingPlayer[NapView]):
     """Determinized Monte Carlo: sample the hidden cards, play each choice out, keep the best average.
 
     For each of ``samples`` determinizations every candidate is played to the end by the rule of
@@ -456,14 +457,10 @@ class NapSamplingBot:
     Ties go to the rule of thumb's choice, tried first. Past ``budget`` seconds no new sample is started.
     """
 
-    name = "sampling"
     DEFAULT_SAMPLES: ClassVar[int] = 24
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, budget: float = 0.2) -> None:
-        if samples < 1:
-            raise ValueError(f"samples must be at least 1, not {samples!r}")
-        self.samples = samples
-        self.budget = budget
+    def __init__(self, samples: int | None = None, budget: float = 0.2) -> None:
+        super().__init__(samples, budget)
         self._thumb = NapThumbBot()
 
     def candidates(self, view: NapView, rng: random.Random) -> list[Action]:
@@ -490,31 +487,12 @@ class NapSamplingBot:
             options = list(legal)
         return [first, *(a for a in options if a != first)]
 
-    def values(self, view: NapView, rng: random.Random) -> list[tuple[Action, float]]:
-        candidates = self.candidates(view, rng)
-        totals = [0.0] * len(candidates)
-        done = 0
-        start = time.perf_counter()
-        for _ in range(self.samples):
-            if done and time.perf_counter() - start > self.budget:
-                break
-            world = determinize(view, rng)
-            for j, action in enumerate(candidates):
-                sim = world.clone()
-                sim.push_unchecked(action)
-                playout(sim, rng)
-                settlement = sim.settlement
-                assert settlement is not None
-                totals[j] += settlement.net()[view.seat]
-            done += 1
-        return [(a, t / done) for a, t in zip(candidates, totals, strict=True)]
+    def world(self, view: NapView, rng: random.Random) -> NapHand:
+        return determinize(view, rng)
 
-    def choose(self, view: NapView, rng: random.Random) -> Action:
-        if len(view.legal) == 1:
-            return view.legal[0]
-        scored = self.values(view, rng)
-        best = max(range(len(scored)), key=lambda j: (scored[j][1], -j))
-        return scored[best][0]
+    def play_out(self, hand: Hand, rng: random.Random) -> None:
+        assert isinstance(hand, NapHand)
+        playout(hand, rng)
 
 
 BOTS: dict[str, type[RandomBot] | type[NapThumbBot] | type[NapSamplingBot]] = {

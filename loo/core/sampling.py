@@ -1,0 +1,83 @@
+"""One Monte Carlo driver for every game's sampling player.
+
+A sampling player does not see the other seats' pieces. For each of its samples it deals them at
+random in a way consistent with what its view shows (the game's own ``world``: Loo's, Nap's and the
+dominoes' ``determinize``), plays every candidate action out to the end of the hand (the game's own
+``play_out``), and keeps the candidate whose average gain for its seat is highest. Every candidate
+is played out in the same sampled worlds, so the comparison between them is paired. A game's player
+says only what differs: which actions are worth trying, how to deal the unseen pieces, and how the
+other seats play a hand out.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import ClassVar, Generic, TypeVar
+
+from loo.actions import Action
+from loo.core.protocols import Hand, View
+
+__all__ = ["SamplingPlayer"]
+
+V = TypeVar("V", bound=View)
+
+
+class SamplingPlayer(Generic[V]):
+    """Determinized Monte Carlo over a game's view: subclasses give :meth:`candidates`, :meth:`world`
+    and :meth:`play_out`.
+
+    ``samples`` worlds are dealt per decision; with a ``budget`` in seconds, no new world is started
+    once the budget is spent (at least one always is). Ties go to the earlier candidate, so a game
+    lists its rule of thumb's choice first.
+    """
+
+    name = "sampling"
+    DEFAULT_SAMPLES: ClassVar[int] = 20
+
+    def __init__(self, samples: int | None = None, budget: float | None = None) -> None:
+        samples = self.DEFAULT_SAMPLES if samples is None else samples
+        if samples < 1:
+            raise ValueError(f"samples must be at least 1, not {samples!r}")
+        self.samples = samples
+        self.budget = budget
+
+    def candidates(self, view: V, rng: random.Random) -> list[Action]:
+        """The actions worth playing out, best guess first; raises ValueError if the seat has none."""
+        raise NotImplementedError
+
+    def world(self, view: V, rng: random.Random) -> Hand:
+        """A hand dealt at random, consistent with everything ``view`` shows, at the view's position."""
+        raise NotImplementedError
+
+    def play_out(self, hand: Hand, rng: random.Random) -> None:
+        """Play ``hand`` to its settlement as the other seats (and this one, later) would."""
+        raise NotImplementedError
+
+    def values(self, view: V, rng: random.Random) -> list[tuple[Action, float]]:
+        """Each candidate with the mean this seat nets after it (``settlement.net()``) over the samples."""
+        candidates = self.candidates(view, rng)
+        totals = [0.0] * len(candidates)
+        done = 0
+        start = time.perf_counter()
+        for _ in range(self.samples):
+            if self.budget is not None and done and time.perf_counter() - start > self.budget:
+                break
+            world = self.world(view, rng)
+            for j, action in enumerate(candidates):
+                sim = world.clone()
+                sim.push_unchecked(action)
+                self.play_out(sim, rng)
+                settlement = sim.settlement
+                assert settlement is not None
+                totals[j] += settlement.net()[view.seat]
+            done += 1
+        return [(a, t / done) for a, t in zip(candidates, totals, strict=True)]
+
+    def choose(self, view: V, rng: random.Random) -> Action:
+        """The candidate with the best mean (the first of equals); the only legal action at once."""
+        if len(view.legal) == 1:
+            return view.legal[0]
+        scored = self.values(view, rng)
+        best = max(range(len(scored)), key=lambda j: (scored[j][1], -j))
+        return scored[best][0]
