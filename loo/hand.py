@@ -21,20 +21,29 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from loo.actions import Action, IllegalActionError
-from loo.cards import Card, Rank, Suit, full_pack
+from loo.cards import CARDS, Card, Rank, Suit, full_pack
 from loo.core.hand import Explanation, TrickHand
-from loo.core.tricks import VoidRule
+from loo.core.tricks import Duty
+from loo.games.loo.play import (
+    ACE,
+    deal_rounds,
+    declaration_options,
+    follow_choices,
+    lead_choices,
+    loo_amount,
+    may_miss_when_all_play,
+    power,
+    suit_of,
+)
 from loo.laws import law as law_entry
 from loo.reasons import Reason
 from loo.rules import (
     ClubLawMiss,
     FirstDealMode,
-    FirstLeadRule,
     FlushLooDestination,
     Game,
     LoneOpponentRule,
     LooMode,
-    MissPosition,
     Pam,
     PamBeCivil,
     RevokeReplay,
@@ -161,31 +170,22 @@ class _State:
     start_of_play: _State | None = None  # the snapshot a replay restores (AMB-15)
     replays: int = 0
     put_out: list[list[Card]] = field(default_factory=list)  # per seat: cards it put out of play itself
+    players: tuple[int, ...] | None = None  # the players in order from the dealer's left, once play begins
 
     def copy(self) -> _State:
-        return _State(
-            self.phase,
-            self.to_act,
-            list(self.declared),
-            [list(h) for h in self.holding],
-            self.miss_taken_by,
-            self.for_pool,
-            self.turnup_taken,
-            self.stock_pos,
-            list(self.dead),
-            list(self.exchanged),
-            list(self.tricks),
-            list(self.current),
-            self.leader,
-            self.civil_said,
-            self.settlement,
-            list(self.penalties),
-            dict(self.offenders),
-            list(self.offences),
-            self.start_of_play,
-            self.replays,
-            [list(p) for p in self.put_out],
-        )
+        other = _State.__new__(_State)
+        other.__dict__.update(self.__dict__)  # the immutable fields shared, the lists copied below
+        other.declared = self.declared.copy()
+        other.holding = [h.copy() for h in self.holding]
+        other.dead = self.dead.copy()
+        other.exchanged = self.exchanged.copy()
+        other.tricks = self.tricks.copy()
+        other.current = self.current.copy()
+        other.penalties = self.penalties.copy()
+        other.offenders = self.offenders.copy()
+        other.offences = self.offences.copy()
+        other.put_out = [p.copy() for p in self.put_out]
+        return other
 
 
 @dataclass(frozen=True)
@@ -258,7 +258,15 @@ class LooHand(TrickHand):
         if self.game is Game.FIVE_CARD:
             pam_suit = self.trump if rules.pam is Pam.TRUMP_KNAVE else Suit.CLUBS
             self.pam_card = Card(Rank.KNAVE, pam_suit)
+        # The rule functions of loo.games.loo.play compute on card indices: trumps, Pam (-1: none), turn-up.
+        self._trump = int(self.trump)
+        self._pam = self.pam_card.index if self.pam_card is not None else -1
+        self._turnup = turnup.index
+        self._peel_dealer = self.game is Game.THREE_CARD and rules.lone_opponent_rule is LoneOpponentRule.PEEL
+        self._play_actions: list[Action | None] = [None] * (52 * self.n)  # made once each, in legal_actions()
+        self._declare_actions: dict[tuple[int, str], Action] = {}
         self.active = [s for s in range(self.n) if self.dealt[s] is not None]
+        self._rot = tuple(p for p in ((dealer + i) % self.n for i in range(1, self.n + 1)) if self.dealt[p] is not None)
         self.eldest = self._next_active(dealer)
         # AMB-20: when the dealer sits out, his rights pass to the last active player, the acting dealer.
         self.last = self._rotation()[-1]
@@ -460,49 +468,55 @@ class LooHand(TrickHand):
         if seat is None or s.phase is Phase.DONE:
             return []
         if s.phase is Phase.DECLARE:
-            out = [Action(seat, "declare", d) for d in self._declarations(seat)]
-            if seat == self.last and self._dealer_may_for_pool():
-                out.append(Action(seat, "for-pool", True))
+            made = self._declare_actions
+            out = []
+            for d in self._options(seat):
+                action = made.get((seat, d))
+                if action is None:
+                    action = Action(seat, "for-pool", True) if d == "for-pool" else Action(seat, "declare", d)
+                    made[seat, d] = action
+                out.append(action)
             if seat == self.last and self._may_take_turnup():
                 out.extend(Action(seat, "take-turnup", c) for c in s.holding[seat])
             return out
         if s.phase is Phase.EXCHANGE:
             return [Action(seat, "exchange", combo) for combo in self._exchange_options(seat)]
-        return [Action(seat, "play", c) for c in self._playable(seat)]
+        choices, _ = self._duty([c.index for c in s.holding[seat]])
+        actions = self._play_actions
+        base = 52 * seat
+        out = []
+        for i in choices:
+            action = actions[base + i]
+            if action is None:
+                action = actions[base + i] = Action(seat, "play", CARDS[i])
+            out.append(action)
+        return out
+
+    def _options(self, seat: int) -> tuple[str, ...]:
+        """What ``seat`` may declare now, with the dealer's ``for-pool`` (loo.games.loo.play.declaration_options)."""
+        s = self._s
+        last = seat == self.last
+        lone_peel = False
+        if last and self._peel_dealer and not self.all_must_play:
+            lone_peel = sum(1 for p in self.active if p != seat and s.declared[p] in ("stand", "miss")) == 1
+        return declaration_options(
+            all_must_play=self.all_must_play,
+            miss_free=self.miss_in_play and s.miss_taken_by is None,
+            may_miss_anyway=self.all_must_play
+            and may_miss_when_all_play(
+                self.rules, club_law=self.club_law, bold_stand=self.bold_stand, eldest=seat == self.eldest
+            ),
+            last=last,
+            lone_peel=lone_peel,
+            miss_taken=s.miss_taken_by is not None,
+        )
 
     def _declarations(self, seat: int) -> list[str]:
-        s = self._s
-        miss_free = self.miss_in_play and s.miss_taken_by is None
-        if self.all_must_play:
-            options = ["stand"]
-            if miss_free and (
-                (self.club_law and self.rules.club_law_miss is ClubLawMiss.AVAILABLE and not self.bold_stand)
-                or (self.bold_stand and seat == self.eldest)
-            ):
-                options.append("miss")  # L3-BOLD-02 / CF-13 available
-            return options
-        options = ["stand"]
-        if miss_free:
-            options.append("miss")
-        if seat != self.last:
-            return [*options, "throw"]
-        standers = [p for p in self.active if p != seat and s.declared[p] in ("stand", "miss")]
-        peel = self.game is Game.THREE_CARD and self.rules.lone_opponent_rule is LoneOpponentRule.PEEL
-        if len(standers) == 1 and peel:
-            if s.miss_taken_by is None:
-                return options  # L3-DLR-02/03: stand, take the miss, or play it for the pool; no concession
-            return ["stand", "throw"]  # L3-DLR-04: throwing up concedes the pool to the miss's holder
-        return [*options, "throw"]
+        return [d for d in self._options(seat) if d != "for-pool"]
 
     def _dealer_may_for_pool(self) -> bool:
         """L3-DLR-03: a lone stander on his own hand, the miss untaken, Peel's dealer rule."""
-        s = self._s
-        if self.all_must_play or self.game is not Game.THREE_CARD:
-            return False
-        if self.rules.lone_opponent_rule is not LoneOpponentRule.PEEL or not self.miss_in_play:
-            return False
-        standers = [p for p in self.active if p != self.last and s.declared[p] in ("stand", "miss")]
-        return len(standers) == 1 and s.miss_taken_by is None
+        return "for-pool" in self._options(self.last)
 
     def _may_take_turnup(self) -> bool:
         """L5-OPT-02, AMB-29: five-card option, at the dealer's turn to declare."""
@@ -522,15 +536,8 @@ class LooHand(TrickHand):
         return self.trump if card == self.pam_card else card.suit
 
     def _power(self, card: Card, led: Suit) -> int:
-        """A number such that the higher card wins the trick (L3-TRK-01, L5-RANK-01..04, L5-PLAY-04)."""
-        if card == self.pam_card:
-            return 300
-        suit = card.suit
-        if suit is self.trump:
-            return 200 + card.rank
-        if suit is led:
-            return 100 + card.rank
-        return 0
+        """A number such that the higher card wins the trick (loo.games.loo.play.power)."""
+        return power(card.index, led, self._trump, self._pam)
 
     def _trick_power(self, seat: int, card: Card) -> int:
         """The power of ``card``, played by ``seat`` to the current trick (AMB-26).
@@ -544,119 +551,105 @@ class LooHand(TrickHand):
             return 0
         return self._power(card, self._suit(led_card))
 
-    def _trumps(self, cards: Sequence[Card]) -> list[Card]:
-        return [c for c in cards if self._suit(c) is self.trump]
+    def _winning_card(self) -> Card:
+        """The card winning the current trick so far."""
+        s = self._s
+        if self._pam < 0:
+            led, trump = s.current[0][1].index // 13, self._trump
+            return max(s.current, key=lambda sc: power(sc[1].index, led, trump, -1))[1]
+        return max(s.current, key=lambda sc: self._trick_power(sc[0], sc[1]))[1]
+
+    def _duty(self, hand: list[int]) -> tuple[list[int], str | Duty | None]:
+        """The indices of the cards in ``hand`` the seat to act may play, and the law (a lead) or the
+        duty (a follow) that narrowed them: loo.games.loo.play's lead_choices and follow_choices."""
+        s = self._s
+        if not s.current:
+            return lead_choices(hand, len(s.tricks), self._trump, self._pam, self.rules, self._turnup)
+        led_card = s.current[0][1]
+        led = self._suit(led_card)
+        best = self._power(self._winning_card(), led)
+        civil = self._pam >= 0 and self._civil_applies(led_card)
+        rules = self.rules
+        must_head, void_rule = rules.must_head, rules.void_rule
+        return follow_choices(hand, led_card.index, best, self._trump, self._pam, civil, must_head, void_rule)
 
     def playable(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play now, in the order it holds them."""
         return self._playable(seat)
 
     def _playable(self, seat: int) -> list[Card]:
-        return [c for c in self._s.holding[seat] if self._why_not(seat, c) is None]
+        choices, _ = self._duty([c.index for c in self._s.holding[seat]])
+        return [CARDS[i] for i in choices]
 
     def _why_not(self, seat: int, card: Card) -> tuple[str, str] | None:
-        """None if ``seat`` may play ``card`` now, else (law ID, plain reason)."""
+        """None if ``seat`` may play ``card`` now, else (law ID, plain reason): the choices and the duty
+        come from :meth:`_duty`, and the reason is the sentence that duty gives for the refused card."""
         s = self._s
         hand = s.holding[seat]
         who = self._who(seat)
         if card not in hand:
             return ("L3-PLAY-01", f"{who} does not hold {card}")
+        held = [c.index for c in hand]
+        choices, duty = self._duty(held)
+        if card.index in choices:
+            return None
         if not s.current:
-            return self._lead_rule(seat, card, hand)
-        led = self._suit(s.current[0][1])
-        follow = [c for c in hand if self._suit(c) is led]
+            assert isinstance(duty, str)
+            return (duty, self._lead_refusal(who, card, duty, held, choices))
         led_card = s.current[0][1]
-        # AMB-26: Pam may not be played to a led ace of trumps, unless it is the only card left;
-        # then it is played, and lets the ace win (_trick_power).
-        civil = self._civil_applies(led_card) and len(hand) > 1
-        if civil and card == self.pam_card and self.pam_card in hand:
+        led = self._suit(led_card)
+        if card == self.pam_card and len(hand) > 1 and self._civil_applies(led_card):
+            # AMB-26: Pam may not be played to a led ace of trumps, unless it is the only card left;
+            # then it is played, and lets the ace win (_trick_power).
             return ("L5-RANK-05", f"Pam be civil: {who} may not play Pam when the ace of trumps is led (AMB-26)")
-        if civil:
-            follow = [c for c in follow if c != self.pam_card]
-        winner_card = max(s.current, key=lambda sc: self._trick_power(sc[0], sc[1]))[1]
-        trumped = self._suit(winner_card) is self.trump and led is not self.trump
-        if follow:
+        winner_card = self._winning_card()
+        if duty is Duty.FOLLOW or duty is Duty.HEAD:
+            civil = len(hand) > 1 and self._civil_applies(led_card)
+            follow = [c for c in hand if self._suit(c) is led and not (civil and c == self.pam_card)]
             if card not in follow:
                 return (
                     "L3-PLAY-02",
                     f"{who} must follow suit: {who} holds {_list(follow)}, so {card} may not be played",
                 )
-            if self.rules.must_head and not trumped:
-                higher = [c for c in follow if self._power(c, led) > self._power(winner_card, led)]
-                if higher and card not in higher:
-                    return (
-                        "L3-PLAY-03",
-                        f"{who} must head the trick: {_list(higher)} beat{'s' if len(higher) == 1 else ''} "
-                        f"{winner_card}, so {card} may not be played",
-                    )
-            return None
-        trumps = self._trumps(hand)
-        if civil:
-            trumps = [c for c in trumps if c != self.pam_card]
-        rule = self.rules.void_rule
-        if rule is VoidRule.MUST_OVERTRUMP_IF_POSSIBLE:
-            beating = [c for c in trumps if self._power(c, led) > self._power(winner_card, led)]
-            if beating and card not in beating:
-                return (
-                    "L3-PLAY-04",
-                    f"{who} cannot follow {led.plural} and must head the trick with a trump: "
-                    f"{_list(beating)} beat{'s' if len(beating) == 1 else ''} {winner_card}, "
-                    f"so {card} may not be played",
-                )
-        elif rule is VoidRule.MUST_TRUMP and trumps and card not in trumps:
-            return ("L3-PLAY-04", f"{who} cannot follow {led.plural} and must trump, so {card} may not be played")
-        return None
+            higher = [CARDS[c] for c in choices]
+            return (
+                "L3-PLAY-03",
+                f"{who} must head the trick: {_list(higher)} beat{'s' if len(higher) == 1 else ''} "
+                f"{winner_card}, so {card} may not be played",
+            )
+        if duty is Duty.OVERTRUMP:
+            beating = [CARDS[c] for c in choices]
+            return (
+                "L3-PLAY-04",
+                f"{who} cannot follow {led.plural} and must head the trick with a trump: "
+                f"{_list(beating)} beat{'s' if len(beating) == 1 else ''} {winner_card}, "
+                f"so {card} may not be played",
+            )
+        assert duty is Duty.TRUMP, f"{card} refused under {duty}"
+        return ("L3-PLAY-04", f"{who} cannot follow {led.plural} and must trump, so {card} may not be played")
 
     def _civil_applies(self, led_card: Card) -> bool:
         """L5-RANK-05, CF-22, AMB-26: the ace of trumps was led and civility is enforced."""
-        if self.pam_card is None or led_card != Card(Rank.ACE, self.trump):
+        if self.pam_card is None or led_card.index != self._trump * 13 + ACE:
             return False
         mode = self.rules.pam_be_civil
         return mode is PamBeCivil.MANDATORY or (mode is PamBeCivil.ON_ANNOUNCE and self._s.civil_said)
 
-    def _lead_rule(self, seat: int, card: Card, hand: list[Card]) -> tuple[str, str] | None:
-        """The duties of a leader: L3-LEAD-03..06 on the first trick, L3-LEAD-10 on the second."""
-        s = self._s
-        if not self.rules.three_card_leads:
-            return None
-        who = self._who(seat)
-        trumps = sorted(self._trumps(hand), key=lambda c: self._power(c, self.trump), reverse=True)
-        trick_no = len(s.tricks)
-        if trick_no == 0:
-            ace = Card(Rank.ACE, self.trump)
-            king = Card(Rank.KING, self.trump)
-            if ace in hand:
-                # L3-LEAD-03 comes first and is complete in itself (AMB-11): even where Pam outranks the
-                # ace (five-card Loo under three-card lead rules), the ace is the card to lead.
-                if card != ace:
-                    return ("L3-LEAD-03", f"{who} holds the ace of trumps and must lead it, so {card} may not be led")
-                return None
-            if self.rules.king_rule_when_ace_turned and self.turnup == ace and king in hand:
-                if card != king:
-                    return (
-                        "L3-LEAD-04",
-                        f"the ace of trumps is turned up, so {who} must lead the king of trumps, not {card}",
-                    )
-                return None
-            if len(trumps) >= 2:
-                if self.rules.first_lead_rule is FirstLeadRule.HIGHEST and card != trumps[0]:
-                    return (
-                        "L3-LEAD-05",
-                        f"{who} holds {len(trumps)} trumps and must lead the highest, {trumps[0]}, not {card}",
-                    )
-                if self.rules.first_lead_rule is FirstLeadRule.ANY_TRUMP and card not in trumps:
-                    return ("L3-LEAD-06", f"{who} holds {len(trumps)} trumps and must lead one of them, not {card}")
-            return None
-        rule = self.rules.winner_must_lead_trump
-        if trick_no == 1 and trumps and rule is not WinnerLeadsTrump.OFF:
-            if rule is WinnerLeadsTrump.HIGHER and card != trumps[0]:
-                return (
-                    "L3-LEAD-10",
-                    f"{who} won the first trick and holds a trump, so must lead the highest trump, {trumps[0]}",
-                )
-            if rule is WinnerLeadsTrump.ANY and card not in trumps:
-                return ("L3-LEAD-10", f"{who} won the first trick and holds a trump, so must lead a trump, not {card}")
-        return None
+    def _lead_refusal(self, who: str, card: Card, law: str, held: list[int], choices: list[int]) -> str:
+        """Why ``card`` may not be led: the sentence for the law of the lead that narrowed the choice
+        (L3-LEAD-03..06 on the first trick, L3-LEAD-10 on the second)."""
+        if law == "L3-LEAD-03":
+            return f"{who} holds the ace of trumps and must lead it, so {card} may not be led"
+        if law == "L3-LEAD-04":
+            return f"the ace of trumps is turned up, so {who} must lead the king of trumps, not {card}"
+        if law == "L3-LEAD-05":
+            trumps = sum(1 for c in held if suit_of(c, self._trump, self._pam) == self._trump)
+            return f"{who} holds {trumps} trumps and must lead the highest, {CARDS[choices[0]]}, not {card}"
+        if law == "L3-LEAD-06":
+            return f"{who} holds {len(choices)} trumps and must lead one of them, not {card}"
+        if self.rules.winner_must_lead_trump is WinnerLeadsTrump.HIGHER:
+            return f"{who} won the first trick and holds a trump, so must lead the highest trump, {CARDS[choices[0]]}"
+        return f"{who} won the first trick and holds a trump, so must lead a trump, not {card}"
 
     def _who(self, seat: int) -> str:
         if self._s.for_pool and seat == self.last:
@@ -787,11 +780,10 @@ class LooHand(TrickHand):
             # A lead is free (L3-LEAD-08) unless a duty binds this holding: then the law that
             # refuses the other cards is the law that makes this one the card to lead.
             holding = s.holding[action.seat]
-            for other in holding:
-                duty = self._lead_rule(action.seat, other, holding) if other != card else None
-                if duty is not None:
-                    rule = law_entry(duty[0]).statement
-                    return (duty[0], f"{who} must lead {card} here: {rule[:1].lower()}{rule[1:]}")
+            choices, duty = self._duty([c.index for c in holding])
+            if duty is not None and any(other != card and other.index not in choices for other in holding):
+                rule = law_entry(str(duty)).statement
+                return (str(duty), f"{who} must lead {card} here: {rule[:1].lower()}{rule[1:]}")
             return ("L3-LEAD-08", f"{who} may lead {card}")
         led = self._suit(s.current[0][1])
         if self._suit(card) is led:
@@ -958,15 +950,20 @@ class LooHand(TrickHand):
 
     def _exchangers(self) -> list[int]:
         """Standers from the dealer's left, the dealer last (AMB-28, AMB-33)."""
-        return [p for p in self._rotation() if self._s.declared[p] in ("stand", "miss")]
+        return [p for p in self._rot if self._s.declared[p] in ("stand", "miss")]
 
-    def _players(self) -> list[int]:
-        return [p for p in self._rotation() if self._s.declared[p] in ("stand", "miss", "for-pool")]
+    def _players(self) -> tuple[int, ...]:
+        """The players, from the dealer's left: fixed once play begins, so kept in the state from then."""
+        players = self._s.players
+        if players is None:
+            players = tuple(p for p in self._rot if self._s.declared[p] in ("stand", "miss", "for-pool"))
+            if self._s.phase is Phase.PLAY:
+                self._s.players = players
+        return players
 
-    def _rotation(self) -> list[int]:
+    def _rotation(self) -> tuple[int, ...]:
         """Active seats clockwise from the dealer's left, the dealer last."""
-        seats = [(self.dealer + i) % self.n for i in range(1, self.n + 1)]
-        return [p for p in seats if self.dealt[p] is not None]
+        return self._rot
 
     def _next_active(self, seat: int) -> int:
         for i in range(1, self.n + 1):
@@ -976,7 +973,7 @@ class LooHand(TrickHand):
         return seat
 
     @staticmethod
-    def _next_of(seat: int, order: list[int]) -> int | None:
+    def _next_of(seat: int, order: Sequence[int]) -> int | None:
         i = order.index(seat)
         return order[i + 1] if i + 1 < len(order) else None
 
@@ -1008,7 +1005,11 @@ class LooHand(TrickHand):
             i = players.index(seat)
             s.to_act = players[(i + 1) % len(players)]
             return
-        winner = max(s.current, key=lambda sc: self._trick_power(sc[0], sc[1]))[0]
+        if self._pam < 0:
+            led, trump = s.current[0][1].index // 13, self._trump
+            winner = max(s.current, key=lambda sc: power(sc[1].index, led, trump, -1))[0]
+        else:
+            winner = max(s.current, key=lambda sc: self._trick_power(sc[0], sc[1]))[0]
         assert s.leader is not None
         s.tricks.append(Trick(s.leader, tuple(s.current), winner))
         s.current = []
@@ -1027,14 +1028,7 @@ class LooHand(TrickHand):
 
     def loo_amount(self) -> int:
         """What a looed player pays (L3-LOO-02, UL-03/04, AMB-34, L3-SGL-06)."""
-        rules = self.rules
-        if rules.loo_mode is LooMode.UNLIMITED:
-            return self.pool
-        if rules.loo_mode is LooMode.CAPPED:
-            return min(self.pool, rules.loo_cap)
-        if self.deal_kind is DealKind.SINGLE:
-            return rules.single_loo
-        return rules.loo_amount
+        return loo_amount(self.rules, self.pool, single=self.deal_kind is DealKind.SINGLE)
 
     def _uncontested(self, winner: int, reason: Reason) -> Settlement:
         payouts = [0] * self.n
@@ -1194,27 +1188,11 @@ def deal_cards(
     needed = len(order) * size + (3 if with_miss else 0) + 1
     if needed > 52:
         raise ValueError(f"{len(order)} players need {needed} cards: more than the pack holds (AMB-02)")
-    hands: list[list[Card] | None] = [[] if s in order else None for s in range(seats)]
-    miss: list[Card] = []
     top = 0
     if peel_single:
         turnup = pack[top]  # L3-SGL-02: the turn-up first, then one card face up to each
         top += 1
-    for _round in range(size):
-        for i, seat in enumerate(order):
-            if with_miss and i == 0 and rules.miss_position is MissPosition.FIRST:
-                miss.append(pack[top])
-                top += 1
-            if with_miss and i == len(order) - 1 and rules.miss_position is MissPosition.BEFORE_DEALER:
-                miss.append(pack[top])
-                top += 1
-            hand = hands[seat]
-            assert hand is not None
-            hand.append(pack[top])
-            top += 1
-        if with_miss and rules.miss_position is MissPosition.AFTER_DEALER:
-            miss.append(pack[top])
-            top += 1
+    hands, miss, top = deal_rounds(pack, top, order, seats, size, with_miss, rules.miss_position)
     if not peel_single:
         turnup = pack[top]
         top += 1

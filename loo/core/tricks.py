@@ -53,7 +53,6 @@ class Duty(StrEnum):
 
 def follower_choices(
     hand: Sequence[P],
-    *,
     follows: Callable[[P], bool],
     is_trump: Callable[[P], bool],
     beats: Callable[[P], bool],
@@ -65,7 +64,7 @@ def follower_choices(
     A player who can follow suit must (and, with ``must_head``, must beat the trick when one of the
     pieces that follow can); one who cannot follows ``void_rule``: trump if he can, overtrump if he
     can, or play anything. A duty he cannot meet lapses, and he may play any piece that the duty
-    before it allowed.
+    before it allowed. (The arguments may be given by position too, as the fast paths do.)
     """
     follow = [p for p in hand if follows(p)]
     if follow:

@@ -1,0 +1,1 @@
+"""The games the engine plays, one package each, built on :mod:`loo.core`."""
