@@ -58,7 +58,15 @@ class Rates(NamedTuple):
     unchecked: float
 
 
-def run(fast: Callable[[int], None], deal: Deal, *, hands: int, describe: str, hand_name: str) -> Rates:
+def run(
+    fast: Callable[[int], None],
+    deal: Deal,
+    *,
+    hands: int,
+    describe: str,
+    hand_name: str,
+    fast_name: str = "fast simulator",
+) -> Rates:
     """Time the fast path over ``hands`` hands and the checked hand over a tenth as many; print the figures.
 
     Returns the three paths' hands per second.
@@ -68,7 +76,7 @@ def run(fast: Callable[[int], None], deal: Deal, *, hands: int, describe: str, h
     t_unchecked = best_of(3, lambda: play_randomly(deal, hands // 10, checked=False))
     samples = sorted(legal_actions_cost(deal))
     rate = hands / t_fast
-    print(f"fast simulator     : {rate:10,.0f} hands/s  ({describe}, random-legal, one core)")
+    print(f"{fast_name:<19}: {rate:10,.0f} hands/s  ({describe}, random-legal, one core)")
     print(f"engine, checked    : {hands // 10 / t_checked:10,.0f} hands/s  ({hand_name}.push, every law checked)")
     print(f"engine, unchecked  : {hands // 10 / t_unchecked:10,.0f} hands/s  ({hand_name}.push_unchecked)")
     print(

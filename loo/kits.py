@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from loo.bots import BOTS, make_bot
-from loo.fastsim import play_random_hand
 from loo.game import LooGame
+from loo.games.loo.simulate import play_random_hand
 from loo.hand import LooHand
 from loo.registry import NAMES, Family, UnknownGame, family
 from loo.rules import Game, Rules

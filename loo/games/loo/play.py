@@ -74,7 +74,6 @@ def top_trump(trumps: Sequence[int], pam: int) -> int:
 
 
 def declaration_options(
-    *,
     all_must_play: bool,
     miss_free: bool,
     may_miss_anyway: bool,
@@ -152,8 +151,10 @@ def follow_choices(
     ``civil`` says that Pam must be civil to the ace of trumps led (L5-RANK-05, CF-22, AMB-26):
     then Pam may not be played unless it is the last card held.
     """
+    if len(hand) == 1:
+        return hand, Duty.FREE  # a last card is always played, even Pam to a led ace (AMB-26)
     led = trump if led_card == pam else led_card // 13
-    if civil and pam in hand and len(hand) > 1:
+    if civil and pam in hand:
         hand = [c for c in hand if c != pam]
     if pam < 0:  # no Pam: a card's suit is its own, and membership of a suit is a set's
         return follower_choices(
@@ -194,20 +195,19 @@ def deal_rounds(
     for seat in order:
         hands[seat] = []
     miss: list[P] = []
-    last = len(order) - 1
+    first = order[0] if with_miss and position is MissPosition.FIRST else -1
+    before_dealer = order[-1] if with_miss and position is MissPosition.BEFORE_DEALER else -1
+    after_dealer = with_miss and position is MissPosition.AFTER_DEALER
     for _round in range(size):
-        for i, seat in enumerate(order):
-            if with_miss and i == 0 and position is MissPosition.FIRST:
-                miss.append(pack[top])
-                top += 1
-            if with_miss and i == last and position is MissPosition.BEFORE_DEALER:
+        for seat in order:
+            if seat == first or seat == before_dealer:
                 miss.append(pack[top])
                 top += 1
             hand = hands[seat]
             assert hand is not None
             hand.append(pack[top])
             top += 1
-        if with_miss and position is MissPosition.AFTER_DEALER:
+        if after_dealer:
             miss.append(pack[top])
             top += 1
     return hands, miss, top
