@@ -24,6 +24,7 @@ from loo.actions import Action, IllegalActionError
 from loo.cards import CARDS, Card, Rank, Suit, full_pack
 from loo.core.hand import Explanation, TrickHand
 from loo.core.tricks import Duty
+from loo.deal import shuffled_pack
 from loo.games.loo.play import (
     ACE,
     deal_rounds,
@@ -147,7 +148,12 @@ PLAY_CLAIMS = {"L3-PEN-13"}
 
 @dataclass
 class _State:
-    """Everything that changes during a hand; copied for take-back."""
+    """Everything that changes during a hand; copied for take-back.
+
+    Copy-on-write: a list held in a field (a seat's holding or put-out cards, the dead cards, the
+    tricks, the current trick, the offences) is never changed once made; a change makes a new list.
+    So a copy shares those lists and copies only the per-seat tables that change in place.
+    """
 
     phase: Phase
     to_act: int | None
@@ -174,17 +180,13 @@ class _State:
 
     def copy(self) -> _State:
         other = _State.__new__(_State)
-        other.__dict__.update(self.__dict__)  # the immutable fields shared, the lists copied below
+        other.__dict__.update(self.__dict__)  # the lists that are never changed in place are shared
         other.declared = self.declared.copy()
-        other.holding = [h.copy() for h in self.holding]
-        other.dead = self.dead.copy()
+        other.holding = self.holding.copy()
         other.exchanged = self.exchanged.copy()
-        other.tricks = self.tricks.copy()
-        other.current = self.current.copy()
         other.penalties = self.penalties.copy()
         other.offenders = self.offenders.copy()
-        other.offences = self.offences.copy()
-        other.put_out = [p.copy() for p in self.put_out]
+        other.put_out = self.put_out.copy()
         return other
 
 
@@ -821,10 +823,10 @@ class LooHand(TrickHand):
         if s.phase in (Phase.DECLARE, Phase.EXCHANGE):
             # L3-PEN-05/06, AMB-17: a single loo into this pool; the irregular declaration has no effect.
             s.penalties[seat] += self._penalty_amount()
-            s.offences.append(Offence(seat, law, message, "pre-play"))
+            s.offences = [*s.offences, Offence(seat, law, message, "pre-play")]
             return
         s.offenders.setdefault(seat, law)  # L3-PEN-01/04: looed, and wins nothing this hand
-        s.offences.append(Offence(seat, law, message, "play"))
+        s.offences = [*s.offences, Offence(seat, law, message, "play")]
         if action is not None and action.verb == "play" and seat == s.to_act and action.value in s.holding[seat]:
             self._play(seat, action.value, action.civil)  # the card lies where he played it
         if self.rules.revoke_replay is RevokeReplay.MANDATORY:
@@ -862,10 +864,10 @@ class LooHand(TrickHand):
         self._history.append((Action(seat, "penalty", law), self._s.copy()))
         if law in PRE_PLAY_CLAIMS:
             self._s.penalties[seat] += self._penalty_amount()
-            self._s.offences.append(Offence(seat, law, "a claimed irregularity before play", "pre-play"))
+            self._s.offences = [*self._s.offences, Offence(seat, law, "a claimed irregularity before play", "pre-play")]
         else:
             self._s.offenders.setdefault(seat, law)
-            self._s.offences.append(Offence(seat, law, "a claimed offence in play", "play"))
+            self._s.offences = [*self._s.offences, Offence(seat, law, "a claimed offence in play", "play")]
 
     def pop(self) -> Action:
         """Take back the last action (undo), returning it."""
@@ -885,38 +887,40 @@ class LooHand(TrickHand):
         if action.verb == "declare":
             s.declared[seat] = action.value
             if action.value in ("miss", "throw"):
-                s.put_out[seat].extend(s.holding[seat])
+                s.put_out[seat] = [*s.put_out[seat], *s.holding[seat]]
             if action.value == "miss":
-                s.dead.extend(s.holding[seat])  # L3-DECL-03: his own cards go to the stock unseen
+                s.dead = [*s.dead, *s.holding[seat]]  # L3-DECL-03: his own cards go to the stock unseen
                 s.holding[seat] = list(self.miss)
                 s.miss_taken_by = seat
             elif action.value == "throw":
-                s.dead.extend(s.holding[seat])
+                s.dead = [*s.dead, *s.holding[seat]]
                 s.holding[seat] = []
             self._after_declaration(seat)
         elif action.verb == "for-pool":
             s.declared[seat] = "for-pool"
-            s.put_out[seat].extend(s.holding[seat])
-            s.dead.extend(s.holding[seat])
+            s.put_out[seat] = [*s.put_out[seat], *s.holding[seat]]
+            s.dead = [*s.dead, *s.holding[seat]]
             s.holding[seat] = list(self.miss)
             s.for_pool = True
             self._after_declaration(seat)
         elif action.verb == "take-turnup":
-            s.holding[seat].remove(action.value)
-            s.dead.append(action.value)
-            s.put_out[seat].append(action.value)
-            s.holding[seat].append(self.turnup)
+            held = list(s.holding[seat])
+            held.remove(action.value)
+            s.holding[seat] = [*held, self.turnup]
+            s.dead = [*s.dead, action.value]
+            s.put_out[seat] = [*s.put_out[seat], action.value]
             s.turnup_taken = True
             s.declared[seat] = "stand"  # taking the turn-up is only allowed to a dealer who plays (AMB-29)
             self._after_declaration(seat)
         elif action.verb == "exchange":
-            hand = s.holding[seat]
+            hand = list(s.holding[seat])
             for card in action.value:
                 hand.remove(card)
-            s.dead.extend(action.value)
-            s.put_out[seat].extend(action.value)
+            s.dead = [*s.dead, *action.value]
+            s.put_out[seat] = [*s.put_out[seat], *action.value]
             k = len(action.value)
             hand.extend(self.stock[s.stock_pos : s.stock_pos + k])
+            s.holding[seat] = hand
             s.stock_pos += k
             s.exchanged[seat] = k
             nxt = self._next_of(seat, self._exchangers())
@@ -996,10 +1000,12 @@ class LooHand(TrickHand):
 
     def _play(self, seat: int, card: Card, civil: bool) -> None:
         s = self._s
-        s.holding[seat].remove(card)
+        held = list(s.holding[seat])
+        held.remove(card)
+        s.holding[seat] = held
         if not s.current:
             s.civil_said = civil
-        s.current.append((seat, card))
+        s.current = [*s.current, (seat, card)]
         players = self._players()
         if len(s.current) < len(players):
             i = players.index(seat)
@@ -1011,7 +1017,7 @@ class LooHand(TrickHand):
         else:
             winner = max(s.current, key=lambda sc: self._trick_power(sc[0], sc[1]))[0]
         assert s.leader is not None
-        s.tricks.append(Trick(s.leader, tuple(s.current), winner))
+        s.tricks = [*s.tricks, Trick(s.leader, tuple(s.current), winner)]
         s.current = []
         if len(s.tricks) == self.rules.tricks:
             self._finish(self._settle_play())
@@ -1179,8 +1185,7 @@ def deal_cards(
     the rules put it (L3-DEAL-10, CF-16), then the turn-up (L3-DEAL-14). Returns hands, miss, turn-up, stock."""
     if not 0 <= dealer < seats:
         raise ValueError(f"dealer {dealer} is not a seat: seats are numbered 0 to {seats - 1}")
-    pack = list(full_pack())
-    rng.shuffle(pack)
+    pack = shuffled_pack(rng)
     order = [(dealer + i) % seats for i in range(1, seats + 1) if (dealer + i) % seats not in sitting_out]
     peel_single = deal_kind is DealKind.SINGLE and rules.first_deal_mode is FirstDealMode.PEEL_SINGLE
     size = 1 if peel_single else rules.game.hand_size
