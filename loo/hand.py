@@ -150,9 +150,10 @@ PLAY_CLAIMS = {"L3-PEN-13"}
 class _State:
     """Everything that changes during a hand; copied for take-back.
 
-    Copy-on-write: a list held in a field (a seat's holding or put-out cards, the dead cards, the
-    tricks, the current trick, the offences) is never changed once made; a change makes a new list.
-    So a copy shares those lists and copies only the per-seat tables that change in place.
+    Copy-on-write: a list or table held in a field (the holdings and each seat's holding, the cards
+    put out, the dead cards, the declarations, the tricks, the current trick, the penalties and
+    offences) is never changed once it is in a state that may have been copied; a change makes a new
+    one (:meth:`unshare` before changing a per-seat table in place). So a copy shares them all.
     """
 
     phase: Phase
@@ -180,14 +181,17 @@ class _State:
 
     def copy(self) -> _State:
         other = _State.__new__(_State)
-        other.__dict__.update(self.__dict__)  # the lists that are never changed in place are shared
-        other.declared = self.declared.copy()
-        other.holding = self.holding.copy()
-        other.exchanged = self.exchanged.copy()
-        other.penalties = self.penalties.copy()
-        other.offenders = self.offenders.copy()
-        other.put_out = self.put_out.copy()
+        other.__dict__.update(self.__dict__)  # everything shared: nothing is changed in place once copied
         return other
+
+    def unshare(self) -> None:
+        """Copy the per-seat tables, which the declarations and the table's penalties change in place."""
+        self.declared = self.declared.copy()
+        self.holding = self.holding.copy()
+        self.exchanged = self.exchanged.copy()
+        self.penalties = self.penalties.copy()
+        self.offenders = self.offenders.copy()
+        self.put_out = self.put_out.copy()
 
 
 @dataclass(frozen=True)
@@ -217,6 +221,11 @@ class SeatView:
     legal: tuple[Action, ...]
     settlement: Settlement | None
     miss_left: int = 0  # cards in the miss, face down in the middle, while nobody has taken it
+
+
+# Actions are values: each declaration and each play of a card by a seat is made once, and shared.
+_DECLARE_ACTIONS: dict[tuple[int, str], Action] = {}
+_PLAY_ACTIONS: list[tuple[Action, ...]] = []  # by seat, then by card index
 
 
 class LooHand(TrickHand):
@@ -265,8 +274,10 @@ class LooHand(TrickHand):
         self._pam = self.pam_card.index if self.pam_card is not None else -1
         self._turnup = turnup.index
         self._peel_dealer = self.game is Game.THREE_CARD and rules.lone_opponent_rule is LoneOpponentRule.PEEL
-        self._play_actions: list[Action | None] = [None] * (52 * self.n)  # made once each, in legal_actions()
-        self._declare_actions: dict[tuple[int, str], Action] = {}
+        # What legal_actions() last offered in play, and for which state: (state, its current trick, the
+        # seat, its holding, the actions). Those lists are never changed in place (see _State), so while
+        # they are the very objects in the state, the answer stands; push then need not ask again.
+        self._offered: tuple[_State, list[tuple[int, Card]], int, list[Card], list[Action]] | None = None
         self.active = [s for s in range(self.n) if self.dealt[s] is not None]
         self._rot = tuple(p for p in ((dealer + i) % self.n for i in range(1, self.n + 1)) if self.dealt[p] is not None)
         self.eldest = self._next_active(dealer)
@@ -470,28 +481,25 @@ class LooHand(TrickHand):
         if seat is None or s.phase is Phase.DONE:
             return []
         if s.phase is Phase.DECLARE:
-            made = self._declare_actions
             out = []
             for d in self._options(seat):
-                action = made.get((seat, d))
+                action = _DECLARE_ACTIONS.get((seat, d))
                 if action is None:
                     action = Action(seat, "for-pool", True) if d == "for-pool" else Action(seat, "declare", d)
-                    made[seat, d] = action
+                    _DECLARE_ACTIONS[seat, d] = action
                 out.append(action)
             if seat == self.last and self._may_take_turnup():
                 out.extend(Action(seat, "take-turnup", c) for c in s.holding[seat])
             return out
         if s.phase is Phase.EXCHANGE:
             return [Action(seat, "exchange", combo) for combo in self._exchange_options(seat)]
-        choices, _ = self._duty([c.index for c in s.holding[seat]])
-        actions = self._play_actions
-        base = 52 * seat
-        out = []
-        for i in choices:
-            action = actions[base + i]
-            if action is None:
-                action = actions[base + i] = Action(seat, "play", CARDS[i])
-            out.append(action)
+        held = s.holding[seat]
+        choices, _ = self._duty([c.index for c in held])
+        while len(_PLAY_ACTIONS) <= seat:
+            _PLAY_ACTIONS.append(tuple(Action(len(_PLAY_ACTIONS), "play", c) for c in CARDS))
+        actions = _PLAY_ACTIONS[seat]
+        out = [actions[i] for i in choices]
+        self._offered = (s, s.current, seat, held, out)
         return out
 
     def _options(self, seat: int) -> tuple[str, ...]:
@@ -663,6 +671,17 @@ class LooHand(TrickHand):
     def why_illegal(self, action: Action) -> tuple[str, str] | None:
         """None if ``action`` is legal now, else (law ID, a plain sentence saying what the law requires)."""
         s = self._s
+        offered = self._offered
+        if (
+            offered is not None
+            and offered[0] is s
+            and offered[1] is s.current
+            and s.phase is Phase.PLAY
+            and s.to_act == offered[2]
+            and s.holding[offered[2]] is offered[3]
+            and any(a is action for a in offered[4])
+        ):
+            return None  # one of the plays legal_actions() offered for this very position
         tricks_law = "L5-GEN-03" if self.game is Game.FIVE_CARD else "L3-GEN-01"
         if s.phase is Phase.DONE:
             return (tricks_law, "the hand is over: no more actions can be taken")
@@ -822,9 +841,11 @@ class LooHand(TrickHand):
         s = self._s
         if s.phase in (Phase.DECLARE, Phase.EXCHANGE):
             # L3-PEN-05/06, AMB-17: a single loo into this pool; the irregular declaration has no effect.
+            s.unshare()
             s.penalties[seat] += self._penalty_amount()
             s.offences = [*s.offences, Offence(seat, law, message, "pre-play")]
             return
+        s.unshare()
         s.offenders.setdefault(seat, law)  # L3-PEN-01/04: looed, and wins nothing this hand
         s.offences = [*s.offences, Offence(seat, law, message, "play")]
         if action is not None and action.verb == "play" and seat == s.to_act and action.value in s.holding[seat]:
@@ -863,9 +884,11 @@ class LooHand(TrickHand):
             raise IllegalActionError(law, "the hand is over")
         self._history.append((Action(seat, "penalty", law), self._s.copy()))
         if law in PRE_PLAY_CLAIMS:
+            self._s.unshare()
             self._s.penalties[seat] += self._penalty_amount()
             self._s.offences = [*self._s.offences, Offence(seat, law, "a claimed irregularity before play", "pre-play")]
         else:
+            self._s.unshare()
             self._s.offenders.setdefault(seat, law)
             self._s.offences = [*self._s.offences, Offence(seat, law, "a claimed offence in play", "play")]
 
@@ -884,6 +907,8 @@ class LooHand(TrickHand):
     def _apply(self, action: Action) -> None:
         s = self._s
         seat = action.seat
+        if action.verb != "play":
+            s.unshare()  # the declarations and exchanges change the per-seat tables in place
         if action.verb == "declare":
             s.declared[seat] = action.value
             if action.value in ("miss", "throw"):
@@ -1002,7 +1027,9 @@ class LooHand(TrickHand):
         s = self._s
         held = list(s.holding[seat])
         held.remove(card)
-        s.holding[seat] = held
+        holding = s.holding.copy()
+        holding[seat] = held
+        s.holding = holding
         if not s.current:
             s.civil_said = civil
         s.current = [*s.current, (seat, card)]
