@@ -42,7 +42,7 @@ P = TypeVar("P")
 ACE = 12  # the ace's rank within a suit (index % 13)
 KING = 11
 
-_SUITS = tuple(frozenset(range(13 * suit, 13 * suit + 13)) for suit in range(4))  # the indices of each suit
+_IN_SUIT = tuple(frozenset(range(13 * suit, 13 * suit + 13)).__contains__ for suit in range(4))  # index in suit?
 _STAND = ("stand",)
 _STAND_MISS = ("stand", "miss")
 _STAND_THROW = ("stand", "throw")
@@ -159,8 +159,8 @@ def follow_choices(
     if pam < 0:  # no Pam: a card's suit is its own, and membership of a suit is a set's
         return follower_choices(
             hand,
-            _SUITS[led].__contains__,
-            _SUITS[trump].__contains__,
+            _IN_SUIT[led],
+            _IN_SUIT[trump],
             lambda c: (202 + c % 13 if c // 13 == trump else 102 + c % 13 if c // 13 == led else 0) > best,
             must_head,
             void_rule,

@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from loo.games.loo.play import (
     deal_rounds,
@@ -36,9 +36,11 @@ __all__ = ["FastResult", "card_of", "play_random_hand"]
 CLUBS = 0
 
 
-@dataclass(frozen=True, slots=True)
-class FastResult:
-    """What one simulated hand did: who stood, tricks, money; and, if asked, every step taken."""
+class FastResult(NamedTuple):
+    """What one simulated hand did: who stood, tricks, money; and, if asked, every step taken.
+
+    (A named tuple, immutable and quick to make: one is made per hand.)
+    """
 
     declared: tuple[str, ...]
     tricks_won: tuple[int, ...]
