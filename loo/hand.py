@@ -178,6 +178,7 @@ class _State:
     replays: int = 0
     put_out: list[list[Card]] = field(default_factory=list)  # per seat: cards it put out of play itself
     players: tuple[int, ...] | None = None  # the players in order from the dealer's left, once play begins
+    best: tuple[int, int] | None = None  # (power, seat) of the card winning the current trick; None: not yet known
 
     def copy(self) -> _State:
         other = _State.__new__(_State)
@@ -274,10 +275,11 @@ class LooHand(TrickHand):
         self._pam = self.pam_card.index if self.pam_card is not None else -1
         self._turnup = turnup.index
         self._peel_dealer = self.game is Game.THREE_CARD and rules.lone_opponent_rule is LoneOpponentRule.PEEL
-        # What legal_actions() last offered in play, and for which state: (state, its current trick, the
-        # seat, its holding, the actions). Those lists are never changed in place (see _State), so while
-        # they are the very objects in the state, the answer stands; push then need not ask again.
-        self._offered: tuple[_State, list[tuple[int, Card]], int, list[Card], list[Action]] | None = None
+        # What legal_actions() last offered, and for which state: (state, its holdings, the seat to act,
+        # the phase, the actions). Every action makes a new holdings table (the state is copy-on-write,
+        # see _State), so while it is the very table in the state the answer stands, and push need not
+        # ask again about an action offered.
+        self._offered: tuple[_State, list[list[Card]], int, Phase, list[Action]] | None = None
         self.active = [s for s in range(self.n) if self.dealt[s] is not None]
         self._rot = tuple(p for p in ((dealer + i) % self.n for i in range(1, self.n + 1)) if self.dealt[p] is not None)
         self.eldest = self._next_active(dealer)
@@ -490,6 +492,7 @@ class LooHand(TrickHand):
                 out.append(action)
             if seat == self.last and self._may_take_turnup():
                 out.extend(Action(seat, "take-turnup", c) for c in s.holding[seat])
+            self._offered = (s, s.holding, seat, s.phase, out)
             return out
         if s.phase is Phase.EXCHANGE:
             return [Action(seat, "exchange", combo) for combo in self._exchange_options(seat)]
@@ -499,7 +502,7 @@ class LooHand(TrickHand):
             _PLAY_ACTIONS.append(tuple(Action(len(_PLAY_ACTIONS), "play", c) for c in CARDS))
         actions = _PLAY_ACTIONS[seat]
         out = [actions[i] for i in choices]
-        self._offered = (s, s.current, seat, held, out)
+        self._offered = (s, s.holding, seat, s.phase, out)
         return out
 
     def _options(self, seat: int) -> tuple[str, ...]:
@@ -557,9 +560,21 @@ class LooHand(TrickHand):
         """
         s = self._s
         led_card = s.current[0][1]
+        if self._pam < 0:
+            return power(card.index, led_card.index // 13, self._trump, -1)
         if card == self.pam_card and not s.holding[seat] and self._civil_applies(led_card):
             return 0
         return self._power(card, self._suit(led_card))
+
+    def _best_so_far(self) -> tuple[int, int]:
+        """(power, seat) of the card winning the current trick: the highest power, the earliest on a tie."""
+        s = self._s
+        best = (-1, -1)
+        for seat, card in s.current:
+            value = self._trick_power(seat, card)
+            if value > best[0]:
+                best = (value, seat)
+        return best
 
     def _winning_card(self) -> Card:
         """The card winning the current trick so far."""
@@ -576,8 +591,9 @@ class LooHand(TrickHand):
         if not s.current:
             return lead_choices(hand, len(s.tricks), self._trump, self._pam, self.rules, self._turnup)
         led_card = s.current[0][1]
-        led = self._suit(led_card)
-        best = self._power(self._winning_card(), led)
+        if s.best is None:  # a hand set up at a view: the trick as it stands
+            s.best = self._best_so_far()
+        best = s.best[0]
         civil = self._pam >= 0 and self._civil_applies(led_card)
         rules = self.rules
         must_head, void_rule = rules.must_head, rules.void_rule
@@ -675,13 +691,12 @@ class LooHand(TrickHand):
         if (
             offered is not None
             and offered[0] is s
-            and offered[1] is s.current
-            and s.phase is Phase.PLAY
-            and s.to_act == offered[2]
-            and s.holding[offered[2]] is offered[3]
+            and offered[1] is s.holding
+            and offered[2] == s.to_act
+            and offered[3] is s.phase
             and any(a is action for a in offered[4])
         ):
-            return None  # one of the plays legal_actions() offered for this very position
+            return None  # one of the actions legal_actions() offered for this very position
         tricks_law = "L5-GEN-03" if self.game is Game.FIVE_CARD else "L3-GEN-01"
         if s.phase is Phase.DONE:
             return (tricks_law, "the hand is over: no more actions can be taken")
@@ -1033,19 +1048,22 @@ class LooHand(TrickHand):
         if not s.current:
             s.civil_said = civil
         s.current = [*s.current, (seat, card)]
+        if s.best is None or len(s.current) == 1:
+            s.best = self._best_so_far()
+        else:
+            value = self._trick_power(seat, card)
+            if value > s.best[0]:  # the earliest of equal cards keeps the trick
+                s.best = (value, seat)
         players = self._players()
         if len(s.current) < len(players):
             i = players.index(seat)
             s.to_act = players[(i + 1) % len(players)]
             return
-        if self._pam < 0:
-            led, trump = s.current[0][1].index // 13, self._trump
-            winner = max(s.current, key=lambda sc: power(sc[1].index, led, trump, -1))[0]
-        else:
-            winner = max(s.current, key=lambda sc: self._trick_power(sc[0], sc[1]))[0]
+        winner = s.best[1]
         assert s.leader is not None
         s.tricks = [*s.tricks, Trick(s.leader, tuple(s.current), winner)]
         s.current = []
+        s.best = None
         if len(s.tricks) == self.rules.tricks:
             self._finish(self._settle_play())
             return
