@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 620  # "about 600"
 # Still to be split by the engine's new core (issue 19): the most lines each may keep until then.
-STILL_LONG = {"loo/hand.py": 1221, "loo/nap.py": 1566, "loo/dominoes_hand.py": 955}
+STILL_LONG = {"loo/nap.py": 1566, "loo/dominoes_hand.py": 955}
 
 
 def test_no_module_of_the_engine_or_widgets_is_longer_than_about_600_lines() -> None:

@@ -28,6 +28,7 @@ __all__ = [
     "KING",
     "deal_rounds",
     "declaration_options",
+    "exchange_choices",
     "follow_choices",
     "lead_choices",
     "loo_amount",
@@ -211,3 +212,24 @@ def deal_rounds(
             miss.append(pack[top])
             top += 1
     return hands, miss, top
+
+
+def exchange_choices(hand: Sequence[P], room: int) -> list[tuple[P, ...]]:
+    """What a stander may exchange (IRL-05, L5-DECL-02, AMB-28): any of his cards, none up to
+    ``room`` of them (what the stock can replace), fewest first, each set in hand order."""
+    out: list[tuple[P, ...]] = []
+    for size in range(room + 1):
+        out.extend(_combinations(hand, size))
+    return out
+
+
+def _combinations(cards: Sequence[P], size: int) -> list[tuple[P, ...]]:
+    if size == 0:
+        return [()]
+    if size > len(cards):
+        return []
+    out = []
+    for i, card in enumerate(cards):
+        for rest in _combinations(cards[i + 1 :], size - 1):
+            out.append((card, *rest))
+    return out
