@@ -69,9 +69,10 @@ class Explaining(LooHandBase):
             and offered[1] is s.holding
             and offered[2] == s.to_act
             and offered[3] is s.phase
-            and any(a is action for a in offered[4])
         ):
-            return None  # one of the actions legal_actions() offered for this very position
+            for made in offered[4]:
+                if made is action:
+                    return None  # one of the actions legal_actions() offered for this very position
         tricks_law = "L5-GEN-03" if self.game is Game.FIVE_CARD else "L3-GEN-01"
         if s.phase is Phase.DONE:
             return (tricks_law, "the hand is over: no more actions can be taken")
