@@ -1,12 +1,14 @@
 """Random play of three-card Loo hands on card indices, for the book's statistics and the benchmarks.
 
-Nothing of Loo's laws is written here: the declarations, the duties of the leader and of the
-follower, the power that wins a trick and the loo are asked of :mod:`loo.games.loo.play`, the same
-functions :class:`loo.hand.LooHand` asks, and the deal follows :func:`loo.games.loo.play.deal_rounds`
-as the engine's does. This module only drives them: it deals, lets each seat choose uniformly
-among what those functions allow, and pays out, with no objects, checks or history, for hundreds
-of thousands of hands. ``tests/engine/loo/test_random_play.py`` replays every choice made here
-through the checked engine and compares the legal actions at each step.
+What may be declared, the duties of the leader and of the follower, the power that wins a trick,
+the loo and the order of the deal are asked of :mod:`loo.games.loo.play`, the same functions
+:class:`loo.hand.LooHand` asks. What this driver still says itself is the order of turns and the
+arithmetic of a normal three-card hand's end: the dealer's pool when all before him throw up, a
+lone stander's when no one opposes him, the pool shared a trick at a time, and the loo of a player
+who took no trick (as :mod:`loo.games.loo.settle` has them for the engine). It lets each seat
+choose uniformly among what the rule functions allow, with no objects, checks or history, for
+hundreds of thousands of hands; ``tests/engine/loo/test_random_play.py`` replays every choice made
+here through the checked engine and compares the legal actions at each step and the settlement.
 
 >>> import random
 >>> from loo.rules import Rules
