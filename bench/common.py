@@ -58,17 +58,19 @@ class Rates(NamedTuple):
     unchecked: float
 
 
-def run(fast: Callable[[int], None], deal: Deal, *, hands: int, describe: str, hand_name: str) -> Rates:
+def run(fast: Callable[[int], None] | None, deal: Deal, *, hands: int, describe: str, hand_name: str) -> Rates:
     """Time the fast path over ``hands`` hands and the checked hand over a tenth as many; print the figures.
 
-    Returns the three paths' hands per second.
+    Returns the three paths' hands per second. With ``fast`` None the caller times its fast path
+    itself (bench/engine.py, in turn with the floor) and its rate here is not a number.
     """
-    t_fast = best_of(3, lambda: fast(hands))
+    t_fast = best_of(3, lambda: fast(hands)) if fast is not None else float("nan")
     t_checked = best_of(3, lambda: play_randomly(deal, hands // 10, checked=True))
     t_unchecked = best_of(3, lambda: play_randomly(deal, hands // 10, checked=False))
     samples = sorted(legal_actions_cost(deal))
     rate = hands / t_fast
-    print(f"fast simulator     : {rate:10,.0f} hands/s  ({describe}, random-legal, one core)")
+    if fast is not None:
+        print(f"fast simulator     : {rate:10,.0f} hands/s  ({describe}, random-legal, one core)")
     print(f"engine, checked    : {hands // 10 / t_checked:10,.0f} hands/s  ({hand_name}.push, every law checked)")
     print(f"engine, unchecked  : {hands // 10 / t_unchecked:10,.0f} hands/s  ({hand_name}.push_unchecked)")
     print(

@@ -82,7 +82,8 @@ def static_host() -> Iterator[str]:
         port = s.getsockname()[1]
     proc = subprocess.Popen(
         [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(BOOK)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
@@ -149,8 +150,9 @@ def time_hint(s: Session) -> float | None:
     hint = s.page.locator(".loo-hint")
     if not hint.is_enabled():
         return None
-    return float(s.page.evaluate(
-        """async (timeout) => {
+    return float(
+        s.page.evaluate(
+            """async (timeout) => {
           const status = () => Array.from(document.querySelectorAll('.loo-table-view [role=status][aria-live]'))
             .map((e) => e.innerText).join(' ');
           const t0 = performance.now();
@@ -161,8 +163,9 @@ def time_hint(s: Session) -> float | None:
           }
           return performance.now() - t0;
         }""",
-        WAIT_MS,
-    ))
+            WAIT_MS,
+        )
+    )
 
 
 def main() -> int:
@@ -214,13 +217,16 @@ def main() -> int:
             print(f"  {row(f'{home}: cold, playable').summary()}\n  {row(f'{home}: warm, playable').summary()}")
         cold_ok = percentile(row("browser: cold, playable").samples, 0.5) < 4000
         warm_ok = percentile(row("browser: warm, playable").samples, 0.5) < 1500
-        print(f"  target (in the browser): median cold < 4 s: {verdict(cold_ok)}; "
-              f"median warm < 1.5 s: {verdict(warm_ok)}")
+        print(
+            f"  target (in the browser): median cold < 4 s: {verdict(cold_ok)}; median warm < 1.5 s: {verdict(warm_ok)}"
+        )
         mb = [s["bytes"] / 1e6 for s in sizes]
         raw = [s["raw"] / 1e6 for s in sizes]
         print("\n== 5. bytes of a first visit to the in-browser table, gzipped as a static host sends them ==")
-        print(f"  median {percentile(mb, 0.5):.2f} MB gzipped ({percentile(raw, 0.5):.2f} MB as files), "
-              f"{sizes[0]['files']} files; aim under 6 MB: {verdict(percentile(mb, 0.5) < 6)}")
+        print(
+            f"  median {percentile(mb, 0.5):.2f} MB gzipped ({percentile(raw, 0.5):.2f} MB as files), "
+            f"{sizes[0]['files']} files; aim under 6 MB: {verdict(percentile(mb, 0.5) < 6)}"
+        )
 
         print(f"\n== 2. click to updated table, rule-of-thumb players ({args.hands} hands a game) ==", flush=True)
         hints: dict[str, list[float]] = {home: [] for home in homes}
@@ -259,8 +265,10 @@ def main() -> int:
         print("\n== 4. long tasks (over 50 ms) on the in-browser page's own thread ==")
         worst = max(long_tasks, default=0.0)
         print(f"  opening the table: {len(opening_tasks)}, the longest {max(opening_tasks, default=0.0):.0f} ms")
-        print(f"  playing (hints included): {len(long_tasks)}, the longest {worst:.0f} ms; over 200 ms: "
-              f"{sum(1 for t in long_tasks if t > 200)}")
+        print(
+            f"  playing (hints included): {len(long_tasks)}, the longest {worst:.0f} ms; over 200 ms: "
+            f"{sum(1 for t in long_tasks if t > 200)}"
+        )
         print(f"  target: none over 200 ms during play: {verdict(worst <= 200)}")
     print(f"\nat the end: {load_average()}")
     if out.errors:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 
@@ -121,16 +121,34 @@ _EXPECTED = (
 
 
 @functools.total_ordering
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card of the 52-card pack.
 
     Cards sort by suit, then rank, which groups a hand by suit for display.
     Equality and hashing use both fields, so cards work in sets and as keys.
+    ``index`` numbers the pack from 0 (the two of clubs) to 51 (the ace of spades), suit by suit:
+    the form the engine's rule functions compute on (:data:`CARDS` maps it back).
     """
 
     rank: Rank
     suit: Suit
+    index: int = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", self.suit * 13 + self.rank - 2)
+        object.__setattr__(self, "_hash", hash((self.rank, self.suit)))
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if other.__class__ is Card:
+            return self.index == other.index
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -197,7 +215,11 @@ def parse_cards(texts: Iterable[str] | str) -> tuple[Card, ...]:
 
 def full_pack() -> tuple[Card, ...]:
     """The 52 cards, in a fixed order (suit by suit, two to ace): the unshuffled pack."""
-    return tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+    return CARDS
+
+
+CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+"""The pack made once, in :attr:`Card.index` order: ``CARDS[card.index] == card``."""
 
 
 @dataclass(frozen=True)

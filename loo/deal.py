@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from loo.cards import Card, Hand, full_pack
+from loo.cards import CARDS, Card, Hand
 
 MAX_SEATS_WITH_MISS = 16  # 3n + 3 (miss) + 1 (turn-up) <= 52: AMB-02
 
@@ -25,10 +25,29 @@ class DealError(ValueError):
     """A deal that cannot be made with these numbers."""
 
 
+_BITS = tuple(n.bit_length() for n in range(53))
+
+
 def shuffled_pack(rng: random.Random) -> list[Card]:
-    """The 52 cards shuffled by ``rng`` (L3-DEAL-07: shuffled before every deal)."""
-    pack = list(full_pack())
-    rng.shuffle(pack)
+    """The 52 cards shuffled by ``rng`` (L3-DEAL-07: shuffled before every deal).
+
+    The very permutation ``rng.shuffle`` makes of the unshuffled pack, so that a seed always gives
+    the same deal; for a plain ``random.Random`` its steps are written out here (a draw of
+    ``getrandbits`` for each place, from the last, redrawn while out of range), which saves a
+    call per card; any other generator is asked to shuffle.
+    """
+    pack = list(CARDS)
+    if type(rng) is not random.Random:
+        rng.shuffle(pack)
+        return pack
+    getrandbits = rng.getrandbits
+    for i in range(51, 0, -1):
+        n = i + 1
+        k = _BITS[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        pack[i], pack[j] = pack[j], pack[i]
     return pack
 
 

@@ -16,8 +16,8 @@ from typing import Any, Protocol
 
 from loo.bots import BOTS, make_bot
 from loo.core.protocols import Bot, GameRules, Hand, TableGame
-from loo.fastsim import play_random_hand
 from loo.game import LooGame
+from loo.games.loo.simulate import play_random_hand
 from loo.hand import LooHand
 from loo.registry import NAMES, Family, UnknownGame, family
 from loo.rules import Game, Rules

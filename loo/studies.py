@@ -16,7 +16,7 @@ randomness: the same arguments give the same result on every machine.
 
 The players are the engine's rule-of-thumb bots, played through their fast paths (the
 unchecked playouts of :mod:`loo.bots` and :mod:`loo.games.nap.bots`, which the Monte Carlo bots use);
-the random-play simulators of :mod:`loo.fastsim` and :mod:`loo.games.nap.fast` are faster still, but a
+the random-play simulators of :mod:`loo.games.loo.simulate` and :mod:`loo.games.nap.fast` are faster still, but a
 player who declares at random says nothing about the advice. ``bench/studies.py`` times each
 study at the sizes the book uses (:data:`BOOK`).
 

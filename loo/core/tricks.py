@@ -53,7 +53,6 @@ class Duty(StrEnum):
 
 def follower_choices(
     hand: Sequence[P],
-    *,
     follows: Callable[[P], bool],
     is_trump: Callable[[P], bool],
     beats: Callable[[P], bool],
@@ -65,12 +64,12 @@ def follower_choices(
     A player who can follow suit must (and, with ``must_head``, must beat the trick when one of the
     pieces that follow can); one who cannot follows ``void_rule``: trump if he can, overtrump if he
     can, or play anything. A duty he cannot meet lapses, and he may play any piece that the duty
-    before it allowed.
+    before it allowed. (The arguments may be given by position too, as the fast paths do.)
     """
-    follow = [p for p in hand if follows(p)]
+    follow = list(filter(follows, hand))
     if follow:
         if must_head:
-            higher = [p for p in follow if beats(p)]
+            higher = list(filter(beats, follow))
             if higher and len(higher) < len(follow):
                 return higher, Duty.HEAD
         return follow, Duty.FOLLOW
@@ -79,7 +78,7 @@ def follower_choices(
         if beating and len(beating) < len(hand):
             return beating, Duty.OVERTRUMP
     elif void_rule is VoidRule.MUST_TRUMP:
-        trumps = [p for p in hand if is_trump(p)]
+        trumps = list(filter(is_trump, hand))
         if trumps and len(trumps) < len(hand):
             return trumps, Duty.TRUMP
     return list(hand), Duty.FREE

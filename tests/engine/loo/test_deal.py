@@ -54,3 +54,16 @@ def test_impossible_deals_are_refused(seats: int, dealer: int, says: str) -> Non
 def test_sixteen_seats_is_the_largest_deal_with_a_miss() -> None:
     d = deal_three_card(random.Random(1), seats=16, dealer=0)
     assert len(d.stock) == 0  # 48 + 3 + 1 = 52: AMB-02
+
+
+def test_shuffled_pack_is_the_permutation_random_shuffle_makes() -> None:
+    """A seed keeps its deal: the written-out shuffle draws exactly what ``Random.shuffle`` draws."""
+    from loo.deal import shuffled_pack
+
+    for seed in range(500):
+        expected = list(full_pack())
+        reference = random.Random(seed)
+        reference.shuffle(expected)
+        rng = random.Random(seed)
+        assert shuffled_pack(rng) == expected
+        assert rng.random() == reference.random()  # and leaves the generator where shuffle leaves it

@@ -238,7 +238,7 @@ def test_every_law_the_engine_cites_is_in_the_catalogue() -> None:
 
     from loo.laws import LAWS
 
-    source = "".join(p.read_text() for p in (Path(__file__).parents[3] / "loo").glob("*.py") if p.name != "laws.py")
+    source = "".join(p.read_text() for p in (Path(__file__).parents[3] / "loo").rglob("*.py") if p.name != "laws.py")
     cited = set(re.findall(r'"((?:L3|L5|IRL|UL|AMB|CF)-[A-Z0-9-]*[0-9])"', source))
     assert len(cited) > 30
     assert sorted(cited - set(LAWS)) == []

@@ -1,5 +1,6 @@
-"""The fast simulator plays exactly the engine's laws: every choice it makes is replayed through the
-checked engine, which must offer the same legal actions at each step and settle the same way."""
+"""Random play on Loo's rule functions (loo.games.loo.simulate) plays exactly the engine's laws: every
+choice it makes is replayed through the checked engine, which must offer the same legal actions at
+each step and settle the same way."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from loo.actions import Action
 from loo.cards import Card
 from loo.core.tricks import VoidRule
-from loo.fastsim import card_of, play_random_hand
+from loo.games.loo.simulate import card_of, play_random_hand
 from loo.hand import LooHand
 from loo.rules import (
     ClubLawMiss,

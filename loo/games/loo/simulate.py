@@ -1,10 +1,14 @@
-"""A fast simulator of three-card Loo hands with random-legal play, for the book's statistics.
+"""Random play of three-card Loo hands on card indices, for the book's statistics and the benchmarks.
 
-The engine in :mod:`loo.hand` is written for clarity, explanations and take-back;
-this module plays the same laws on integers (card = suit * 13 + rank - 2) with no
-objects, checks or history, for hundreds of thousands of hands.  It is kept honest
-by ``tests/engine/loo/test_fastsim.py``, which replays every choice made here through
-the checked engine and compares the legal actions at each step.
+What may be declared, the duties of the leader and of the follower, the power that wins a trick,
+the loo and the order of the deal are asked of :mod:`loo.games.loo.play`, the same functions
+:class:`loo.hand.LooHand` asks. What this driver still says itself is the order of turns and the
+arithmetic of a normal three-card hand's end: the dealer's pool when all before him throw up, a
+lone stander's when no one opposes him, the pool shared a trick at a time, and the loo of a player
+who took no trick (as :mod:`loo.games.loo.settle` has them for the engine). It lets each seat
+choose uniformly among what the rule functions allow, with no objects, checks or history, for
+hundreds of thousands of hands; ``tests/engine/loo/test_random_play.py`` replays every choice made
+here through the checked engine and compares the legal actions at each step and the settlement.
 
 >>> import random
 >>> from loo.rules import Rules
@@ -16,29 +20,29 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from loo.core.tricks import VoidRule
-from loo.rules import (
-    ClubLawMiss,
-    FirstDealMode,
-    FirstLeadRule,
-    Game,
-    LoneOpponentRule,
-    LooMode,
-    MissPosition,
-    Rules,
-    WinnerLeadsTrump,
+from loo.games.loo.play import (
+    deal_rounds,
+    declaration_options,
+    follow_choices,
+    lead_choices,
+    loo_amount,
+    may_miss_when_all_play,
+    power,
 )
+from loo.rules import ClubLawMiss, FirstDealMode, Game, LoneOpponentRule, Rules
+
+__all__ = ["FastResult", "card_of", "play_random_hand"]
 
 CLUBS = 0
-ACE = 12  # rank index of the ace (two is 0)
-KING = 11
 
 
-@dataclass(frozen=True, slots=True)
-class FastResult:
-    """What one simulated hand did: who stood, tricks, money; and, if asked, every step taken."""
+class FastResult(NamedTuple):
+    """What one simulated hand did: who stood, tricks, money; and, if asked, every step taken.
+
+    (A named tuple, immutable and quick to make: one is made per hand.)
+    """
 
     declared: tuple[str, ...]
     tricks_won: tuple[int, ...]
@@ -55,26 +59,12 @@ class FastResult:
 Dealt = tuple[list[list[int]], list[int], int]
 
 
-def _deal(rng: random.Random, seats: int, dealer: int, position: MissPosition) -> Dealt:
+def _deal(rng: random.Random, seats: int, dealer: int, rules: Rules) -> Dealt:
+    """The cards this simulator has always dealt: ``rng.sample`` of the pack, in the engine's order of the deal."""
     cards = rng.sample(range(52), 3 * seats + 4)
-    hands: list[list[int]] = [[] for _ in range(seats)]
-    miss: list[int] = []
     order = [(dealer + i) % seats for i in range(1, seats + 1)]
-    top = 0
-    for _ in range(3):
-        for i, seat in enumerate(order):
-            if i == 0 and position is MissPosition.FIRST:
-                miss.append(cards[top])
-                top += 1
-            if i == seats - 1 and position is MissPosition.BEFORE_DEALER:
-                miss.append(cards[top])
-                top += 1
-            hands[seat].append(cards[top])
-            top += 1
-        if position is MissPosition.AFTER_DEALER:
-            miss.append(cards[top])
-            top += 1
-    return hands, miss, cards[top]
+    hands, miss, top = deal_rounds(cards, 0, order, seats, 3, True, rules.miss_position)
+    return [h if h is not None else [] for h in hands], miss, cards[top]
 
 
 def play_random_hand(
@@ -93,7 +83,7 @@ def play_random_hand(
     """
     if rules.game is not Game.THREE_CARD:
         raise ValueError("the fast simulator plays three-card Loo only")
-    hands, miss, turnup = deal if deal is not None else _deal(rng, seats, dealer, rules.miss_position)
+    hands, miss, turnup = deal if deal is not None else _deal(rng, seats, dealer, rules)
     dealt = tuple(tuple(h) for h in hands) if record else ()
     hands = [list(h) for h in hands]
     rand = rng.random
@@ -115,25 +105,17 @@ def play_random_hand(
     reason = ""
     winner_uncontested = -1
     for seat in rotation:
-        miss_free = miss_in_play and miss_taker < 0
-        if all_must:
-            options = ["stand"]
-            if miss_free and (
-                (club_law and rules.club_law_miss is ClubLawMiss.AVAILABLE and not bold) or (bold and seat == eldest)
-            ):
-                options.append("miss")
-        elif seat != dealer:
-            options = ["stand", "miss", "throw"] if miss_free else ["stand", "throw"]
-        elif standers == 1 and peel:
-            if miss_taker < 0:
-                options = ["stand", "miss", "for-pool"] if miss_free else ["stand"]
-            else:
-                options = ["stand", "throw"]
-        else:
-            options = ["stand", "miss", "throw"] if miss_free else ["stand", "throw"]
+        options = declaration_options(
+            all_must,  # everyone plays
+            miss_in_play and miss_taker < 0,  # the miss is free
+            all_must and may_miss_when_all_play(rules, club_law=club_law, bold_stand=bold, eldest=seat == eldest),
+            seat == dealer,  # the last to declare
+            standers == 1 and peel,  # a lone stander before him, under Peel's dealer rule
+            miss_taker >= 0,  # the miss is taken
+        )
         choice = options[int(rand() * len(options))]
         if record:
-            steps.append((seat, "declare", choice, tuple(options)))
+            steps.append((seat, "declare", choice, options))
         declared[seat] = choice
         if choice == "miss":
             hands[seat] = list(miss)
@@ -168,56 +150,28 @@ def play_random_hand(
     trick_winners = []
     must_head = rules.must_head
     void_rule = rules.void_rule
-    first_lead = rules.first_lead_rule
-    king_rule = rules.king_rule_when_ace_turned and turnup % 13 == ACE
-    winner_lead = rules.winner_must_lead_trump
-    ace_of_trumps = trump * 13 + ACE
-    king_of_trumps = trump * 13 + KING
     for trick_no in range(3):
         start = players.index(leader)
         best_seat = -1
         best_power = -1
         led = -1
+        led_card = -1
         for k in range(nplayers):
             seat = players[(start + k) % nplayers]
             hand = hands[seat]
             if k == 0:
-                legal = hand
-                trumps = [c for c in hand if c // 13 == trump]
-                if trick_no == 0:
-                    if ace_of_trumps in hand:
-                        legal = [ace_of_trumps]
-                    elif king_rule and king_of_trumps in hand:
-                        legal = [king_of_trumps]
-                    elif len(trumps) >= 2:
-                        legal = [max(trumps)] if first_lead is FirstLeadRule.HIGHEST else trumps
-                elif trick_no == 1 and trumps and winner_lead is not WinnerLeadsTrump.OFF:
-                    legal = [max(trumps)] if winner_lead is WinnerLeadsTrump.HIGHER else trumps
+                legal, _ = lead_choices(hand, trick_no, trump, -1, rules, turnup)
             else:
-                follow = [c for c in hand if c // 13 == led]
-                if follow:
-                    legal = follow
-                    if must_head and (best_power < 200 or led == trump):
-                        higher = [c for c in follow if (200 if led == trump else 100) + c % 13 > best_power]
-                        if higher:
-                            legal = higher
-                elif void_rule is VoidRule.MUST_OVERTRUMP_IF_POSSIBLE:
-                    beating = [c for c in hand if c // 13 == trump and 200 + c % 13 > best_power]
-                    legal = beating or hand
-                elif void_rule is VoidRule.MUST_TRUMP:
-                    legal = [c for c in hand if c // 13 == trump] or hand
-                else:
-                    legal = hand
+                legal, _ = follow_choices(hand, led_card, best_power, trump, -1, False, must_head, void_rule)
             card = legal[int(rand() * len(legal))]
             if record:
                 steps.append((seat, "play", card, tuple(legal)))
             hand.remove(card)
-            suit = card // 13
             if k == 0:
-                led = suit
-            power = 200 + card % 13 if suit == trump else (100 + card % 13 if suit == led else 0)
-            if power > best_power:
-                best_power, best_seat = power, seat
+                led, led_card = card // 13, card
+            value = power(card, led, trump, -1)
+            if value > best_power:
+                best_power, best_seat = value, seat
         won[best_seat] += 1
         trick_winners.append(best_seat)
         leader = best_seat
@@ -228,12 +182,7 @@ def play_random_hand(
     for i, w in enumerate(trick_winners):
         if not (for_pool and w == dealer):
             payouts[w] += share + (1 if i < remainder else 0)
-    if rules.loo_mode is LooMode.UNLIMITED:
-        amount = pool
-    elif rules.loo_mode is LooMode.CAPPED:
-        amount = min(pool, rules.loo_cap)
-    else:
-        amount = rules.loo_amount
+    amount = loo_amount(rules, pool, single=False)
     loos = [amount if (won[p] == 0 and p in players and not (for_pool and p == dealer)) else 0 for p in range(seats)]
     next_pool = pool - sum(payouts) + sum(loos)
     return FastResult(tuple(declared), tuple(won), tuple(payouts), tuple(loos), next_pool, "played", tuple(steps),

@@ -1,0 +1,235 @@
+"""Loo's laws of the declarations, the lead and the follow, and the power that wins a trick, written once.
+
+Cards here are their :attr:`~loo.cards.Card.index` (``suit * 13 + rank - 2``: the two of clubs is 0,
+the ace of spades 51), so that :class:`loo.hand.LooHand` (which maps its cards to indices and back)
+and the random-play driver of :mod:`loo.games.loo.simulate` ask the very same functions what is
+allowed. ``pam`` is Pam's index at five-card Loo and -1 where there is no Pam. Each function returns
+the choices together with the law (or :class:`~loo.core.tricks.Duty`) that narrowed them, which is
+what the engine's explanations of a refusal are written from.
+
+>>> from loo.rules import Rules
+>>> peel = Rules.preset("peel")
+>>> lead_choices([3, 12, 30], 0, 0, -1, peel, 40)   # holding the ace of trumps (clubs): lead it
+([12], 'L3-LEAD-03')
+>>> follow_choices([15, 20, 30], 19, 108, 0, -1, False, True, peel.void_rule)  # 8D led: head it with 9D
+([20], <Duty.HEAD: 'head'>)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from loo.core.tricks import Duty, VoidRule, follower_choices
+from loo.rules import ClubLawMiss, FirstLeadRule, LooMode, MissPosition, Rules, WinnerLeadsTrump
+
+__all__ = [
+    "ACE",
+    "KING",
+    "deal_rounds",
+    "declaration_options",
+    "exchange_choices",
+    "follow_choices",
+    "lead_choices",
+    "loo_amount",
+    "may_miss_when_all_play",
+    "power",
+    "suit_of",
+    "top_trump",
+]
+
+P = TypeVar("P")
+
+ACE = 12  # the ace's rank within a suit (index % 13)
+KING = 11
+
+_IN_SUIT = tuple(frozenset(range(13 * suit, 13 * suit + 13)).__contains__ for suit in range(4))  # index in suit?
+_STAND = ("stand",)
+_STAND_MISS = ("stand", "miss")
+_STAND_THROW = ("stand", "throw")
+_STAND_MISS_THROW = ("stand", "miss", "throw")
+_STAND_MISS_FOR_POOL = ("stand", "miss", "for-pool")
+
+
+def suit_of(card: int, trump: int, pam: int) -> int:
+    """The suit a card counts as: Pam is a trump for all purposes (AMB-25)."""
+    return trump if card == pam else card // 13
+
+
+def power(card: int, led: int, trump: int, pam: int) -> int:
+    """A number such that the higher card wins the trick (L3-TRK-01, L5-RANK-01..04, L5-PLAY-04):
+    Pam 300, a trump 200 and its rank, a card of the suit led 100 and its rank, a discard 0."""
+    if card == pam:
+        return 300
+    suit = card // 13
+    if suit == trump:
+        return 202 + card % 13
+    if suit == led:
+        return 102 + card % 13
+    return 0
+
+
+def top_trump(trumps: Sequence[int], pam: int) -> int:
+    """The highest of some trumps: Pam, else the highest rank."""
+    return pam if pam in trumps else max(trumps)
+
+
+def declaration_options(
+    all_must_play: bool,
+    miss_free: bool,
+    may_miss_anyway: bool,
+    last: bool,
+    lone_peel: bool,
+    miss_taken: bool,
+) -> tuple[str, ...]:
+    """What a player may declare, in a stable order: ``stand``, ``miss``, ``throw`` and the dealer's ``for-pool``.
+
+    ``all_must_play``: Club Law, a Bold Stand, Must, the last round or a single (everyone plays);
+    ``may_miss_anyway``: such a hand's miss is open to this player all the same (CF-13, L3-BOLD-02);
+    ``miss_free``: the miss is in play and untaken; ``last``: the player is the (acting) dealer;
+    ``lone_peel``: one other player stands and Peel's dealer rule holds (L3-DLR-02..04).
+    """
+    if all_must_play:
+        return _STAND_MISS if miss_free and may_miss_anyway else _STAND
+    if last and lone_peel:
+        if not miss_taken:
+            # L3-DLR-02/03: stand, take the miss, or play it for the pool; no concession
+            return _STAND_MISS_FOR_POOL if miss_free else _STAND
+        return _STAND_THROW  # L3-DLR-04: throwing up concedes the pool to the miss's holder
+    return _STAND_MISS_THROW if miss_free else _STAND_THROW
+
+
+def may_miss_when_all_play(rules: Rules, *, club_law: bool, bold_stand: bool, eldest: bool) -> bool:
+    """Whether a hand everyone must play still offers this player the miss (CF-13, L3-BOLD-02)."""
+    return (club_law and rules.club_law_miss is ClubLawMiss.AVAILABLE and not bold_stand) or (bold_stand and eldest)
+
+
+def lead_choices(
+    hand: list[int], trick_no: int, trump: int, pam: int, rules: Rules, turnup: int
+) -> tuple[list[int], str | None]:
+    """The cards a leader may lead, in hand order, and the law that narrowed them (None: a free lead,
+    L3-LEAD-08): L3-LEAD-03..06 on the first trick, L3-LEAD-10 on the second."""
+    if trick_no > 1 or not rules.three_card_leads:
+        return hand, None
+    trumps = [c for c in hand if c // 13 == trump or c == pam]
+    if trick_no == 0:
+        ace = trump * 13 + ACE
+        if ace in hand:
+            # L3-LEAD-03 comes first and is complete in itself (AMB-11): even where Pam outranks the
+            # ace (five-card Loo under three-card lead rules), the ace is the card to lead.
+            return [ace], "L3-LEAD-03"
+        if rules.king_rule_when_ace_turned and turnup == ace and ace - 1 in hand:
+            return [ace - 1], "L3-LEAD-04"
+        if len(trumps) >= 2:
+            if rules.first_lead_rule is FirstLeadRule.HIGHEST:
+                return [top_trump(trumps, pam)], "L3-LEAD-05"
+            if rules.first_lead_rule is FirstLeadRule.ANY_TRUMP:
+                return trumps, "L3-LEAD-06"
+        return hand, None
+    rule = rules.winner_must_lead_trump
+    if trumps and rule is not WinnerLeadsTrump.OFF:
+        if rule is WinnerLeadsTrump.HIGHER:
+            return [top_trump(trumps, pam)], "L3-LEAD-10"
+        if rule is WinnerLeadsTrump.ANY:
+            return trumps, "L3-LEAD-10"
+    return hand, None
+
+
+def follow_choices(
+    hand: list[int],
+    led_card: int,
+    best: int,
+    trump: int,
+    pam: int,
+    civil: bool,
+    must_head: bool,
+    void_rule: VoidRule,
+) -> tuple[list[int], Duty]:
+    """The cards a follower may play, in hand order, and the duty that chose them
+    (:func:`loo.core.tricks.follower_choices` with Loo's suits and powers).
+
+    ``led_card`` is the card led, ``best`` the power of the card winning the trick now, and
+    ``civil`` says that Pam must be civil to the ace of trumps led (L5-RANK-05, CF-22, AMB-26):
+    then Pam may not be played unless it is the last card held.
+    """
+    if len(hand) == 1:
+        return hand, Duty.FREE  # a last card is always played, even Pam to a led ace (AMB-26)
+    led = trump if led_card == pam else led_card // 13
+    if civil and pam in hand:
+        hand = [c for c in hand if c != pam]
+    if pam < 0:  # no Pam: a card's suit is its own, and membership of a suit is a set's
+        return follower_choices(
+            hand,
+            _IN_SUIT[led],
+            _IN_SUIT[trump],
+            lambda c: (202 + c % 13 if c // 13 == trump else 102 + c % 13 if c // 13 == led else 0) > best,
+            must_head,
+            void_rule,
+        )
+    return follower_choices(
+        hand,
+        lambda c: (trump if c == pam else c // 13) == led,
+        lambda c: c == pam or c // 13 == trump,
+        lambda c: power(c, led, trump, pam) > best,
+        must_head,
+        void_rule,
+    )
+
+
+def loo_amount(rules: Rules, pool: int, *, single: bool) -> int:
+    """What a looed player pays (L3-LOO-02, UL-03/04, AMB-34; L3-SGL-06 in a single)."""
+    if rules.loo_mode is LooMode.UNLIMITED:
+        return pool
+    if rules.loo_mode is LooMode.CAPPED:
+        return min(pool, rules.loo_cap)
+    return rules.single_loo if single else rules.loo_amount
+
+
+def deal_rounds(
+    pack: Sequence[P], top: int, order: Sequence[int], seats: int, size: int, with_miss: bool, position: MissPosition
+) -> tuple[list[list[P] | None], list[P], int]:
+    """Deal ``size`` rounds of one card each from ``pack[top:]`` to the seats of ``order`` (the eldest
+    first, L3-DEAL-08, L5-GEN-01), with a card to the miss each round where the rules put it
+    (L3-DEAL-10, CF-16). Returns each seat's hand (None for a seat not dealt in), the miss, and the
+    position of the next card in the pack."""
+    hands: list[list[P] | None] = [None] * seats
+    for seat in order:
+        hands[seat] = []
+    miss: list[P] = []
+    first = order[0] if with_miss and position is MissPosition.FIRST else -1
+    before_dealer = order[-1] if with_miss and position is MissPosition.BEFORE_DEALER else -1
+    after_dealer = with_miss and position is MissPosition.AFTER_DEALER
+    for _round in range(size):
+        for seat in order:
+            if seat == first or seat == before_dealer:
+                miss.append(pack[top])
+                top += 1
+            hand = hands[seat]
+            assert hand is not None
+            hand.append(pack[top])
+            top += 1
+        if after_dealer:
+            miss.append(pack[top])
+            top += 1
+    return hands, miss, top
+
+
+def exchange_choices(hand: Sequence[P], room: int) -> list[tuple[P, ...]]:
+    """What a stander may exchange (IRL-05, L5-DECL-02, AMB-28): any of his cards, none up to
+    ``room`` of them (what the stock can replace), fewest first, each set in hand order."""
+    out: list[tuple[P, ...]] = []
+    for size in range(room + 1):
+        out.extend(_combinations(hand, size))
+    return out
+
+
+def _combinations(cards: Sequence[P], size: int) -> list[tuple[P, ...]]:
+    if size == 0:
+        return [()]
+    if size > len(cards):
+        return []
+    out = []
+    for i, card in enumerate(cards):
+        for rest in _combinations(cards[i + 1 :], size - 1):
+            out.append((card, *rest))
+    return out
