@@ -29,10 +29,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loo.bots import SamplingBot, ThumbBot
 from loo.core.protocols import Bot
-from loo.hand import LooHand, SeatView
-from loo.rules import Rules
+from loo.games.loo.bots import SamplingBot, ThumbBot
+from loo.games.loo.hand import LooHand
+from loo.games.loo.rules import Rules
+from loo.games.loo.state import SeatView
 
 SEATS = 5
 

@@ -8,10 +8,10 @@ second with random-legal play (deal, declare, play, settle), each line through a
 * ``engine core``: :func:`loo.games.loo.simulate.play_random_hand`, random play driven on card
   indices through the engine's own rule functions (:mod:`loo.games.loo.play`: the declarations,
   the leader's and the follower's duties by :func:`loo.core.tricks.follower_choices`, the power
-  that wins a trick, the loo, the order of the deal), the very functions :class:`loo.hand.LooHand`
+  that wins a trick, the loo, the order of the deal), the very functions :class:`loo.games.loo.hand.LooHand`
   asks what is legal; every three-card rule option is honoured (``--preset`` picks them); it is
   the path the book's statistics and ``loo simulate`` take, unchecked, with no objects or history;
-* ``engine, checked``: a :class:`~loo.hand.LooHand` per hand, each action chosen from
+* ``engine, checked``: a :class:`~loo.games.loo.hand.LooHand` per hand, each action chosen from
   ``legal_actions()`` and taken by ``push`` (every law checked, take-back history kept);
 * ``engine, unchecked``: the same through ``push_unchecked`` (no check, no history);
 * the cost of one ``LooHand.legal_actions()`` call, in microseconds;
@@ -40,9 +40,9 @@ import time
 from common import run
 from floor import play_floor_hand
 
+from loo.games.loo.hand import LooHand
+from loo.games.loo.rules import Rules
 from loo.games.loo.simulate import play_random_hand
-from loo.hand import LooHand
-from loo.rules import Rules
 
 
 def main() -> None:

@@ -13,8 +13,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from loo.core.rules import MAX_MESSAGE_CHARS, clip
 from loo.records import MAX_RECORD_BYTES, check
-from loo.rules import MAX_MESSAGE_CHARS, clip
 
 
 def _read(path: str) -> bytes | str:

@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from loo.cards import Card, CardError
-from loo.rules import RecordError
+from loo.core.rules import RecordError
 from loo.tiles import NUMBER_PLURALS, Tile
 
 DECLARATIONS = ("stand", "miss", "throw")

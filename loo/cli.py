@@ -28,11 +28,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TextIO
 
-from loo.bots import BOTS, RandomBot
+from loo.core.bots import RandomBot
 from loo.core.protocols import Bot
+from loo.core.rules import RecordError
+from loo.games.loo.bots import BOTS
 from loo.kits import GAMES, Kit, UnknownGame, kit, loo_kit
 from loo.records import load
-from loo.rules import RecordError
 
 DEFAULT_SEATS = "Ann,Ben,Cat,Dan,Eve"
 
@@ -370,8 +371,8 @@ def simulate(
     bots, which must not learn from one hand to the next. ``rng``, for older callers, stands for
     the seed it draws. ``progress``, if given, is called with the hands played as blocks finish.
 
-    >>> from loo.bots import ThumbBot
-    >>> from loo.rules import Rules
+    >>> from loo.games.loo.bots import ThumbBot
+    >>> from loo.games.loo.rules import Rules
     >>> out = simulate(Rules.preset("irish"), [ThumbBot() for _ in range(4)], hands=20, seed=1)
     >>> out["hands"], len(out["mean_net"]), sum(out["reasons"].values()), out["jobs"]
     (20, 4, 20, 1)

@@ -14,13 +14,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from loo.bots import BOTS, make_bot
 from loo.core.protocols import Bot, GameRules, Hand, TableGame
-from loo.game import LooGame
+from loo.games.loo.bots import BOTS, make_bot
+from loo.games.loo.game import LooGame
+from loo.games.loo.hand import LooHand
+from loo.games.loo.rules import Game, Rules
 from loo.games.loo.simulate import play_random_hand
-from loo.hand import LooHand
 from loo.registry import NAMES, Family, UnknownGame, family
-from loo.rules import Game, Rules
 
 __all__ = ["GAMES", "ArgumentError", "Deal", "Kit", "UnknownGame", "kit", "loo_kit"]
 

@@ -1,6 +1,6 @@
 """What a rules picker needs to know about every game's options: labels, choices, laws and sources.
 
-The rules dataclasses (:class:`loo.rules.Rules`, :class:`loo.games.nap.rules.NapRules`,
+The rules dataclasses (:class:`loo.games.loo.rules.Rules`, :class:`loo.games.nap.rules.NapRules`,
 :class:`loo.games.dominoes.rules.DominoRules`) document each option in its field's metadata with the
 law IDs of the catalogue it settles. This module reads that metadata once and adds what a reader needs
 to choose: a short label in the game's own words, a label for each enumerated value, and the
@@ -30,18 +30,14 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from loo.core.tricks import VoidRule
+from loo.core.rules import RecordError, option_fields, option_key
+from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.games.dominoes.rules import PRESETS as DOMINO_PRESETS
 from loo.games.dominoes.rules import DominoFirstDealMode, DominoLoneOpponentRule, DominoRules, DominoScoring
-from loo.games.nap.rules import PRESETS as NAP_PRESETS
-from loo.games.nap.rules import KittyMode, MiseryTrumps, NapRules
-from loo.laws import LAWS, source_name
-from loo.registry import GAMES, Family, UnknownGame, family
-from loo.rules import (
+from loo.games.loo.rules import (
     PRESETS,
     ClubLawMiss,
     FirstDealMode,
-    FirstLeadRule,
     FiveCardLeadRules,
     FlushLooDestination,
     LoneOpponentRule,
@@ -49,13 +45,13 @@ from loo.rules import (
     MissPosition,
     Pam,
     PamBeCivil,
-    RecordError,
     RevokeReplay,
     Rules,
-    WinnerLeadsTrump,
-    option_fields,
-    option_key,
 )
+from loo.games.nap.rules import PRESETS as NAP_PRESETS
+from loo.games.nap.rules import KittyMode, MiseryTrumps, NapRules
+from loo.laws import LAWS, source_name
+from loo.registry import GAMES, Family, UnknownGame, family
 
 __all__ = [
     "GAME_NAMES",

@@ -22,9 +22,11 @@ from typing import Any, TypeVar
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card, CardError
 from loo.core.hand import TrickHand
-from loo.hand import DealKind, LooHand, deal_cards
+from loo.core.rules import RecordError
+from loo.games.loo.hand import LooHand, deal_cards
+from loo.games.loo.rules import FirstDealMode, Game, Rules
+from loo.games.loo.state import DealKind
 from loo.registry import GAMES, Family, UnknownGame, family
-from loo.rules import FirstDealMode, Game, RecordError, Rules
 
 FORMAT = "loo-record/1"
 OTHER_GAMES = tuple(g.name for g in GAMES if g.family is not Family.LOO)  # read by their own modules

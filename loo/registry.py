@@ -29,7 +29,7 @@ class UnknownGame(ValueError):
 class Family(Enum):
     """Which of the engine's modules plays a game: its pieces and the shape of its hands."""
 
-    LOO = "loo"  # cards; three- and five-card Loo, Irish Loo (loo.hand, loo.game)
+    LOO = "loo"  # cards; three- and five-card Loo, Irish Loo (loo.games.loo.hand, loo.games.loo.game)
     NAP = "nap"  # cards; calling for tricks (loo.games.nap)
     DOMINOES = "dominoes"  # tiles; Domino Loo and Rounce (loo.games.dominoes)
 

@@ -7,7 +7,7 @@ randomness: the same arguments give the same result on every machine.
 
 - :func:`eldest_miss_study`: is the eldest hand wrong to take the miss (L3-ADV-01)? Every deal is
   played twice, once with the eldest hand taking the miss and once with it following the rule of
-  thumb (:class:`loo.bots.ThumbBot`: stand on a good hand, else throw up), the other seats played
+  thumb (:class:`loo.games.loo.bots.ThumbBot`: stand on a good hand, else throw up), the other seats played
   by the rule of thumb in both; the paired difference of the eldest hand's chips is the answer.
 - :func:`pool_growth_study`: whole games of many hands under limited and unlimited loos (UL-02,
   UL-03), the pool recorded at every hand.
@@ -15,7 +15,7 @@ randomness: the same arguments give the same result on every machine.
   (NAP-STR-01..03) is made, against the rule of thumb's defence.
 
 The players are the engine's rule-of-thumb bots, played through their fast paths (the
-unchecked playouts of :mod:`loo.bots` and :mod:`loo.games.nap.bots`, which the Monte Carlo bots use);
+unchecked playouts of :mod:`loo.games.loo.bots` and :mod:`loo.games.nap.bots`, which the Monte Carlo bots use);
 the random-play simulators of :mod:`loo.games.loo.simulate` and :mod:`loo.games.nap.fast` are faster still, but a
 player who declares at random says nothing about the advice. ``bench/studies.py`` times each
 study at the sizes the book uses (:data:`BOOK`).
@@ -42,15 +42,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from loo.actions import Action
-from loo.bots import ThumbBot, playout
 from loo.cards import Card, Rank, Suit, full_pack
-from loo.game import LooGame
+from loo.games.loo.bots import ThumbBot, playout
+from loo.games.loo.game import LooGame
+from loo.games.loo.hand import LooHand
+from loo.games.loo.rules import FirstDealMode, LooMode, Rules
+from loo.games.loo.state import Settlement
 from loo.games.nap.bots import playout as nap_playout
 from loo.games.nap.bots import three_handed_nap
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import NapRules
-from loo.hand import LooHand, Settlement
-from loo.rules import FirstDealMode, LooMode, Rules
 
 Z95 = 1.959963984540054
 """The standard normal's 97.5th percentile: a 95% interval is the estimate give or take this many standard errors."""
@@ -174,7 +175,7 @@ def eldest_hand(seed: int, arm: str, *, preset: str = "enquire-within", seats: i
 
     The dealer is the last seat, so seat 0 is the eldest hand. Under ``arm="miss"`` it takes the
     miss; under ``arm="rule"`` it declares by the rule of thumb like every other seat. Everyone else,
-    and the eldest hand's play of the cards, is the rule of thumb (:class:`loo.bots.ThumbBot`).
+    and the eldest hand's play of the cards, is the rule of thumb (:class:`loo.games.loo.bots.ThumbBot`).
     """
     if arm not in ARMS:
         raise ValueError(f"unknown arm {arm!r}; the arms are {', '.join(ARMS)}")

@@ -37,8 +37,19 @@ def resolve(wanted: list[str]) -> dict[str, str]:
     with tempfile.TemporaryDirectory() as folder:
         report = Path(folder) / "report.json"
         command = [
-            sys.executable, "-m", "pip", "install", "--quiet", "--dry-run", "--ignore-installed",
-            "--python-version", TARGET_PYTHON, "--only-binary=:all:", "--report", str(report), *wanted,
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--dry-run",
+            "--ignore-installed",
+            "--python-version",
+            TARGET_PYTHON,
+            "--only-binary=:all:",
+            "--report",
+            str(report),
+            *wanted,
         ]
         subprocess.run(command, check=True)
         installs = json.loads(report.read_text(encoding="utf-8"))["install"]

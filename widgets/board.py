@@ -14,8 +14,8 @@ from typing import Any
 from loo.actions import Action
 from loo.cards import Card, Rank, Suit
 from loo.core.protocols import CallingView, DeclaringView, MissesView, MissView, Piece, TurnupView, View
+from loo.games.loo.rules import Game, Pam, Rules
 from loo.registry import played_with_tiles
-from loo.rules import Game, Pam, Rules
 from loo.svg import card_svg, hand_svg, tile_svg, tiles_svg
 from loo.tiles import Tile
 

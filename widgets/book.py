@@ -33,11 +33,11 @@ from loo import registry
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
 from loo.core.protocols import Hand
+from loo.core.rules import RecordError
 from loo.kits import kit
 from loo.options import GAME_NAMES
 from loo.records import record_type
 from loo.registry import Family, family
-from loo.rules import RecordError
 from loo.svg import share_drawings
 from loo.tiles import Tile
 from widgets.step_viewer import StepViewer

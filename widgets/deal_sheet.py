@@ -27,10 +27,10 @@ from typing import Any
 
 from loo.cards import Card
 from loo.core.protocols import MissHand
+from loo.core.rules import RecordError
 from loo.kits import GAMES, kit
 from loo.options import GAME_NAMES, PRESET_LABELS
 from loo.registry import Family, entry, family
-from loo.rules import RecordError
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.book import NAMES, play_hand
 

@@ -44,11 +44,11 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from loo.core.rules import MAX_OPTION_NUMBER, RecordError
 from loo.kits import kit
 from loo.options import game_options, presets
 from loo.records import MAX_SEATS, load
 from loo.registry import GAMES, NAMES
-from loo.rules import MAX_OPTION_NUMBER, RecordError
 
 GAME_CODES = {g.name: g.code for g in GAMES}  # each game's word in a code (loo.registry)
 GAME_OF_CODE = {short: game for game, short in GAME_CODES.items()}

@@ -41,11 +41,11 @@ import traitlets
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
 from loo.core.protocols import Hand, MissHand, Piece, PointsGame, ScoringBot, View
+from loo.core.rules import RecordError
 from loo.kits import kit
 from loo.laws import cite
 from loo.records import load, record_type, replay_actions
 from loo.registry import Family, family
-from loo.rules import RecordError
 from loo.tiles import Tile
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.journal import START, Event, Journals

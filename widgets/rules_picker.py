@@ -23,6 +23,7 @@ from typing import Any
 
 import ipywidgets as ipw
 
+from loo.core.rules import RecordError
 from loo.kits import GAMES, kit
 from loo.options import (
     GAME_NAMES,
@@ -34,7 +35,6 @@ from loo.options import (
     presets,
     rules_value,
 )
-from loo.rules import RecordError
 from widgets.model import TableModel
 from widgets.safety import guarded
 

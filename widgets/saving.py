@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
-from loo.rules import RecordError
+from loo.core.rules import RecordError
 from loo.tiles import Tile
 from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.journal import START, Event, Journals, StaleTable, StoreError

@@ -25,14 +25,14 @@ which is what a table needs while a hand is still being played: no other piece r
 >>> viewer.to_html() == StepViewer(rec, commentary={1: "Ann likes her trumps."}, title="A first look").to_html()
 True
 
-A record that cannot be read raises the engine's :class:`~loo.rules.RecordError`, naming the
+A record that cannot be read raises the engine's :class:`~loo.core.rules.RecordError`, naming the
 field at fault; an action the laws refuse raises :class:`~loo.actions.IllegalActionError` with
 ``index`` set to its place in ``actions``. Neither is caught here.
 
 >>> StepViewer({**rec, "dealer": 9})
 Traceback (most recent call last):
 ...
-loo.rules.RecordError: dealer: seat 9 does not exist; seats are 0 to 2
+loo.core.rules.RecordError: dealer: seat 9 does not exist; seats are 0 to 2
 """
 
 from __future__ import annotations
@@ -340,7 +340,7 @@ class StepViewer:
     text shown in that step's frame. ``seat`` draws every position as that seat saw it (``None``:
     every hand face up). ``title`` is shown above the viewer and names it for screen readers.
 
-    Raises :class:`~loo.rules.RecordError` (naming the field) for a record that cannot be read,
+    Raises :class:`~loo.core.rules.RecordError` (naming the field) for a record that cannot be read,
     :class:`~loo.actions.IllegalActionError` (with ``index``) for an action the laws refuse, and
     :class:`ValueError` for a commentary key or a seat that is not in the hand.
     """

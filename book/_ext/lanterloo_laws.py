@@ -196,7 +196,7 @@ def _code_files() -> list[Path]:
 
 @cache
 def code_sites() -> dict[str, list[str]]:
-    """``{law ID: ["loo/hand.py:123", ...]}``: every line of the engine and the widgets citing the ID."""
+    """``{law ID: ["loo/games/loo/hand.py:123", ...]}``: every line of the engine and the widgets citing the ID."""
     sites: dict[str, list[str]] = {}
     for path in _code_files():
         name = path.relative_to(ROOT).as_posix()

@@ -7,11 +7,34 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Self
 
 from loo.actions import Action, IllegalActionError
+from loo.cards import Card
 
-__all__ = ["Explanation", "TrickHand"]
+__all__ = ["Explanation", "Phase", "Trick", "TrickHand"]
+
+
+class Phase(StrEnum):
+    """Where a hand stands: declaring (or calling), exchanging, playing the tricks, or settled."""
+
+    DECLARE = "declare"
+    EXCHANGE = "exchange"
+    PLAY = "play"
+    DONE = "done"
+
+
+@dataclass(frozen=True)
+class Trick:
+    """One trick played: who led, each seat's card in order of play, and who won it."""
+
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    winner: int
+
+    def to_record(self) -> dict[str, Any]:
+        return {"leader": self.leader, "plays": [[s, str(c)] for s, c in self.plays], "winner": self.winner}
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ Every member is read-only here (a property), so a game may keep a narrower type:
 pieces are cards, a domino view's tiles.
 
 >>> import random
->>> from loo.hand import LooHand
->>> from loo.rules import Rules
+>>> from loo.games.loo.hand import LooHand
+>>> from loo.games.loo.rules import Rules
 >>> hand: Hand = LooHand.deal(Rules.preset("peel"), random.Random(3), seats=5, dealer=4, pool=3)
 >>> view: View = hand.view(0)
 >>> isinstance(hand, Hand), isinstance(view, View), view.legal[0].verb
@@ -32,7 +32,7 @@ from loo.tiles import Tile
 
 if TYPE_CHECKING:
     from loo.core.hand import Explanation
-    from loo.game import Entry
+    from loo.core.ledger import Entry
 
 __all__ = [
     "Bot",

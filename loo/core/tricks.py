@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import TypeVar
 
-__all__ = ["Duty", "VoidRule", "follower_choices", "trick_winner"]
+__all__ = ["Duty", "FirstLeadRule", "VoidRule", "WinnerLeadsTrump", "follower_choices", "trick_winner"]
 
 P = TypeVar("P")
 
@@ -39,6 +39,21 @@ class VoidRule(StrEnum):
     MUST_OVERTRUMP_IF_POSSIBLE = "must-overtrump-if-possible"  # L3-PLAY-04/05
     MUST_TRUMP = "must-trump"  # 004 Domino Loo
     FREE = "free"  # five-card (L5-PLAY-02), Nap
+
+
+class FirstLeadRule(StrEnum):
+    """CF-02: what a first leader holding two or three trumps must lead."""
+
+    HIGHEST = "highest"  # L3-LEAD-05
+    ANY_TRUMP = "any-trump"  # L3-LEAD-06, 003's wording (L3-LEAD-07)
+
+
+class WinnerLeadsTrump(StrEnum):
+    """CF-03: the lead after winning the first trick."""
+
+    OFF = "off"
+    HIGHER = "higher"  # L3-LEAD-10
+    ANY = "any"  # 004
 
 
 class Duty(StrEnum):

@@ -1,4 +1,4 @@
-"""Bots (loo/bots.py) and the deal and simulate commands (loo/cli.py)."""
+"""Bots (loo/games/loo/bots.py) and the deal and simulate commands (loo/cli.py)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,15 @@ from pathlib import Path
 import pytest
 
 from loo.actions import Action
-from loo.bots import BOTS, RandomBot, SamplingBot, ThumbBot, _forbidden, determinize, make_bot
 from loo.cards import Card, full_pack
+from loo.core.bots import RandomBot
+from loo.core.hand import Phase
 from loo.core.protocols import Bot
-from loo.hand import LooHand, Phase, SeatView
+from loo.games.loo.bots import BOTS, SamplingBot, ThumbBot, _forbidden, determinize, make_bot
+from loo.games.loo.hand import LooHand
+from loo.games.loo.rules import PRESETS, Rules
+from loo.games.loo.state import SeatView
 from loo.records import Record
-from loo.rules import PRESETS, Rules
 from tests.helpers.loo_helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]

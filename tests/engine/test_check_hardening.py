@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 from loo import records
 from loo.__main__ import main
+from loo.core.rules import RecordError
 from loo.records import MAX_POOL, Record
-from loo.rules import RecordError
 from loo.tiles import Tile, TileError
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,18 +12,11 @@ from hypothesis import strategies as st
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import full_pack
-from loo.hand import DealKind, LooHand
+from loo.core.tricks import FirstLeadRule, WinnerLeadsTrump
+from loo.games.loo.hand import LooHand
+from loo.games.loo.rules import ClubLawMiss, LoneOpponentRule, LooMode, Pam, PamBeCivil, Rules
+from loo.games.loo.state import DealKind
 from loo.records import Record, check
-from loo.rules import (
-    ClubLawMiss,
-    FirstLeadRule,
-    LoneOpponentRule,
-    LooMode,
-    Pam,
-    PamBeCivil,
-    Rules,
-    WinnerLeadsTrump,
-)
 
 PRESETS = ["peel", "enquire-within", "britannica", "pam", "irish"]
 

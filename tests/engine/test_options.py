@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from loo.core.rules import RecordError
 from loo.games.dominoes.rules import PRESETS as DOMINO_PRESETS
+from loo.games.loo.rules import PRESETS, Rules
 from loo.games.nap.rules import PRESETS as NAP_PRESETS
 from loo.kits import GAMES, kit
 from loo.laws import LAWS
@@ -23,7 +25,6 @@ from loo.options import (
     rules_value,
     sources_of,
 )
-from loo.rules import PRESETS, RecordError, Rules
 
 
 def test_every_game_has_a_name_and_its_presets() -> None:

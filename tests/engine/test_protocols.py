@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from loo.actions import VERBS, Action, Verb
-from loo.bots import RandomBot, SamplingBot, ThumbBot
+from loo.core.bots import RandomBot
 from loo.core.protocols import (
     Bot,
     CallingView,
@@ -34,20 +34,22 @@ from loo.core.protocols import (
     TurnupView,
     View,
 )
-from loo.game import LooGame
 from loo.games.dominoes.bots import DominoSamplingBot, DominoThumbBot
 from loo.games.dominoes.game import DominoGame
 from loo.games.dominoes.hand import DominoHand
 from loo.games.dominoes.rules import DominoRules
 from loo.games.dominoes.state import DominoView
+from loo.games.loo.bots import SamplingBot, ThumbBot
+from loo.games.loo.game import LooGame
+from loo.games.loo.hand import LooHand
+from loo.games.loo.rules import Rules
+from loo.games.loo.state import SeatView
 from loo.games.nap.bots import NapSamplingBot, NapThumbBot
 from loo.games.nap.game import NapGame
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import NapRules
 from loo.games.nap.state import NapView
-from loo.hand import LooHand, SeatView
 from loo.kits import GAMES, kit
-from loo.rules import Rules
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
 

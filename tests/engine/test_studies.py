@@ -15,8 +15,8 @@ import random
 import pytest
 
 from loo.cards import Rank, full_pack
+from loo.games.loo.rules import Rules
 from loo.games.nap.bots import three_handed_nap
-from loo.rules import Rules
 from loo.studies import (
     NAP_KINDS,
     Estimate,

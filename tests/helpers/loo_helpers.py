@@ -11,8 +11,9 @@ import pytest
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import parse_cards
-from loo.hand import DealKind, LooHand
-from loo.rules import Rules
+from loo.games.loo.hand import LooHand
+from loo.games.loo.rules import Rules
+from loo.games.loo.state import DealKind
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import ipywidgets as ipw
 import pytest
 
+from loo.core.rules import MAX_OPTION_NUMBER, RecordError
 from loo.kits import kit
 from loo.options import game_options, presets
 from loo.records import load, record_type
-from loo.rules import MAX_OPTION_NUMBER, RecordError
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
 from widgets.dealcode import GAME_CODES, MAX_LENGTH, MAX_POOL, DealCode, DealCodeError, parse_deal_code
 from widgets.journal import MemoryJournals

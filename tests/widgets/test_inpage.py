@@ -182,7 +182,8 @@ def test_prepare_imports_the_table_with_no_tie_to_the_page() -> None:
             inpage.prepare()
             import comm
             print(json.dumps({"post": inpage._post is None, "ipywidgets": "ipywidgets" in sys.modules,
-                              "table": "widgets.live_table" in sys.modules, "engine": "loo.hand" in sys.modules,
+                              "table": "widgets.live_table" in sys.modules,
+                              "engine": "loo.games.loo.hand" in sys.modules,
                               "comm": comm.create_comm.__module__}))
             """
             ),

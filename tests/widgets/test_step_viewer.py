@@ -16,8 +16,8 @@ import pytest
 import widgets.step_viewer as step_viewer
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card, full_pack
+from loo.core.rules import RecordError
 from loo.records import load
-from loo.rules import RecordError
 from loo.tiles import Tile, full_set
 from widgets.step_viewer import StepViewer
 

@@ -2,7 +2,7 @@
 
 A bot sees one seat's :class:`~loo.games.dominoes.hand.DominoView` and nothing else, and draws any
 randomness from the ``random.Random`` it is given, so a seeded game is repeatable.
-:class:`loo.bots.RandomBot` works on any view with ``.legal`` and serves as the random player.
+:class:`loo.core.bots.RandomBot` works on any view with ``.legal`` and serves as the random player.
 
 >>> import random
 >>> from loo.games.dominoes.hand import DominoHand
@@ -21,16 +21,15 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from loo.bots import RandomBot
+from loo.core.bots import RandomBot
+from loo.core.hand import Phase
 from loo.core.protocols import Hand
 from loo.core.sampling import SamplingPlayer
-from loo.core.tricks import VoidRule
+from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.games.dominoes.hand import DominoHand
 from loo.games.dominoes.rules import Variant
 from loo.games.dominoes.state import HAND_SIZE, DominoAction, DominoView, dummy_sizes
 from loo.games.dominoes.suits import follows, power, rank_in
-from loo.hand import Phase
-from loo.rules import FirstLeadRule, WinnerLeadsTrump
 from loo.tiles import Tile, full_set
 
 __all__ = ["BOTS", "DominoSamplingBot", "DominoThumbBot", "determinize"]
@@ -349,4 +348,4 @@ BOTS: dict[str, type[Any]] = {
     "thumb": DominoThumbBot,
     "sampling": DominoSamplingBot,
 }
-"""The domino players by name; :class:`loo.bots.RandomBot` chooses among any view's ``legal``."""
+"""The domino players by name; :class:`loo.core.bots.RandomBot` chooses among any view's ``legal``."""

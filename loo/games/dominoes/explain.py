@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from loo.actions import Action
-from loo.core.hand import Explanation, TrickHand
-from loo.core.tricks import VoidRule
+from loo.core.hand import Explanation, Phase, TrickHand
+from loo.core.tricks import VoidRule, WinnerLeadsTrump
 from loo.games.dominoes.declare import declarations, may_play_for_pool, may_take_turnup
 from loo.games.dominoes.rules import DominoLoneOpponentRule, DominoRules
 from loo.games.dominoes.state import HAND_SIZE, DominoAction, DominoState, act
@@ -25,8 +25,6 @@ from loo.games.dominoes.suits import (
     suit_name,
     trumps_of,
 )
-from loo.hand import Phase
-from loo.rules import WinnerLeadsTrump
 from loo.tiles import NUMBERS, Tile
 
 __all__ = ["DominoExplainer"]

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from loo.game import ChipLedger, Entry
+from loo.core.ledger import ChipLedger, Entry
 from loo.games.dominoes.hand import DominoHand, deal_tiles
 from loo.games.dominoes.record import Deal
 from loo.games.dominoes.rules import DominoRules, DominoScoring

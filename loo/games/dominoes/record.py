@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from loo.core.rules import RecordError
 from loo.games.dominoes.hand import DominoHand, deal_tiles
 from loo.games.dominoes.rules import DominoRules, DominoScoring, Variant
 from loo.games.dominoes.state import HAND_SIZE, PLAYERS, DominoAction
@@ -23,7 +24,6 @@ from loo.records import (
     read_table,
     replay_actions,
 )
-from loo.rules import RecordError
 from loo.tiles import Tile, TileError
 
 __all__ = ["RECORD_TYPE", "Deal", "DominoRecord"]

@@ -1,7 +1,7 @@
 """The rules in force for a hand of Domino Loo or Domino Rounce (catalogue group F).
 
-One frozen value, like :class:`loo.rules.Rules`: its fields are the options of the law catalogue (docs/laws.md) that
-apply to the domino games, each documented with the IDs it settles, and presets are named
+One frozen value, like :class:`loo.games.loo.rules.Rules`: its fields are the options of the law catalogue
+(docs/laws.md) that apply to the domino games, each documented with the IDs it settles, and presets are named
 after the source (004): ``celko`` for Domino Loo (Celko's description as McLeod revised it),
 ``celko-points`` for the same scored by points (the usual way with two players), and ``rounce``
 for Domino Rounce.  Records write option names with ``-`` for ``_`` and
@@ -23,15 +23,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from loo.core.tricks import VoidRule
-from loo.rules import (
-    FirstLeadRule,
-    RecordError,
-    WinnerLeadsTrump,
-    option_key,
-    read_rules,
-    rules_to_record,
-)
+from loo.core.rules import RecordError, option_key, read_rules, rules_to_record
+from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -62,7 +55,7 @@ class DominoScoring(StrEnum):
 class DominoLoneOpponentRule(StrEnum):
     """CF-14 for dominoes: may the dealer play "for the pool" against a lone miss-taker?
 
-    ``loo.rules.LoneOpponentRule`` names the card games' readings; its ``DOMINO_FOR_POOL``
+    ``loo.games.loo.rules.LoneOpponentRule`` names the card games' readings; its ``DOMINO_FOR_POOL``
     reading lives here until that enum carries it.
     """
 

@@ -33,7 +33,7 @@ class DominoTrick:
 
 @dataclass(frozen=True)
 class DominoSettlement:
-    """How a finished hand scores; the shape of :class:`loo.hand.Settlement`, plus ``points``.
+    """How a finished hand scores; the shape of :class:`loo.games.loo.state.Settlement`, plus ``points``.
 
     With chips, ``payouts`` are what each seat takes from this pool and ``loos`` what each pays
     into the next one. With points or Rounce scoring no chips move (those lists are zeros and the

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loo.actions import Action
+from loo.core.hand import Phase
 from loo.games.dominoes.rules import DominoRules
 from loo.games.dominoes.settle import DominoSettlement, DominoTrick
-from loo.hand import Phase
 from loo.tiles import Tile
 
 __all__ = ["HAND_SIZE", "PLAYERS", "DominoAction", "DominoState", "DominoView", "act", "dummy_sizes"]

@@ -13,8 +13,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TypeVar
 
-from loo.core.tricks import VoidRule, follower_choices
-from loo.rules import FirstLeadRule, WinnerLeadsTrump
+from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump, follower_choices
 from loo.tiles import Tile, full_set
 
 __all__ = [

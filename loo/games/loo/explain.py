@@ -2,7 +2,7 @@
 sentence in plain words.
 
 The refusal of a card is the sentence for the law or duty that narrowed the choice, as
-:meth:`loo.hand.LooHand._duty` found it with the rule functions of :mod:`loo.games.loo.play`: the
+:meth:`loo.games.loo.hand.LooHand._duty` found it with the rule functions of :mod:`loo.games.loo.play`: the
 explanation is derived from the rule, not a second test of it.
 """
 
@@ -12,18 +12,18 @@ from collections.abc import Sequence
 
 from loo.actions import Action
 from loo.cards import CARDS, Card
-from loo.core.hand import Explanation
-from loo.core.tricks import Duty
+from loo.core.hand import Explanation, Phase
+from loo.core.tricks import Duty, WinnerLeadsTrump
 from loo.games.loo.play import suit_of
-from loo.games.loo.state import DealKind, LooHandBase, Phase, SeatView
+from loo.games.loo.rules import Game
+from loo.games.loo.state import DealKind, LooHandBase, SeatView
 from loo.laws import law as law_entry
-from loo.rules import Game, WinnerLeadsTrump
 
 __all__ = ["Explaining"]
 
 
 class Explaining(LooHandBase):
-    """The views and explanations of :class:`loo.hand.LooHand`: ``view``, ``why_illegal``, ``explain``
+    """The views and explanations of :class:`loo.games.loo.hand.LooHand`: ``view``, ``why_illegal``, ``explain``
     and the refusals' sentences."""
 
     def view(self, seat: int) -> SeatView:

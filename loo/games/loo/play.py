@@ -1,13 +1,13 @@
 """Loo's laws of the declarations, the lead and the follow, and the power that wins a trick, written once.
 
 Cards here are their :attr:`~loo.cards.Card.index` (``suit * 13 + rank - 2``: the two of clubs is 0,
-the ace of spades 51), so that :class:`loo.hand.LooHand` (which maps its cards to indices and back)
+the ace of spades 51), so that :class:`loo.games.loo.hand.LooHand` (which maps its cards to indices and back)
 and the random-play driver of :mod:`loo.games.loo.simulate` ask the very same functions what is
 allowed. ``pam`` is Pam's index at five-card Loo and -1 where there is no Pam. Each function returns
 the choices together with the law (or :class:`~loo.core.tricks.Duty`) that narrowed them, which is
 what the engine's explanations of a refusal are written from.
 
->>> from loo.rules import Rules
+>>> from loo.games.loo.rules import Rules
 >>> peel = Rules.preset("peel")
 >>> lead_choices([3, 12, 30], 0, 0, -1, peel, 40)   # holding the ace of trumps (clubs): lead it
 ([12], 'L3-LEAD-03')
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from loo.core.tricks import Duty, VoidRule, follower_choices
-from loo.rules import ClubLawMiss, FirstLeadRule, LooMode, MissPosition, Rules, WinnerLeadsTrump
+from loo.core.tricks import Duty, FirstLeadRule, VoidRule, WinnerLeadsTrump, follower_choices
+from loo.games.loo.rules import ClubLawMiss, LooMode, MissPosition, Rules
 
 __all__ = [
     "ACE",

@@ -8,15 +8,15 @@ from collections.abc import Sequence
 
 from loo.cards import Card
 from loo.games.loo.play import loo_amount
+from loo.games.loo.rules import FlushLooDestination
 from loo.games.loo.state import DealKind, Flush, LooHandBase, Settlement
 from loo.reasons import Reason
-from loo.rules import FlushLooDestination
 
 __all__ = ["Settling"]
 
 
 class Settling(LooHandBase):
-    """The settlement of :class:`loo.hand.LooHand`."""
+    """The settlement of :class:`loo.games.loo.hand.LooHand`."""
 
     def loo_amount(self) -> int:
         """What a looed player pays (L3-LOO-02, UL-03/04, AMB-34, L3-SGL-06)."""

@@ -2,7 +2,7 @@
 
 What may be declared, the duties of the leader and of the follower, the power that wins a trick,
 the loo and the order of the deal are asked of :mod:`loo.games.loo.play`, the same functions
-:class:`loo.hand.LooHand` asks. What this driver still says itself is the order of turns and the
+:class:`loo.games.loo.hand.LooHand` asks. What this driver still says itself is the order of turns and the
 arithmetic of a normal three-card hand's end: the dealer's pool when all before him throw up, a
 lone stander's when no one opposes him, the pool shared a trick at a time, and the loo of a player
 who took no trick (as :mod:`loo.games.loo.settle` has them for the engine). It lets each seat
@@ -11,7 +11,7 @@ hundreds of thousands of hands; ``tests/engine/loo/test_random_play.py`` replays
 here through the checked engine and compares the legal actions at each step and the settlement.
 
 >>> import random
->>> from loo.rules import Rules
+>>> from loo.games.loo.rules import Rules
 >>> result = play_random_hand(Rules.preset("peel"), random.Random(1), seats=5, dealer=4, pool=9)
 >>> sum(result.payouts) + result.next_pool - sum(result.loos) == 9
 True
@@ -31,7 +31,7 @@ from loo.games.loo.play import (
     may_miss_when_all_play,
     power,
 )
-from loo.rules import ClubLawMiss, FirstDealMode, Game, LoneOpponentRule, Rules
+from loo.games.loo.rules import ClubLawMiss, FirstDealMode, Game, LoneOpponentRule, Rules
 
 __all__ = ["FastResult", "card_of", "play_random_hand"]
 

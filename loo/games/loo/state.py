@@ -1,6 +1,6 @@
 """What a hand of Loo is made of: its phases and kinds of deal, tricks, settlements and offences,
 the state that changes as it is played (copy-on-write, for take-back), what one seat may see, and
-:class:`LooHandBase`, what every part of :class:`loo.hand.LooHand` may rely on the others for.
+:class:`LooHandBase`, what every part of :class:`loo.games.loo.hand.LooHand` may rely on the others for.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from typing import Any
 
 from loo.actions import Action
 from loo.cards import Card, Suit
-from loo.core.hand import TrickHand
+from loo.core.hand import Phase, Trick, TrickHand
 from loo.core.tricks import Duty
+from loo.games.loo.rules import Game, Rules
 from loo.reasons import Reason
-from loo.rules import Game, Rules
 
 __all__ = [
     "PLAY_CLAIMS",
@@ -24,18 +24,9 @@ __all__ = [
     "HandState",
     "LooHandBase",
     "Offence",
-    "Phase",
     "SeatView",
     "Settlement",
-    "Trick",
 ]
-
-
-class Phase(StrEnum):
-    DECLARE = "declare"
-    EXCHANGE = "exchange"
-    PLAY = "play"
-    DONE = "done"
 
 
 class DealKind(StrEnum):
@@ -52,16 +43,6 @@ class Flush(int, Enum):
     PLAIN = 1
     TRUMP = 2
     PAM = 3
-
-
-@dataclass(frozen=True)
-class Trick:
-    leader: int
-    plays: tuple[tuple[int, Card], ...]
-    winner: int
-
-    def to_record(self) -> dict[str, Any]:
-        return {"leader": self.leader, "plays": [[s, str(c)] for s, c in self.plays], "winner": self.winner}
 
 
 @dataclass(frozen=True)
@@ -203,9 +184,9 @@ class SeatView:
 
 
 class LooHandBase(TrickHand):
-    """The fixed facts of a deal and the changing state that every part of :class:`loo.hand.LooHand`
+    """The fixed facts of a deal and the changing state that every part of :class:`loo.games.loo.hand.LooHand`
     reads (its explanations, settlement and table mode live in their own modules), with the methods
-    one part asks of another; :class:`loo.hand.LooHand` provides them all."""
+    one part asks of another; :class:`loo.games.loo.hand.LooHand` provides them all."""
 
     _s: HandState
     _history: list[tuple[Action, HandState]]

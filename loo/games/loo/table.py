@@ -6,14 +6,15 @@ play loo the offender, and a replay may be required.
 from __future__ import annotations
 
 from loo.actions import Action, IllegalActionError
-from loo.games.loo.state import PLAY_CLAIMS, PRE_PLAY_CLAIMS, LooHandBase, Offence, Phase
-from loo.rules import LooMode, RevokeReplay
+from loo.core.hand import Phase
+from loo.games.loo.rules import LooMode, RevokeReplay
+from loo.games.loo.state import PLAY_CLAIMS, PRE_PLAY_CLAIMS, LooHandBase, Offence
 
 __all__ = ["TableMode"]
 
 
 class TableMode(LooHandBase):
-    """Table mode of :class:`loo.hand.LooHand`: offences, penalties and replays."""
+    """Table mode of :class:`loo.games.loo.hand.LooHand`: offences, penalties and replays."""
 
     def _irregular(self, action: Action, law: str, message: str) -> bool:
         """Table mode: an illegal action is recorded as an offence and penalised (:meth:`_offend`), not

@@ -23,14 +23,14 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from loo.actions import Action
-from loo.bots import RandomBot
 from loo.cards import Card, Rank, Suit, full_pack
+from loo.core.bots import RandomBot
+from loo.core.hand import Trick
 from loo.core.protocols import Hand
 from loo.core.sampling import SamplingPlayer
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import CALL_RANK, TRICKS_NEEDED
 from loo.games.nap.state import NapPhase, NapView
-from loo.hand import Trick
 
 # ----- card sense --------------------------------------------------------------------------------
 

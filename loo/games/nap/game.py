@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from loo.cards import Card
-from loo.game import ChipLedger, Entry, cut_for_deal
+from loo.core.ledger import ChipLedger, Entry, cut_for_deal
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import KittyMode, NapRules
 from loo.games.nap.settle import NapSettlement

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 from loo.actions import CALLS, Action
 from loo.cards import Card, Suit, full_pack
-from loo.core.hand import Explanation, TrickHand
+from loo.core.hand import Explanation, Trick, TrickHand
 from loo.core.tricks import trick_winner
 from loo.games.nap import explain as nap_explain
 from loo.games.nap import irregular as nap_irregular
@@ -58,7 +58,6 @@ from loo.games.nap.tricks import (
     follow_choices,
     leader_choices,
 )
-from loo.hand import Trick
 from loo.reasons import Reason
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from loo.actions import VERBS, Action
 from loo.cards import Card, CardError, full_pack
+from loo.core.rules import RecordError
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import DEFAULT_PRESET, GAME, NapRules, deal_nap
 from loo.records import (
@@ -23,7 +24,6 @@ from loo.records import (
     read_table,
     replay_actions,
 )
-from loo.rules import RecordError
 
 
 @dataclass(frozen=True)

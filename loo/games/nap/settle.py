@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from loo.core.hand import Trick
 from loo.games.nap.rules import NapRules
-from loo.hand import Trick
 from loo.reasons import Reason
 
 

@@ -8,9 +8,9 @@ from enum import StrEnum
 
 from loo.actions import Action
 from loo.cards import Card, Suit
+from loo.core.hand import Trick
 from loo.games.nap.rules import NapRules
 from loo.games.nap.settle import NapSettlement
-from loo.hand import Trick
 
 
 class NapPhase(StrEnum):

@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from loo.core.tricks import VoidRule
+from loo.core.hand import Phase
+from loo.core.rules import RecordError
+from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.games.dominoes import (
     DominoGame,
     DominoHand,
@@ -21,9 +23,7 @@ from loo.games.dominoes import (
     power,
     rank_in,
 )
-from loo.hand import Phase
 from loo.laws import LAWS
-from loo.rules import FirstLeadRule, RecordError, WinnerLeadsTrump
 from loo.tiles import Tile, full_set
 from tests.helpers.dominoes_helpers import FOUR, act, legal, make, push, refused, tiles
 

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from loo.actions import Action
-from loo.bots import RandomBot
+from loo.core.bots import RandomBot
+from loo.core.hand import Phase
 from loo.games.dominoes import (
     BOTS,
     DominoHand,
@@ -18,7 +19,6 @@ from loo.games.dominoes import (
     determinize,
 )
 from loo.games.dominoes.bots import _forbidden
-from loo.hand import Phase
 from tests.helpers.dominoes_helpers import make, push, tiles
 
 

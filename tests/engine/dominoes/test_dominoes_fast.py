@@ -12,10 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo.actions import Action
-from loo.core.tricks import VoidRule
+from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.games.dominoes import DominoHand, DominoLoneOpponentRule, DominoRules, DominoScoring, play_random_domino_hand
 from loo.games.dominoes.fast import tile_of
-from loo.rules import FirstLeadRule, WinnerLeadsTrump
 from loo.tiles import Tile
 
 

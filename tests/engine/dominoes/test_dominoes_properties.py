@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo.actions import Action, IllegalActionError
-from loo.core.tricks import VoidRule
+from loo.core.hand import Phase
+from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.games.dominoes import (
     BOTS,
     DominoGame,
@@ -23,10 +24,8 @@ from loo.games.dominoes import (
     DominoRules,
     DominoScoring,
 )
-from loo.hand import Phase
 from loo.laws import LAWS
 from loo.records import check
-from loo.rules import FirstLeadRule, WinnerLeadsTrump
 from loo.tiles import Tile, full_set
 
 

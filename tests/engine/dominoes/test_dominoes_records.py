@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from loo.actions import IllegalActionError
+from loo.core.rules import RecordError
 from loo.games.dominoes import RECORD_TYPE, DominoGame, DominoHand, DominoRecord, DominoRules
 from loo.records import check, load, record_type
-from loo.rules import RecordError
 from loo.tiles import Tile
 
 ROOT = Path(__file__).resolve().parents[3]

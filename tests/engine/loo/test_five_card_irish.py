@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from loo.hand import Flush
-from loo.rules import FiveCardLeadRules, FlushLooDestination, LooMode, Pam, PamBeCivil
+from loo.games.loo.rules import FiveCardLeadRules, FlushLooDestination, LooMode, Pam, PamBeCivil
+from loo.games.loo.state import Flush
 from tests.helpers.loo_helpers import legal, make, push, refused
 
 # Three players, Cat (seat 2) deals; hearts are trumps (turn-up 2H); Pam is the knave of clubs.

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo.game import LooGame
-from loo.hand import DealKind
-from loo.rules import FirstDealMode, LooMode, Rules
+from loo.games.loo.game import LooGame
+from loo.games.loo.rules import FirstDealMode, LooMode, Rules
+from loo.games.loo.state import DealKind
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
 
@@ -152,7 +152,7 @@ def test_L3_END_03_AMB_22_a_last_round_ends_the_game_without_loos() -> None:
 
 @pytest.mark.law("CF-06")
 def test_CF_06_a_game_may_cut_for_its_first_dealer_with_each_sources_values() -> None:
-    from loo.game import cut_value
+    from loo.core.ledger import cut_value
 
     for preset, courts_equal in (("peel", False), ("enquire-within", True)):
         rules = Rules.preset(preset)

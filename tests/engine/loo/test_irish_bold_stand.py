@@ -13,10 +13,10 @@ import random
 
 import pytest
 
-from loo.game import LooGame
+from loo.games.loo.game import LooGame
+from loo.games.loo.rules import FirstDealMode, Rules
 from loo.options import option, preset_rules
 from loo.records import check
-from loo.rules import FirstDealMode, Rules
 from tests.helpers.loo_helpers import legal, make, push, refused
 
 IRISH = "AS 10H 2C | KD QD 3S | 9C 8C 7H"

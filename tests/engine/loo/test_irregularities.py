@@ -7,16 +7,16 @@ import random
 import pytest
 
 from loo.actions import IllegalActionError
-from loo.game import LooGame
-from loo.hand import Phase
-from loo.rules import RevokeReplay, Rules
+from loo.core.hand import Phase
+from loo.games.loo.game import LooGame
+from loo.games.loo.rules import RevokeReplay, Rules
 from tests.helpers.loo_helpers import act, make, push
 
 BASE = "AS 10H 2C | KD QD 3S | 9C 8C 7H | JH 5S 4D | 6C 6D 6H"
 
 
 def table(**kw: object):  # type: ignore[no-untyped-def]
-    from loo.hand import LooHand
+    from loo.games.loo.hand import LooHand
 
     h = make(BASE, miss="AH KH QH", turnup="7D", **kw)  # type: ignore[arg-type]
     return LooHand(h.rules, hands=h.dealt, miss=h.miss, turnup=h.turnup, dealer=h.dealer, pool=h.pool,
@@ -76,7 +76,7 @@ def test_L3_PEN_09_playing_out_of_turn_is_an_offence() -> None:
 @pytest.mark.law("L3-PEN-17", "L3-PEN-18", "L3-LEAD-12")
 def test_L3_PEN_17_18_a_wrong_first_lead_is_an_offence() -> None:
     h = make("AD 5C 9H | 3S 2H 4C | 2S 8C 7C", miss="KC QC JC", turnup="7D")
-    from loo.hand import LooHand
+    from loo.games.loo.hand import LooHand
 
     t = LooHand(h.rules, hands=h.dealt, miss=h.miss, turnup=h.turnup, dealer=2, pool=3, names=h.names, table=True)
     push(t, "0 stand", "1 stand", "2 stand")

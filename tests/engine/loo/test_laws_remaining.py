@@ -9,9 +9,10 @@ import random
 import pytest
 
 from loo.cards import Card
-from loo.game import LooGame, cut_for_deal, cut_value
-from loo.hand import deal_cards
-from loo.rules import LoneOpponentRule, LooMode, MissPosition, Rules
+from loo.core.ledger import cut_for_deal, cut_value
+from loo.games.loo.game import LooGame
+from loo.games.loo.hand import deal_cards
+from loo.games.loo.rules import LoneOpponentRule, LooMode, MissPosition, Rules
 from tests.helpers.loo_helpers import legal, make, push, refused
 
 BASE = "AS 10H 2C | KD QD 3S | 9C 8C 7H | JH 5S 4D | 6C 6D 6H"
@@ -238,7 +239,7 @@ def test_L5_FL_02_L5_FL_08_a_flush_made_by_exchanging_counts_and_each_loo_is_fiv
 
 @pytest.mark.law("L5-FL-09")
 def test_L5_FL_09_flush_loos_to_the_holder_under_enquire_within() -> None:
-    from loo.rules import FlushLooDestination
+    from loo.games.loo.rules import FlushLooDestination
 
     h = make("AS KS QS 10S 9S | 3D 4D 8C 9C KC | 5D 6D 7C 8D 9D", turnup="2H", preset="pam", pool=10,
              stock="", flush_loo_destination=FlushLooDestination.TO_FLUSH_HOLDER)  # fmt: skip

@@ -10,8 +10,9 @@ import random
 
 import pytest
 
-from loo.hand import DealKind, LooHand, deal_cards
-from loo.rules import PRESETS
+from loo.games.loo.hand import LooHand, deal_cards
+from loo.games.loo.rules import PRESETS
+from loo.games.loo.state import DealKind
 from tests.helpers.loo_helpers import make, push
 
 

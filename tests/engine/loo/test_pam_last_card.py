@@ -14,9 +14,9 @@ import pytest
 
 from loo.actions import Action
 from loo.cards import Card
-from loo.hand import LooHand
+from loo.games.loo.hand import LooHand
+from loo.games.loo.rules import PamBeCivil, RevokeReplay
 from loo.records import check
-from loo.rules import PamBeCivil, RevokeReplay
 from tests.helpers.loo_helpers import legal, make, push, run_cli
 
 # Three players, Cat (seat 2) deals, hearts are trumps. Ann takes four spade tricks and keeps the

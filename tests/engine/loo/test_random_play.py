@@ -12,18 +12,10 @@ from hypothesis import strategies as st
 
 from loo.actions import Action
 from loo.cards import Card
-from loo.core.tricks import VoidRule
+from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
+from loo.games.loo.hand import LooHand
+from loo.games.loo.rules import ClubLawMiss, LoneOpponentRule, LooMode, MissPosition, Rules
 from loo.games.loo.simulate import card_of, play_random_hand
-from loo.hand import LooHand
-from loo.rules import (
-    ClubLawMiss,
-    FirstLeadRule,
-    LoneOpponentRule,
-    LooMode,
-    MissPosition,
-    Rules,
-    WinnerLeadsTrump,
-)
 
 
 def cards(ints: object) -> list[Card]:
@@ -81,8 +73,8 @@ def test_fast_play_is_legal_play(
 
 def test_simulate_with_random_bots_uses_the_fast_path_and_agrees_in_distribution(monkeypatch: object) -> None:
     import loo.kits
-    from loo.bots import RandomBot
     from loo.cli import simulate
+    from loo.core.bots import RandomBot
 
     calls = []
     real = loo.kits.play_random_hand

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from loo.hand import DealKind, Phase
+from loo.core.hand import Phase
+from loo.core.tricks import FirstLeadRule, WinnerLeadsTrump
+from loo.games.loo.rules import ClubLawMiss, LooMode
+from loo.games.loo.state import DealKind
 from loo.records import check
-from loo.rules import ClubLawMiss, FirstLeadRule, LooMode, WinnerLeadsTrump
 from tests.helpers.loo_helpers import legal, make, push, refused
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"

@@ -8,10 +8,10 @@ import pytest
 
 from loo.actions import Action
 from loo.cards import Card, Rank, Suit, full_pack
+from loo.core.rules import RecordError
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import KittyMode, NapRules, deal_nap
 from loo.games.nap.state import NapPhase
-from loo.rules import RecordError
 from tests.helpers.nap_helpers import legal, nap, play_out, push, refused
 
 # Ann (0) AS KS QS 2H 3D | Ben (1) 9S 8H 7H 2C 4D | Cat (2) JS 10S AH KD 5C | Dan (3, dealer) 3S 6H QD 9C 10C

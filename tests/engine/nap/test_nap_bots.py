@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from loo.actions import Action
-from loo.bots import RandomBot
 from loo.cards import Card, full_pack, parse_cards
+from loo.core.bots import RandomBot
 from loo.games.nap.bots import (
     BOTS,
     NapSamplingBot,

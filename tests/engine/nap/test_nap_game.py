@@ -7,7 +7,7 @@ import random
 import pytest
 
 from loo.cards import Card
-from loo.game import cut_value
+from loo.core.ledger import cut_value
 from loo.games.nap.bots import NapThumbBot
 from loo.games.nap.game import NapGame
 from loo.games.nap.rules import KittyMode, NapRules

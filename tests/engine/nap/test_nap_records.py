@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from loo.actions import IllegalActionError
+from loo.core.rules import RecordError
 from loo.games.nap import record as nap_record_module
 from loo.games.nap.hand import NapHand
 from loo.games.nap.record import NapRecord
 from loo.games.nap.rules import NapRules
 from loo.records import check, load, record_type
-from loo.rules import RecordError
 from tests.helpers.nap_helpers import nap, push
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -6,7 +6,7 @@ broken), ``pop()`` for take-back, ``view(seat)`` for what one seat may know,
 and ``settlement`` once the hand is over.
 
 >>> import random
->>> from loo.rules import Rules
+>>> from loo.games.loo.rules import Rules
 >>> hand = LooHand.deal(Rules.preset("peel"), random.Random(1), seats=4, dealer=3, pool=3)
 >>> hand.to_act, [str(a) for a in hand.legal_actions()]
 (0, ['seat 0 declare stand', 'seat 0 declare miss', 'seat 0 declare throw'])
@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from loo.actions import Action
 from loo.cards import CARDS, Card, Rank, Suit, full_pack
+from loo.core.hand import Phase, Trick
 from loo.core.tricks import Duty
 from loo.deal import shuffled_pack
 from loo.games.loo.explain import Explaining
@@ -32,38 +33,20 @@ from loo.games.loo.play import (
     may_miss_when_all_play,
     power,
 )
+from loo.games.loo.rules import ClubLawMiss, FirstDealMode, Game, LoneOpponentRule, Pam, PamBeCivil, Rules
 from loo.games.loo.settle import Settling
 from loo.games.loo.state import (
-    PLAY_CLAIMS,
-    PRE_PLAY_CLAIMS,
     DealKind,
-    Flush,
     HandState,
     LooHandBase,
-    Offence,
-    Phase,
     SeatView,
     Settlement,
-    Trick,
 )
 from loo.games.loo.table import TableMode
 from loo.reasons import Reason
-from loo.rules import ClubLawMiss, FirstDealMode, Game, LoneOpponentRule, Pam, PamBeCivil, Rules
 
 # The hand's public names; its parts live in loo.games.loo (state, explain, settle, table).
-__all__ = [
-    "PLAY_CLAIMS",
-    "PRE_PLAY_CLAIMS",
-    "DealKind",
-    "Flush",
-    "LooHand",
-    "Offence",
-    "Phase",
-    "SeatView",
-    "Settlement",
-    "Trick",
-    "deal_cards",
-]
+__all__ = ["LooHand", "deal_cards"]
 
 # Actions are values: each declaration and each play of a card by a seat is made once, and shared.
 _DECLARE_ACTIONS: dict[tuple[int, str], Action] = {}
@@ -206,7 +189,7 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         deal_kind: DealKind,
     ) -> LooHand:
         """A hand at the public state ``view`` shows, with these hidden cards: one guess at what
-        ``view.seat`` cannot see (a sampling player's world, :func:`loo.bots.determinize`).
+        ``view.seat`` cannot see (a sampling player's world, :func:`loo.games.loo.bots.determinize`).
 
         ``holdings`` are the cards each seat holds now, ``dealt`` what each was dealt (only
         illustrative once declared), ``miss``, ``stock`` and ``stock_pos`` the miss and the stock

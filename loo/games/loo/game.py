@@ -18,92 +18,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from loo.cards import Card, Rank, full_pack
-from loo.hand import DealKind, LooHand, Settlement
-from loo.rules import FirstDealMode, Rules
-
-
-def cut_value(card: Card, *, courts_equal: bool) -> int:
-    """A card's value when cutting for the deal: the ace lowest (L3-DEAL-02, CF-06), and with
-    Enquire Within's rule the ten and the court cards all count ten."""
-    if card.rank is Rank.ACE:
-        return 1
-    if courts_equal and card.rank >= Rank.TEN:
-        return 10
-    return int(card.rank)
-
-
-def cut_for_deal(
-    players: Sequence[str], rng: random.Random, *, courts_equal: bool = True
-) -> tuple[int, list[list[tuple[str, Card]]]]:
-    """Choose the first dealer: each player cuts, the lowest deals, and the tied lowest cut again
-    (L3-DEAL-01..04). Returns the dealer's seat and every round of cuts, for display."""
-    rounds: list[list[tuple[str, Card]]] = []
-    contenders = list(range(len(players)))
-    while True:
-        pack = list(full_pack())
-        rng.shuffle(pack)
-        cuts = [(seat, pack[i]) for i, seat in enumerate(contenders)]
-        rounds.append([(players[seat], card) for seat, card in cuts])
-        low = min(cut_value(card, courts_equal=courts_equal) for _, card in cuts)
-        contenders = [seat for seat, card in cuts if cut_value(card, courts_equal=courts_equal) == low]
-        if len(contenders) == 1:
-            return contenders[0], rounds
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One movement of chips: ``amount`` from a player into the pool (positive) or out of it (negative)."""
-
-    hand: int
-    player: str
-    amount: int
-    why: str  # "deal", "ante", "loo", "trick", "pool", "flush", "division"
-
-
-class ChipLedger:
-    """Double-entry chips for a game of many hands (Loo, Nap and the domino games share it).
-
-    Every chip a player pays goes into the pool and every chip he takes comes out of it, so the
-    players' balances and the pool always add up to zero: no chip is created or lost.
-    """
-
-    pool: int
-    ledger: list[Entry]
-    results: list[Any]
-    dealer: int
-    hand: Any  # each game's own hand, or None before the first deal
-
-    def _ledger_players(self) -> Iterable[str]:
-        """Everyone with a balance: by default the players at the table."""
-        return list(getattr(self, "players", ()))
-
-    def _pay(self, player: str, amount: int, why: str) -> None:
-        """``player`` pays ``amount`` into the pool (negative: takes it out)."""
-        if amount:
-            self.ledger.append(Entry(len(self.results), player, amount, why))
-            self.pool += amount
-
-    def sit_at(self, hand: Any) -> None:
-        """Make ``hand``, dealt outside this game (a record's, a deal code's), the hand in play: its dealer
-        deals it, and the pool it is played for is booked as the dealer's stake, with nothing before it."""
-        self.ledger.clear()
-        self.pool = 0
-        self.hand, self.dealer = hand, hand.dealer
-        self._pay(hand.names[hand.dealer], hand.pool, "deal")
-
-    def balances(self) -> dict[str, int]:
-        """Each player's chips won less chips paid, over the whole game."""
-        out = dict.fromkeys(self._ledger_players(), 0)
-        for entry in self.ledger:
-            out[entry.player] -= entry.amount
-        return out
-
-    def conserved(self) -> bool:
-        """The invariant: balances and the pool add up to zero."""
-        return sum(self.balances().values()) + self.pool == 0
+from loo.cards import Card
+from loo.core.ledger import ChipLedger, Entry, cut_for_deal
+from loo.games.loo.hand import LooHand
+from loo.games.loo.rules import FirstDealMode, Rules
+from loo.games.loo.state import DealKind, Settlement
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,12 @@
 """Computer players for the Loo games: random, rule-of-thumb and determinized Monte Carlo.
 
-A bot sees one seat's :class:`~loo.hand.SeatView` and nothing else (OpenSpiel's
+A bot sees one seat's :class:`~loo.games.loo.state.SeatView` and nothing else (OpenSpiel's
 observation), and draws any randomness from the ``random.Random`` it is given, so
 a seeded game is repeatable.
 
 >>> import random
->>> from loo.hand import LooHand
->>> from loo.rules import Rules
+>>> from loo.games.loo.hand import LooHand
+>>> from loo.games.loo.rules import Rules
 >>> hand = LooHand.deal(Rules.preset("peel"), random.Random(3), seats=5, dealer=4, pool=3)
 >>> bots = [make_bot("thumb") for _ in range(5)]
 >>> rng = random.Random(0)
@@ -25,27 +25,14 @@ from typing import ClassVar
 
 from loo.actions import Action
 from loo.cards import Card, Rank, Suit, full_pack
-from loo.core.protocols import Bot, Hand, View
+from loo.core.bots import RandomBot, legal_choices
+from loo.core.hand import Phase
+from loo.core.protocols import Bot, Hand
 from loo.core.sampling import SamplingPlayer
-from loo.core.tricks import VoidRule
-from loo.hand import DealKind, LooHand, Phase, SeatView
-from loo.rules import FirstLeadRule, Game, Pam, PamBeCivil, Rules, WinnerLeadsTrump
-
-
-def _legal(view: View) -> tuple[Action, ...]:
-    if not view.legal:
-        raise ValueError(f"seat {view.seat} has nothing to choose: it is not its turn to act (to act: {view.to_act})")
-    return view.legal
-
-
-class RandomBot:
-    """Chooses uniformly among the legal actions: a baseline, and a fuzzer for the engine."""
-
-    name = "random"
-
-    def choose(self, view: View, rng: random.Random) -> Action:  # any game's view: it needs only ``legal``
-        return rng.choice(_legal(view))
-
+from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
+from loo.games.loo.hand import LooHand
+from loo.games.loo.rules import Game, Pam, PamBeCivil, Rules
+from loo.games.loo.state import DealKind, SeatView
 
 # ----- card sense shared by the bots -------------------------------------------------------
 
@@ -178,7 +165,7 @@ class ThumbBot:
     name = "thumb"
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
-        legal = _legal(view)
+        legal = legal_choices(view)
         if len(legal) == 1:
             return legal[0]
         cards = view.hand or ()
@@ -296,7 +283,7 @@ def determinize(view: SeatView, rng: random.Random) -> LooHand:
     seat to act, phase and exchange counts) is copied from the view.
 
     >>> import random
-    >>> from loo.rules import Rules
+    >>> from loo.games.loo.rules import Rules
     >>> real = LooHand.deal(Rules.preset("peel"), random.Random(5), seats=5, dealer=4, pool=3)
     >>> view = real.view(0)
     >>> world = determinize(view, random.Random(1))
@@ -438,7 +425,7 @@ class SamplingBot(SamplingPlayer[SeatView]):
 
     def candidates(self, view: SeatView, rng: random.Random) -> list[Action]:
         """The actions worth sampling: the rule of thumb's first, then the rest of ``view.legal``."""
-        legal = _legal(view)
+        legal = legal_choices(view)
         first = self._thumb.choose(view, rng)
         if view.phase is Phase.EXCHANGE and view.hand is not None:
             trump = view.turnup.suit if view.turnup is not None else None
