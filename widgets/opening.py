@@ -23,18 +23,20 @@ from widgets.model import HandLine, TableModel
 
 STYLE = """<style>
 .loo-opening{border:1px solid #c9b98f;border-left:5px solid #8a6d1d;border-radius:6px;background:#fffaf0;
-padding:6px 10px;margin:0 0 8px;font-family:system-ui,sans-serif;font-size:14px}
-.loo-opening h3{font-size:15px;margin:0 0 4px}
-.loo-opening-cards{display:flex;flex-wrap:wrap;gap:4px 12px;align-items:flex-end}
-.loo-opening-seat{text-align:center;font-size:12px;animation:loo-turn .5s ease-out both}
-.loo-opening-won{outline:3px solid #2f6f4f;outline-offset:2px;border-radius:4px;animation:loo-turn .5s ease-out both,
-loo-won .6s ease-out both}
-.loo-opening-said{margin:6px 0 0;animation:loo-turn .6s ease-out both}
+padding:4px 8px;margin:0 0 6px;font-family:system-ui,sans-serif;font-size:13px;line-height:1.35}
+.loo-opening-cards{display:flex;flex-wrap:wrap;gap:2px 8px;align-items:flex-end}
+.loo-opening-seat{text-align:center;font-size:11px}
+.loo-opening-seat>:last-child{animation:loo-turn .5s ease-out var(--loo-at,0s) both}
+.loo-opening-won{outline:3px solid #2f6f4f;outline-offset:2px;border-radius:4px;
+animation:loo-won .6s ease-out var(--loo-end,0s) both}
+.loo-opening-said{margin:3px 0 0;overflow:hidden;animation:loo-appear .8s ease-out var(--loo-end,0s) both}
 @keyframes loo-turn{from{opacity:0;transform:rotateY(90deg)}to{opacity:1;transform:none}}
+@keyframes loo-appear{from{max-height:0}to{max-height:12em}}
 @keyframes loo-won{from{outline-color:transparent}to{outline-color:#2f6f4f}}
 @media (prefers-reduced-motion:reduce){.loo-opening *{animation:none!important}}
 </style>"""
 STEP = 0.35  # seconds between one card turned and the next
+CARD_WIDTH = 26  # small: the single sits above the hand in play, which must stay in view
 
 
 def settled_at_deal(model: TableModel) -> tuple[dict[str, Any], HandLine] | None:
@@ -57,30 +59,23 @@ def single_sentence(record: dict[str, Any], line: HandLine, reader: str) -> str:
     names: list[str] = list(record["seats"])
     cards = [Card.parse(hand[0]) for hand in record["deal"]["hands"]]
     turnup = Card.parse(record["deal"]["turnup"])
-    dealer = names[int(record["dealer"])]
-    opening = (
-        "This game opened with Peel's single (L3-SGL-01)"
-        if line.number == 1
-        else "Every stander took a trick in the last hand, so Peel's single came next (L3-SGL-08)"
-    )
-    dealt = f"{_who(dealer, reader)} turned up the {turnup.name} and dealt everyone one card face up"
-    takers = [name for name, amount in line.net.items() if amount > 0]
-    payers = [name for name, paid in line.loos.items() if paid]
+    why = "L3-SGL-01" if line.number == 1 else "L3-SGL-08: every stander took a trick last hand"
+    taker = next((name for name, amount in line.net.items() if amount > 0), None)
     each = max(line.loos.values(), default=0)
-    if takers:
-        taker = takers[0]
-        card = cards[names.index(taker)]
-        pronoun = "your" if taker == reader else f"{taker}'s"
-        result = (
-            f"{pronoun} {card.name} was the best {turnup.suit.plural[:-1]} above it, so {_who(taker, reader)} "
-            f"took the pool of {line.pool_before} chips (L3-SGL-03)"
+    if taker is None:
+        said = (
+            f"Peel's single ({why}): no card beat the turn-up, the {turnup.name}, in its suit, so everyone was "
+            f"looed and paid {each} into this hand's pool of {line.pool_after} chips (L3-SGL-05)."
         )
-        rest = f"the others paid {each} each into this hand's pool (L3-SGL-04)" if payers else ""
     else:
-        result = f"no card beat it in {turnup.suit.plural}, so everyone was looed (L3-SGL-05)"
-        rest = f"each paid {each} and the pool, now {line.pool_after} chips, carries to this hand" if payers else ""
-    said = f"{opening}: {dealt}; {result}" + (f", and {rest}" if rest else "") + "."
-    return said[:1].upper() + said[1:]
+        card = cards[names.index(taker)]
+        whose = "your" if taker == reader else f"{taker}'s"
+        said = (
+            f"Peel's single ({why}): {whose} {card.name} was the best {turnup.suit.plural[:-1]} above the "
+            f"turn-up, the {turnup.name}, so {_who(taker, reader)} took the pool of {line.pool_before} chips "
+            f"and the others paid {each} each into this hand's (L3-SGL-03, L3-SGL-04)."
+        )
+    return said
 
 
 def opening_html(model: TableModel, *, four_colour: bool = False) -> str:
@@ -94,22 +89,21 @@ def opening_html(model: TableModel, *, four_colour: bool = False) -> str:
     turnup = Card.parse(record["deal"]["turnup"])
     taker = next((name for name, amount in line.net.items() if amount > 0), None)
     seats = [
-        f'<div class="loo-opening-seat">{escape("Turn-up")}<br>{piece_html(turnup, 36, four_colour=four_colour)}</div>'
+        f'<div class="loo-opening-seat">Turn-up<br>{piece_html(turnup, CARD_WIDTH, four_colour=four_colour)}</div>'
     ]
     for index, (name, hand) in enumerate(zip(names, record["deal"]["hands"], strict=True), start=1):
         card = Card.parse(hand[0])
         won = " loo-opening-won" if name == taker else ""
-        delay = f"animation-delay:{index * STEP:.2f}s" + (f",{(len(names) + 1) * STEP:.2f}s" if won else "")
+        delay = f"--loo-at:{index * STEP:.2f}s"  # its card turned after the one before
         label = f"{name} (you)" if name == reader else name
         seats.append(
             f'<div class="loo-opening-seat{won}" style="{delay}">{escape(label)}<br>'
-            f"{piece_html(card, 36, four_colour=four_colour)}</div>"
+            f"{piece_html(card, CARD_WIDTH, four_colour=four_colour)}</div>"
         )
-    said_delay = f"animation-delay:{(len(names) + 1) * STEP:.2f}s"
     return (
-        STYLE + f'<div class="loo-opening" role="region" aria-label="The single, before this hand">'
-        f"<h3>Hand {line.number}: the single, settled as it was dealt</h3>"
+        STYLE + f'<div class="loo-opening" role="region" aria-label="The single, before this hand" '
+        f'style="--loo-end:{(len(names) + 1) * STEP:.2f}s">'
         f'<div class="loo-opening-cards">{"".join(seats)}</div>'
-        f'<p class="loo-opening-said" style="{said_delay}">{escape(single_sentence(record, line, reader))} '
-        "Then this hand was dealt.</p></div>"
+        f'<p class="loo-opening-said"><b>Hand {line.number}, settled as dealt.</b> '
+        f"{escape(single_sentence(record, line, reader))}</p></div>"
     )
