@@ -9,7 +9,7 @@ import pytest
 from loo.cards import Card
 from widgets.journal import MemoryJournals
 from widgets.model import TableModel
-from widgets.opening import opening_html, settled_at_deal, single_sentence
+from widgets.opening import STYLE, opening_html, settled_at_deal, single_sentence
 from widgets.table_view import TableView
 
 README_CODE = "l3.peel.s0.n482910233"  # the README's example deal code
@@ -106,3 +106,9 @@ def test_a_single_later_in_the_game_is_shown_and_played_on_too() -> None:
             assert single_sentence(record, line, "Ann").startswith("Peel's single (L3-SGL-08: every stander took")
             return
     raise AssertionError("no single after a clean hand in 200 hands")
+
+
+def test_the_cards_turn_only_for_readers_who_allow_motion() -> None:
+    motion = STYLE.index("@media (prefers-reduced-motion:no-preference){")
+    assert STYLE.index("animation:") > motion and STYLE.count("animation:") == 3
+    assert "opacity" not in STYLE[: STYLE.index("@keyframes loo-turn")], "no text is ever translucent"
