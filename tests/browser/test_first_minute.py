@@ -42,7 +42,7 @@ def test_a_new_table_is_titled_linked_and_folds_its_introduction_once_read(
 ) -> None:
     base, _db = served
     SHOTS.mkdir(exist_ok=True)
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context = browser.new_context(viewport={"width": 1366, "height": 1024})
     try:
         page = context.new_page()
         errors: list[str] = []
@@ -53,19 +53,20 @@ def test_a_new_table_is_titled_linked_and_folds_its_introduction_once_read(
         assert links.nth(0).get_attribute("href") == f"/{PAGES['three-card-loo'].chapter}"
         assert links.nth(1).inner_text() == "How to play this table"
         intro = page.locator("details[data-loo-intro]")
-        assert intro.evaluate("d => d.open"), "open on the first visit, on a wide screen"
+        assert intro.evaluate("d => d.open"), "open on the first visit, on a big screen"
         # Peel's single: shown as an event, and the reader has a decision to make
         expect(page.locator(".loo-opening")).to_contain_text("L3-SGL-0", timeout=WAIT)
         expect(page.locator(".loo-choices button.mod-primary").first).to_be_enabled(timeout=WAIT)
         page.wait_for_timeout(3000)  # the single's cards turned
         assert in_view(page, ".loo-board"), "the table in view below the introduction"
-        page.screenshot(path=str(SHOTS / "first-minute-1366-first-visit.png"))
+        assert in_view(page, ".loo-choices")
+        page.screenshot(path=str(SHOTS / "first-minute-1366x1024-first-visit.png"))
         page.reload(wait_until="commit")
         expect(page.locator(".loo-board")).to_be_visible(timeout=WAIT)
         assert not intro.evaluate("d => d.open"), "folded once read"
         assert in_view(page, ".loo-board")
         page.wait_for_timeout(3000)
-        page.screenshot(path=str(SHOTS / "first-minute-1366-again.png"))
+        page.screenshot(path=str(SHOTS / "first-minute-1366x1024-again.png"))
         intro.locator("summary").click()
         assert intro.evaluate("d => d.open"), "a click opens it again"
         assert axe_problems(page) == [], "the links, the fold and the single pass axe"
@@ -74,19 +75,24 @@ def test_a_new_table_is_titled_linked_and_folds_its_introduction_once_read(
         context.close()
 
 
-def test_on_a_phone_the_table_is_in_view_at_once(browser: Browser, served: tuple[str, Path]) -> None:
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (390, 844)])
+def test_on_a_laptop_or_a_phone_the_table_is_in_view_at_once(
+    browser: Browser, served: tuple[str, Path], width: int, height: int
+) -> None:
     base, _db = served
     SHOTS.mkdir(exist_ok=True)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = width < 700
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone)
     try:
         page = context.new_page()
         open_table(page, f"{base}/tables/three-card-loo")
         assert page.title() == page_title("three-card-loo")
-        assert not page.locator("details[data-loo-intro]").evaluate("d => d.open"), "folded on a narrow screen"
+        assert not page.locator("details[data-loo-intro]").evaluate("d => d.open"), "folded: the table first"
         page.wait_for_timeout(3000)
-        page.screenshot(path=str(SHOTS / "first-minute-390.png"))
-        page.screenshot(path=str(SHOTS / "first-minute-390-full.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / f"first-minute-{width}x{height}.png"))
         assert in_view(page, ".loo-board")
+        if not phone:
+            assert in_view(page, ".loo-choices"), "the choices too"
     finally:
         context.close()
 
