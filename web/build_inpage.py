@@ -159,7 +159,7 @@ def play_pages(scripts: dict[str, str], manifest: str) -> dict[str, str]:
         f"{game}.html": PLAY_PAGE.format(
             game=game, name=html.escape(GAME_NAMES[game]), css=scripts["inpage.css"], js=scripts["inpage.js"],
             keys=scripts["table-keys.js"], manifest=manifest,
-            links=links_html(game, "../", tables="index.html").replace("<a ", '<a target="_top" '),
+            links=links_html(game, "../", tables="index.html"),
         )
         for game in TABLES
     }  # fmt: skip

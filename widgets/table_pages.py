@@ -95,14 +95,15 @@ def page_title(game: str) -> str:
 def links_html(game: str, root: str = "/", *, tables: str = "/tables/") -> str:
     """The line of links under a table's heading: its chapter, how to play, every table.
 
-    ``root`` is the site's root as the page reaches it ("/" on the server, "../" from ``play/``).
+    ``root`` is the site's root as the page reaches it ("/" on the server, "../" from ``play/``). The
+    links open in the whole window, also from a table embedded in a chapter's page (an iframe).
     """
     page = PAGES[game]
     return (
         '<nav class="loo-table-links" aria-label="About this table">'
-        f'<a href="{escape(root + page.chapter)}">The chapter on {escape(page.title)}</a> · '
-        f'<a href="{escape(root + HOW_TO_PLAY)}">How to play this table</a> · '
-        f'<a href="{escape(tables)}">All the tables</a></nav>'
+        f'<a href="{escape(root + page.chapter)}" target="_top">The chapter on {escape(page.title)}</a> · '
+        f'<a href="{escape(root + HOW_TO_PLAY)}" target="_top">How to play this table</a> · '
+        f'<a href="{escape(tables)}" target="_top">All the tables</a></nav>'
     )
 
 
