@@ -112,3 +112,19 @@ def test_the_cards_turn_only_for_readers_who_allow_motion() -> None:
     motion = STYLE.index("@media (prefers-reduced-motion:no-preference){")
     assert STYLE.index("animation:") > motion and STYLE.count("animation:") == 3
     assert "opacity" not in STYLE[: STYLE.index("@keyframes loo-turn")], "no text is ever translucent"
+
+
+def test_a_game_saved_at_a_finished_single_deals_on_when_it_is_opened() -> None:
+    """Before issue 20 a table waited at a finished single for Next hand; such a saved game, opened
+    again, shows the single and deals the next hand."""
+    from widgets.live_table import LiveTable, served_table
+
+    journals = MemoryJournals()
+    table_id = journals.new_table("three-card-loo")
+    journals.append(
+        table_id, 0, [{"type": "start", "code": "l3.peel.s0.n5", "names": ["Ann", "Ben", "Cat", "Dan", "Eve"]}]
+    )
+    opened = served_table("three-card-loo", "peel", f"table={table_id}", store=journals)
+    assert isinstance(opened, LiveTable) and not opened.model.hand.is_over and opened.model.legal()
+    assert settled_at_deal(opened.model) is not None
+    assert [e["type"] for e in journals.load(table_id).events] == ["start", "deal"]
