@@ -119,7 +119,7 @@ PLAY_PAGE = """<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{name}: play in your browser · Lanterloo</title>
+<title>{name}: a live table in your browser · Lanterloo</title>
 <link rel="icon" href="../favicon.ico">
 <link rel="stylesheet" href="../inpage/inpage.css?v={css}">
 </head>
@@ -127,7 +127,7 @@ PLAY_PAGE = """<!DOCTYPE html>
 <main class="loo-inpage" data-loo-game="{game}" data-loo-manifest="../inpage/manifest.json?v={manifest}">
 <header class="loo-inpage-head">
 <h1>{name}</h1>
-<p class="loo-inpage-links"><a href="../book/index.html" target="_top">The book</a></p>
+<div class="loo-inpage-links">{links}</div>
 </header>
 <p class="loo-inpage-where" role="note"><strong>This table runs in your browser.</strong> The whole deal,
 every hand, is in your own computer, so a curious reader could find the other players' cards. The
@@ -145,6 +145,27 @@ tables served by the Lanterloo server keep them hidden.</p>
 </body>
 </html>
 """
+
+
+def play_pages(scripts: dict[str, str], manifest: str) -> dict[str, str]:
+    """The in-browser tables' pages (``play/<game>.html``), each linking its chapter, how to play and
+    the list of tables, and that list (``play/index.html``; the server has its own at ``/tables/``)."""
+    sys.path.insert(0, str(ROOT))
+    from loo.options import GAME_NAMES
+    from widgets.book import TABLES
+    from widgets.table_pages import links_html, tables_page
+
+    pages = {
+        f"{game}.html": PLAY_PAGE.format(
+            game=game, name=html.escape(GAME_NAMES[game]), css=scripts["inpage.css"], js=scripts["inpage.js"],
+            keys=scripts["table-keys.js"], manifest=manifest,
+            links=links_html(game, "../", tables="index.html"),
+        )
+        for game in TABLES
+    }  # fmt: skip
+    where = "These tables run in your own browser: the whole deal is in your computer, so they cannot hide it."
+    pages["index.html"] = tables_page(lambda game: f"{game}.html", "../", where=where, games=TABLES)
+    return pages
 
 
 def main(argv: list[str]) -> int:
@@ -172,16 +193,8 @@ def main(argv: list[str]) -> int:
     manifest_bytes = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
     write_if_changed(assets / "inpage" / "manifest.json", manifest_bytes)
     sys.path.insert(0, str(ROOT))
-    from loo.options import GAME_NAMES
-    from widgets.book import TABLES
-
-    for game in TABLES:
-        page = PLAY_PAGE.format(
-            game=game, name=html.escape(GAME_NAMES[game]), css=scripts["inpage.css"], js=scripts["inpage.js"],
-            keys=scripts["table-keys.js"],
-            manifest=digest(manifest_bytes),
-        )
-        write_if_changed(assets / "play" / f"{game}.html", page.encode())
+    for name, page in play_pages(scripts, digest(manifest_bytes)).items():
+        write_if_changed(assets / "play" / name, page.encode())
     shutil.rmtree(WEB / "__pycache__", ignore_errors=True)
     return 0
 

@@ -344,7 +344,9 @@ def served_table(
             log.info("refused table id: %s", error)
             return notice(NO_TABLE, game, title="No such table")
         if saved.count:  # a game in progress: resume it (a deal code in the address was for its start)
-            return LiveTable(TableModel.resume(store, table_id, rng=rng), saved=True)
+            resumed = TableModel.resume(store, table_id, rng=rng)
+            resumed._past_the_deal()  # a single saved before tables dealt on past it (issue 20): deal on now
+            return LiveTable(resumed, saved=True)
         if code_problem:
             return notice(code_problem, game, title="This deal cannot be dealt")
         model = TableModel(game, preset=preset, code=code, rng=rng)

@@ -199,7 +199,8 @@ class TableModel(SavingTable, traitlets.HasTraits):
         first = self.deal_code()
         assert first is not None  # a new game's first hand is always dealt from a seed
         self._history = []
-        return self._journal({"type": START, "code": str(first), "names": list(self.names), "bots": self.bot_name})
+        started = self._journal({"type": START, "code": str(first), "names": list(self.names), "bots": self.bot_name})
+        return started and self._past_the_deal(first.seed if code is not None else None)
 
     # ----- what the reader may see -----------------------------------------------------------
 
@@ -391,7 +392,15 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self._pushed = []
         if not self._deal(seed):
             return False
-        return self._journal({"type": "deal", "seed": self._seed})
+        return self._journal({"type": "deal", "seed": self._seed}) and self._past_the_deal()
+
+    def _past_the_deal(self, code_seed: int | None = None) -> bool:
+        """A hand settled as dealt (Peel's single, L3-SGL-01/08) is shown (widgets.opening) and the next dealt at
+        once; after a deal code's single, from a seed the code's fixes (a class plays the same next hand)."""
+        if self._replaying or not self.hand.is_over or self.hand.actions:
+            return True
+        seed = random.Random(f"after-single:{code_seed}").randrange(1, SEED_LIMIT) if code_seed else None
+        return self.new_hand(seed)
 
     def new_game(self, game: str | None = None, *, rules: Any = None, seed: int | None = None) -> bool:
         """Start a new game, of ``game`` under ``rules`` if given (else the same game and rules again)."""

@@ -24,6 +24,7 @@ from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import LIST_VERBS, action_label, board_html, pam_card, piece_label, piece_name
 from widgets.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, sheet_in_page, tile_class
 from widgets.model import TableModel
+from widgets.opening import opening_html
 from widgets.safety import guarded
 from widgets.shared import ROW, is_shared, lean, own_layout, shared_layout
 
@@ -76,6 +77,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self._page_sheet = sheet_in_page() if page_sheet is None else page_sheet
         # Card faces: the same for everyone, they reveal nothing.
         self._style = lean(ipw.HTML, "" if self._page_sheet else card_stylesheet())
+        self._opening = lean(ipw.HTML)  # a single settled as it was dealt, before this hand (widgets.opening)
         self._board = lean(ipw.HTML)
         self._choices = _row(cls="loo-choices")
         self._unavailable = lean(ipw.HTML)
@@ -168,6 +170,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         super().__init__(
             [
                 self._style,
+                self._opening,
                 self._board,
                 self._choices,
                 self._unavailable,
@@ -237,6 +240,9 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self._next.button_style = "primary" if over else ""
         self._export_hand.disabled = not over
         self._export_game.disabled = not model.records
+        opening = opening_html(model, four_colour=four)
+        if self._opening.value != opening:  # set only when it changes: its cards are turned once, not every move
+            self._opening.value = opening
         self._board.value = (
             board_html(
                 view,

@@ -45,6 +45,7 @@ from tests.kernel_client import Frame, Protocol, TableClient
 from widgets.card_style import card_stylesheet
 from widgets.dealcode import parse_deal_code
 from widgets.model import TableModel, code_record
+from widgets.opening import settled_at_deal
 from widgets.safety import READER_MESSAGE
 from widgets.store import TableStore
 
@@ -499,6 +500,10 @@ def visible_to_reader(model: TableModel) -> set[Card]:
     for public in (getattr(view, "turnup", None), getattr(view, "peep_card", None)):
         if public is not None:
             seen.add(public)
+    single = settled_at_deal(model)  # Peel's single just settled, shown above the hand: all of it was face up
+    if single is not None:
+        deal = single[0]["deal"]
+        seen |= {Card.parse(hand[0]) for hand in deal["hands"]} | {Card.parse(deal["turnup"])}
     return seen
 
 

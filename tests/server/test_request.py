@@ -118,4 +118,6 @@ def test_a_preheated_table_shows_dealing_then_deals_the_requests_table(
     before, table = run_async(open_the_page())
     assert before == ["HTML"]
     assert isinstance(table, LiveTable) and table.model.table_id == table_id
-    assert str(table.model.deal_code()) == "l3.peel.s0.n12"
+    # the code's hand (Peel's single, shown and settled), then the hand after it, with a decision
+    assert table.model.records[0]["deal"]["hands"][0] and table.model.hand_lines()[0].reason == "single"
+    assert table.model._history[0]["code"] == "l3.peel.s0.n12" and table.model.legal()

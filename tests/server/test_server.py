@@ -33,6 +33,7 @@ from widgets.server.pages import DEFAULT_TABLES, TABLE_NAME, TEMPLATES, page_con
 from widgets.server.seats import DEFAULT_MAX_TABLES, SeatedKernelManager, TableSeats, tables_full_page
 from widgets.server.sockets import must_withhold
 from widgets.store import TableStore
+from widgets.table_pages import PAGES
 
 
 def v1(msg_type: str, content: dict[str, object], channel: str = "iopub") -> bytes:
@@ -648,3 +649,31 @@ def test_the_server_queues_its_pool_refills_and_its_websocket_keeps_the_play_clo
     assert isinstance(initialize, server_seats.OneRefillAtATime)
     assert initialize._playing == server_sockets.play_clock.playing
     assert server_sockets.TableKernelWebsocketHandler.on_message is not VoilaKernelWebsocketHandler.on_message
+
+
+def test_tables_lists_every_table_with_its_chapter_and_reserves_nothing(routed: LanterlooServer) -> None:
+    """``/tables/`` (issue 20) was a 404: it lists each game's table, a sentence and its chapter, even
+    when every place is taken (it starts no table and reserves no id)."""
+    seats = routed.seats
+    assert seats is not None and seats.admit() and seats.admit()  # the server is full: the list still answers
+    for response in fetch_at_once(routed.app, ["/tables/", "/tables"]):
+        assert response.code == 200 and response.headers["Content-Type"].startswith("text/html")
+        page = response.body.decode()
+        assert "<title>The live tables · Lanterloo</title>" in page
+        for notebook in DEFAULT_TABLES.glob("*.ipynb"):
+            game = notebook.stem
+            assert f'href="/tables/{game}"' in page and PAGES[game].title in page
+            assert f'href="/{PAGES[game].chapter}"' in page
+        assert 'href="/book/teaching.html#how-to-play"' in page
+    assert reserved(routed.db_path) == 0
+
+
+def test_tables_lists_only_the_tables_the_server_has(tmp_path: Path) -> None:
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    (folder / "nap.ipynb").write_text("{}")
+    (folder / "Not A Table.ipynb").write_text("{}")
+    app = tornado.web.Application([(r"/tables/?", server_pages.TablesListHandler, {"tables": folder})])
+    (response,) = fetch_at_once(app, ["/tables/"])
+    page = response.body.decode()
+    assert page.count('class="loo-table-link"') == 1 and 'href="/tables/nap"' in page

@@ -394,10 +394,11 @@ def test_loading_records_again_and_again_keeps_one_game_in_the_journal(store: Jo
     table_id = store.new_table("three-card-loo")
     table = TableModel("three-card-loo", rng=random.Random(2))
     table.attach(store, table_id)
+    first = table.saved_events  # the start, and under Peel the deal after the single
     for _ in range(10):
         assert table.import_record(text)
     saved = store.load(table_id)
-    assert [e["type"] for e in saved.events] == ["start"] and saved.count == 11
+    assert [e["type"] for e in saved.events] == ["start"] and saved.count == first + 10
     if isinstance(store, TableStore):  # and the database keeps no more than that one game
         assert store._db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 1
     resumed = TableModel.resume(store, table_id)

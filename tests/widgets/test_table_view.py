@@ -22,6 +22,7 @@ from loo.records import check
 from loo.tiles import full_set
 from widgets.board import pam_card, piece_label, piece_name
 from widgets.model import TableModel
+from widgets.opening import settled_at_deal
 from widgets.table_view import UNDO_FINISHED_TIP, TableView
 
 GAMES = [
@@ -58,6 +59,10 @@ def visible_to_reader(table: TableModel) -> set[object]:
     for public in (getattr(v, "turnup", None), getattr(v, "peep_card", None)):  # the peep card: after a peep
         if public is not None:
             seen.add(public)
+    single = settled_at_deal(table)  # Peel's single just settled, shown above the hand: all of it was face up
+    if single is not None:
+        deal = single[0]["deal"]
+        seen |= {Card.parse(hand[0]) for hand in deal["hands"]} | {Card.parse(deal["turnup"])}
     return seen
 
 
@@ -142,9 +147,11 @@ def play_hands(view: TableView, rng: random.Random, hands: int) -> list[set[str]
             steps += 1
             assert steps < 80
         offered.append(seen)
-        assert f"Hand {number} is over" in view._board.value
+        # counting Peel's singles, each settled as dealt, shown and played on (widgets.opening)
+        singles = sum(line.reason == "single" for line in table.hand_lines())
+        assert f"Hand {number + singles} is over" in view._board.value
         assert not view._next.disabled and not view._export_hand.disabled
-        assert len(table.hand_lines()) == number
+        assert len(table.hand_lines()) == number + singles
         assert sum(table.balances().values()) + table.pool == 0, "every chip accounted for"
         view._next.click()
         if "game is over" in table.message:

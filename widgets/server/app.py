@@ -51,6 +51,7 @@ from widgets.server.pages import (
     TableLinkHandler,
     TableRenderHandler,
     TableShutdownHandler,
+    TablesListHandler,
     TemplateAssetHandler,
     page_config,
     startup_bundle,
@@ -143,6 +144,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             )
         etag = '"' + hashlib.sha256(bundle).hexdigest()[:32] + '"'
         handlers.append((re.escape(STARTUP_BUNDLE_PATH), StartupBundleHandler, {"bundle": bundle, "etag": etag}))
+        handlers.append((r"/tables/?", TablesListHandler, {"tables": Path(self.root_dir)}))
         handlers.append(
             (
                 r"/tables/([a-z0-9-]+)/?",

@@ -27,6 +27,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 
 from widgets.card_style import card_css
 from widgets.server.seats import Seat, SeatedKernelManager, TableSeats, query_with, reserve_table_id, send_tables_full
+from widgets.table_pages import tables_page
 
 log = logging.getLogger("lanterloo.server")
 
@@ -186,6 +187,23 @@ class StartupBundleHandler(tornado.web.RequestHandler):
         self.set_header("Content-Type", "text/javascript; charset=utf-8")
         self.set_header("Cache-Control", "no-cache")
         self.write(self.bundle)
+
+
+SERVED_TABLES = "Each table runs here, on the Lanterloo server, which keeps the other players' hands hidden."
+
+
+class TablesListHandler(tornado.web.RequestHandler):
+    """``/tables/``: the tables this server offers, each game's title linking to a new table of it,
+    with a sentence and its chapter (:func:`widgets.table_pages.tables_page`)."""
+
+    def initialize(self, tables: Path) -> None:
+        self.tables = tables
+
+    def get(self) -> None:
+        games = [p.stem for p in sorted(self.tables.glob("*.ipynb")) if TABLE_NAME.match(p.stem)]
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-cache")
+        self.write(tables_page(lambda game: f"/tables/{game}", "/", where=SERVED_TABLES, games=games))
 
 
 class TableLinkHandler(tornado.web.RequestHandler):

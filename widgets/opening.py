@@ -1,0 +1,116 @@
+"""A hand settled as it was dealt, shown to the reader as an event: Peel's single.
+
+Under Peel's rules a game opens with a single (L3-SGL-01), and a hand in which every stander
+took a trick is followed by another (L3-SGL-08): everyone gets one card face up, and the best card
+of the turn-up's suit above the turn-up takes the pool (L3-SGL-03), the rest paying the single's
+loo (L3-SGL-04). No one makes a choice in it, so the table (:meth:`TableModel._past_the_deal`)
+deals the next hand at once; this module draws what happened, so that no chip is lost unseen: the
+turn-up, each player's card turned in turn, who took the pool, and one sentence saying why.
+
+It reads only what is public once the single is over: its record (every card of it was face up)
+and the ledger's line for it.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from loo.cards import Card
+from loo.reasons import Reason
+from widgets.board import piece_html
+from widgets.model import HandLine, TableModel
+
+STYLE = (
+    "<style>"
+    ".loo-opening{border:1px solid #c9b98f;border-left:5px solid #8a6d1d;border-radius:6px;background:#fffaf0;"
+    "padding:4px 8px;margin:0 0 6px;font-family:system-ui,sans-serif;font-size:13px;line-height:1.35}"
+    ".loo-opening-cards{display:flex;flex-wrap:wrap;gap:2px 8px;align-items:flex-end}"
+    ".loo-opening-seat{text-align:center;font-size:11px}"
+    ".loo-opening-won{outline:3px solid #2f6f4f;outline-offset:2px;border-radius:4px}"
+    ".loo-opening-said{margin:3px 0 0;overflow:hidden}"
+    # Only a reader who has not asked for less motion sees the cards turned one by one; no text is
+    # ever translucent (a reader, or axe, reads it at full contrast from the start).
+    "@media (prefers-reduced-motion:no-preference){"
+    ".loo-opening-seat>:last-child{animation:loo-turn .5s ease-out var(--loo-at,0s) both}"
+    ".loo-opening-won{animation:loo-won .6s ease-out var(--loo-end,0s) both}"
+    ".loo-opening-said{animation:loo-appear .8s ease-out var(--loo-end,0s) both}}"
+    "@keyframes loo-turn{from{opacity:0;transform:rotateY(90deg)}to{opacity:1;transform:none}}"
+    "@keyframes loo-appear{from{max-height:0}to{max-height:12em}}"
+    "@keyframes loo-won{from{outline-color:rgba(47,111,79,0)}to{outline-color:#2f6f4f}}"
+    "</style>"
+)
+"""The single's looks, sent with it (about 1 kB, only while a single is shown): the cards turned in turn,
+who took the pool outlined, the sentence rolled out after them."""
+STEP = 0.35  # seconds between one card turned and the next
+CARD_WIDTH = 26  # small: the single sits above the hand in play, which must stay in view
+
+
+def settled_at_deal(model: TableModel) -> tuple[dict[str, Any], HandLine] | None:
+    """The record and ledger line of the hand settled at its deal just before the hand in play, if any."""
+    if model.hand.is_over or not model.records:
+        return None
+    record = model.records[-1]
+    if record.get("actions") or record.get("deal_kind") != Reason.SINGLE.value:
+        return None
+    lines = model.hand_lines()
+    return (record, lines[-1]) if lines and lines[-1].reason == Reason.SINGLE else None
+
+
+def _who(name: str, reader: str) -> str:
+    return "you" if name == reader else name
+
+
+def single_sentence(record: dict[str, Any], line: HandLine, reader: str) -> str:
+    """What happened in the single, and why, in one sentence with its laws."""
+    names: list[str] = list(record["seats"])
+    cards = [Card.parse(hand[0]) for hand in record["deal"]["hands"]]
+    turnup = Card.parse(record["deal"]["turnup"])
+    why = "L3-SGL-01" if line.number == 1 else "L3-SGL-08: every stander took a trick last hand"
+    taker = next((name for name, amount in line.net.items() if amount > 0), None)
+    each = max(line.loos.values(), default=0)
+    if taker is None:
+        said = (
+            f"Peel's single ({why}): no card beat the turn-up, the {turnup.name}, in its suit, so everyone was "
+            f"looed and paid {each} into this hand's pool of {line.pool_after} chips (L3-SGL-05)."
+        )
+    else:
+        card = cards[names.index(taker)]
+        whose = "your" if taker == reader else f"{taker}'s"
+        said = (
+            f"Peel's single ({why}): {whose} {card.name} was the best {turnup.suit.plural[:-1]} above the "
+            f"turn-up, the {turnup.name}, so {_who(taker, reader)} took the pool of {line.pool_before} chips "
+            f"and the others paid {each} each into this hand's (L3-SGL-03, L3-SGL-04)."
+        )
+    return said
+
+
+def opening_html(model: TableModel, *, four_colour: bool = False) -> str:
+    """The single just settled, drawn as a short event, or "" if the hand in play followed none."""
+    found = settled_at_deal(model)
+    if found is None:
+        return ""
+    record, line = found
+    reader = model.names[model.seat]
+    names: list[str] = list(record["seats"])
+    turnup = Card.parse(record["deal"]["turnup"])
+    taker = next((name for name, amount in line.net.items() if amount > 0), None)
+    seats = [
+        f'<div class="loo-opening-seat">Turn-up<br>{piece_html(turnup, CARD_WIDTH, four_colour=four_colour)}</div>'
+    ]
+    for index, (name, hand) in enumerate(zip(names, record["deal"]["hands"], strict=True), start=1):
+        card = Card.parse(hand[0])
+        won = " loo-opening-won" if name == taker else ""
+        delay = f"--loo-at:{index * STEP:.2f}s"  # its card turned after the one before
+        label = f"{name} (you)" if name == reader else name
+        seats.append(
+            f'<div class="loo-opening-seat{won}" style="{delay}">{escape(label)}<br>'
+            f"{piece_html(card, CARD_WIDTH, four_colour=four_colour)}</div>"
+        )
+    return (
+        STYLE + f'<div class="loo-opening" role="region" aria-label="The single, before this hand" '
+        f'style="--loo-end:{(len(names) + 1) * STEP:.2f}s">'
+        f'<div class="loo-opening-cards">{"".join(seats)}</div>'
+        f'<p class="loo-opening-said"><b>Hand {line.number}, settled as dealt.</b> '
+        f"{escape(single_sentence(record, line, reader))}</p></div>"
+    )
