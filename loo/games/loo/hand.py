@@ -35,13 +35,7 @@ from loo.games.loo.play import (
 )
 from loo.games.loo.rules import ClubLawMiss, FirstDealMode, Game, LoneOpponentRule, Pam, PamBeCivil, Rules
 from loo.games.loo.settle import Settling
-from loo.games.loo.state import (
-    DealKind,
-    HandState,
-    LooHandBase,
-    SeatView,
-    Settlement,
-)
+from loo.games.loo.state import DealKind, HandState, LooHandBase, SeatView, Settlement
 from loo.games.loo.table import TableMode
 from loo.reasons import Reason
 
