@@ -66,8 +66,9 @@ __all__ = [
 ]
 
 # Actions are values: each declaration and each play of a card by a seat is made once, and shared.
-_DECLARE_ACTIONS: dict[tuple[int, str], Action] = {}
+_DECLARE_ACTIONS: dict[tuple[int, tuple[str, ...]], tuple[Action, ...]] = {}  # by seat and what it may declare
 _PLAY_ACTIONS: list[tuple[Action, ...]] = []  # by seat, then by card index
+_NAMES: dict[int, tuple[str, ...]] = {}  # the seats' default names, by the number of seats
 
 
 class LooHand(Explaining, TableMode, Settling, LooHandBase):
@@ -96,13 +97,16 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         self.game = rules.game
         # Table mode (teaching): an offence is recorded and penalised as the sources say, not refused.
         self.table = table
-        self.n = len(hands)
-        self.names = tuple(names) if names is not None else tuple(f"seat {i}" for i in range(self.n))
+        self.n = n = len(hands)
+        if names is not None:
+            self.names = tuple(names)
+        else:
+            self.names = _NAMES.get(n) or _NAMES.setdefault(n, tuple(f"seat {i}" for i in range(n)))
         self.dealer = dealer
         self.pool = pool
         self.deal_kind = deal_kind
         self.turnup = turnup
-        self.dealt = tuple(tuple(h) if h is not None else None for h in hands)
+        self.dealt = dealt = tuple([tuple(h) if h is not None else None for h in hands])
         self.miss = tuple(miss)
         if stock is None:
             used = {c for h in self.dealt if h for c in h} | set(self.miss) | {turnup}
@@ -123,11 +127,11 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         # see HandState), so while it is the very table in the state the answer stands, and push need not
         # ask again about an action offered.
         self._offered = None
-        self.active = [s for s in range(self.n) if self.dealt[s] is not None]
-        self._rot = tuple(p for p in ((dealer + i) % self.n for i in range(1, self.n + 1)) if self.dealt[p] is not None)
-        self.eldest = self._next_active(dealer)
+        self.active = [s for s in range(n) if dealt[s] is not None]
+        self._rot = rot = tuple([p for p in [(dealer + i) % n for i in range(1, n + 1)] if dealt[p] is not None])
+        self.eldest = rot[0] if rot else dealer  # the first active seat on the dealer's left
         # AMB-20: when the dealer sits out, his rights pass to the last active player, the acting dealer.
-        self.last = self._rotation()[-1]
+        self.last = rot[-1]
         self.club_law = rules.club_law and self.trump is Suit.CLUBS and self.game is not Game.FIVE_CARD
         only_stake = pool == rules.deal_price
         self.bold_stand = (
@@ -143,15 +147,7 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             or (deal_kind is DealKind.SINGLE and not self.peel_single)
         )
         self.miss_in_play = bool(self.miss) and not (self.club_law and rules.club_law_miss is ClubLawMiss.WITHDRAWN)
-        self._s = HandState(
-            phase=Phase.DECLARE,
-            to_act=self.eldest,
-            declared=[None] * self.n,
-            holding=[list(h) if h is not None else [] for h in self.dealt],
-            exchanged=[None] * self.n,
-            penalties=[0] * self.n,
-            put_out=[[] for _ in range(self.n)],
-        )
+        self._s = HandState.start(self.eldest, [list(h) if h is not None else [] for h in dealt])
         self._history = []
         if self.peel_single:
             self._finish(self._settle_peel_single())
@@ -290,30 +286,33 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         """Every action the seat to act may take, in a stable order."""
         s = self._s
         seat = s.to_act
-        if seat is None or s.phase is Phase.DONE:
+        if seat is None:
             return []
-        if s.phase is Phase.DECLARE:
-            out = []
-            for d in self._options(seat):
-                action = _DECLARE_ACTIONS.get((seat, d))
-                if action is None:
-                    action = Action(seat, "for-pool", True) if d == "for-pool" else Action(seat, "declare", d)
-                    _DECLARE_ACTIONS[seat, d] = action
-                out.append(action)
+        phase = s.phase
+        if phase is Phase.PLAY:
+            choices, _ = self._duty([c.index for c in s.holding[seat]])
+            while len(_PLAY_ACTIONS) <= seat:
+                _PLAY_ACTIONS.append(tuple(Action(len(_PLAY_ACTIONS), "play", c) for c in CARDS))
+            actions = _PLAY_ACTIONS[seat]
+            out = [actions[i] for i in choices]
+            self._offered = (s, s.holding, seat, phase, out)
+            return out
+        if phase is Phase.DECLARE:
+            options = self._options(seat)
+            made = _DECLARE_ACTIONS.get((seat, options))
+            if made is None:
+                made = tuple(
+                    Action(seat, "for-pool", True) if d == "for-pool" else Action(seat, "declare", d) for d in options
+                )
+                _DECLARE_ACTIONS[seat, options] = made
+            out = list(made)
             if seat == self.last and self._may_take_turnup():
                 out.extend(Action(seat, "take-turnup", c) for c in s.holding[seat])
             self._offered = (s, s.holding, seat, s.phase, out)
             return out
         if s.phase is Phase.EXCHANGE:
             return [Action(seat, "exchange", combo) for combo in self._exchange_options(seat)]
-        held = s.holding[seat]
-        choices, _ = self._duty([c.index for c in held])
-        while len(_PLAY_ACTIONS) <= seat:
-            _PLAY_ACTIONS.append(tuple(Action(len(_PLAY_ACTIONS), "play", c) for c in CARDS))
-        actions = _PLAY_ACTIONS[seat]
-        out = [actions[i] for i in choices]
-        self._offered = (s, s.holding, seat, s.phase, out)
-        return out
+        return []
 
     def _options(self, seat: int) -> tuple[str, ...]:
         """What ``seat`` may declare now, with the dealer's ``for-pool`` (loo.games.loo.play.declaration_options)."""
@@ -425,11 +424,33 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             return "the miss (played for the pool)"
         return self.names[seat]
 
+    def push(self, action: Action) -> None:
+        """Take ``action`` if the laws allow it; otherwise raise :class:`~loo.actions.IllegalActionError`
+        naming the law broken and change nothing (at a teaching table, record and penalise it).
+
+        An action legal_actions() offered for this very position is taken at once: it is one of the
+        choices the rule functions allowed, so the check is that it is among them.
+        """
+        s = self._s
+        offered = self._offered
+        if offered is not None and offered[0] is s and offered[1] is s.holding and offered[2] == s.to_act:
+            for made in offered[4]:
+                if made is action:
+                    self._history.append((action, s.copy()))
+                    if action.verb == "play":
+                        self._play(action.seat, action.value, action.civil)
+                    else:
+                        self._apply(action)
+                    return
+        super().push(action)
+
     def _apply(self, action: Action) -> None:
         s = self._s
         seat = action.seat
-        if action.verb != "play":
-            s.unshare()  # the declarations and exchanges change the per-seat tables in place
+        if action.verb == "play":
+            self._play(seat, action.value, action.civil)
+            return
+        s.unshare()  # the declarations and exchanges change the per-seat tables in place
         if action.verb == "declare":
             s.declared[seat] = action.value
             if action.value in ("miss", "throw"):
@@ -474,8 +495,6 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
                 self._start_play()
             else:
                 s.to_act = nxt
-        else:
-            self._play(seat, action.value, action.civil)
 
     def _after_declaration(self, seat: int) -> None:
         s = self._s
@@ -551,21 +570,27 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         holding = s.holding.copy()
         holding[seat] = held
         s.holding = holding
-        if not s.current:
+        current = s.current
+        if not current:
             s.civil_said = civil
-        s.current = [*s.current, (seat, card)]
-        if s.best is None or len(s.current) == 1:
-            s.best = self._best_so_far()
+            s.current = current = [(seat, card)]
+            s.best = best = (self._trick_power(seat, card), seat)  # the lead holds the trick so far
         else:
-            value = self._trick_power(seat, card)
-            if value > s.best[0]:  # the earliest of equal cards keeps the trick
-                s.best = (value, seat)
-        players = self._players()
-        if len(s.current) < len(players):
+            s.current = current = [*current, (seat, card)]
+            known = s.best
+            if known is None:
+                s.best = best = self._best_so_far()
+            else:
+                best = known
+                value = self._trick_power(seat, card)
+                if value > best[0]:  # the earliest of equal cards keeps the trick
+                    s.best = best = (value, seat)
+        players = s.players or self._players()
+        if len(current) < len(players):
             i = players.index(seat)
             s.to_act = players[(i + 1) % len(players)]
             return
-        winner = s.best[1]
+        winner = best[1]
         assert s.leader is not None
         s.tricks = [*s.tricks, Trick(s.leader, tuple(s.current), winner)]
         s.current = []

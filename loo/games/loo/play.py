@@ -192,26 +192,26 @@ def deal_rounds(
     first, L3-DEAL-08, L5-GEN-01), with a card to the miss each round where the rules put it
     (L3-DEAL-10, CF-16). Returns each seat's hand (None for a seat not dealt in), the miss, and the
     position of the next card in the pack."""
+    # One round of the deal, as the places its cards go to: the seats in order, and the miss (-1)
+    # where the rules put it. Round after round repeats it, so each place's cards lie at one stride.
+    places = list(order)
+    if with_miss:
+        if position is MissPosition.FIRST:
+            places.insert(0, -1)
+        elif position is MissPosition.BEFORE_DEALER:
+            places.insert(len(places) - 1, -1)
+        else:
+            places.append(-1)
+    stride = len(places)
     hands: list[list[P] | None] = [None] * seats
-    for seat in order:
-        hands[seat] = []
     miss: list[P] = []
-    first = order[0] if with_miss and position is MissPosition.FIRST else -1
-    before_dealer = order[-1] if with_miss and position is MissPosition.BEFORE_DEALER else -1
-    after_dealer = with_miss and position is MissPosition.AFTER_DEALER
-    for _round in range(size):
-        for seat in order:
-            if seat == first or seat == before_dealer:
-                miss.append(pack[top])
-                top += 1
-            hand = hands[seat]
-            assert hand is not None
-            hand.append(pack[top])
-            top += 1
-        if after_dealer:
-            miss.append(pack[top])
-            top += 1
-    return hands, miss, top
+    for offset, place in enumerate(places):
+        cards = list(pack[top + offset : top + stride * size : stride])
+        if place < 0:
+            miss = cards
+        else:
+            hands[place] = cards
+    return hands, miss, top + stride * size
 
 
 def exchange_choices(hand: Sequence[P], room: int) -> list[tuple[P, ...]]:
