@@ -24,13 +24,21 @@ from loo.deal import shuffled_pack
 from loo.games.loo.explain import Explaining
 from loo.games.loo.play import (
     ACE,
+    PLAYING,
+    STANDING,
+    conceded,
     deal_rounds,
+    dealer_uncontested,
     declaration_options,
     exchange_choices,
+    first_leader,
     follow_choices,
     lead_choices,
     may_miss_when_all_play,
+    players_of,
     power,
+    rotation,
+    trick_order,
 )
 from loo.games.loo.settle import Settling
 from loo.games.loo.state import (
@@ -128,7 +136,7 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         # ask again about an action offered.
         self._offered = None
         self.active = [s for s in range(n) if dealt[s] is not None]
-        self._rot = rot = tuple([p for p in [(dealer + i) % n for i in range(1, n + 1)] if dealt[p] is not None])
+        self._rot = rot = rotation(dealer, n, dealt)
         self.eldest = rot[0] if rot else dealer  # the first active seat on the dealer's left
         # AMB-20: when the dealer sits out, his rights pass to the last active player, the acting dealer.
         self.last = rot[-1]
@@ -498,17 +506,17 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
 
     def _after_declaration(self, seat: int) -> None:
         s = self._s
-        standers = [p for p in self.active if s.declared[p] in ("stand", "miss", "for-pool")]
+        declared = s.declared
+        standers = [p for p in self.active if declared[p] in PLAYING]
         if seat != self.last:
-            nxt = self._next_active(seat)
-            if nxt == self.last and not standers and not self.all_must_play:
-                # L3-DLR-01, L5-DECL-05, IRL-06: everyone before the dealer threw up: his pool, no play.
+            rot = self._rot
+            nxt = rot[rot.index(seat) + 1]
+            if dealer_uncontested(nxt == self.last, len(standers), self.all_must_play):
                 self._finish(self._uncontested(self.last, Reason.DEALER_UNCONTESTED))
                 return
             s.to_act = nxt
             return
-        if len(standers) == 1 and not s.for_pool:
-            # L3-DLR-04, L3-DLR-05, L5-DECL-06, AMB-33: a lone stander takes the pool without play.
+        if conceded(len(standers), s.for_pool):
             self._finish(self._uncontested(standers[0], Reason.CONCEDED))
             return
         if self.game.exchanges:
@@ -519,13 +527,13 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
 
     def _exchangers(self) -> list[int]:
         """Standers from the dealer's left, the dealer last (AMB-28, AMB-33)."""
-        return [p for p in self._rot if self._s.declared[p] in ("stand", "miss")]
+        return [p for p in self._rot if self._s.declared[p] in STANDING]
 
     def _players(self) -> tuple[int, ...]:
         """The players, from the dealer's left: fixed once play begins, so kept in the state from then."""
         players = self._s.players
         if players is None:
-            players = tuple(p for p in self._rot if self._s.declared[p] in ("stand", "miss", "for-pool"))
+            players = players_of(self._rot, self._s.declared)
             if self._s.phase is Phase.PLAY:
                 self._s.players = players
         return players
@@ -533,13 +541,6 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
     def _rotation(self) -> tuple[int, ...]:
         """Active seats clockwise from the dealer's left, the dealer last."""
         return self._rot
-
-    def _next_active(self, seat: int) -> int:
-        for i in range(1, self.n + 1):
-            p = (seat + i) % self.n
-            if self.dealt[p] is not None:
-                return p
-        return seat
 
     @staticmethod
     def _next_of(seat: int, order: Sequence[int]) -> int | None:
@@ -553,10 +554,8 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             if flush is not None:
                 self._finish(self._settle_flush(*flush))
                 return
-        players = self._players()
-        leader = players[0]  # L3-LEAD-01, CF-01, AMB-31: the first stander from the dealer's left
-        if self.rules.miss_holder_leads and s.miss_taken_by is not None and not s.for_pool:
-            leader = s.miss_taken_by  # L3-LEAD-02
+        taker = s.miss_taken_by
+        leader = first_leader(self._players(), -1 if taker is None else taker, s.for_pool, self.rules.miss_holder_leads)
         s.phase = Phase.PLAY
         s.leader = leader
         s.to_act = leader
@@ -586,12 +585,11 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
                 if value > best[0]:  # the earliest of equal cards keeps the trick
                     s.best = best = (value, seat)
         players = s.players or self._players()
+        assert s.leader is not None
         if len(current) < len(players):
-            i = players.index(seat)
-            s.to_act = players[(i + 1) % len(players)]
+            s.to_act = trick_order(players, s.leader)[len(current)]
             return
         winner = best[1]
-        assert s.leader is not None
         s.tricks = [*s.tricks, Trick(s.leader, tuple(s.current), winner)]
         s.current = []
         s.best = None
