@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from loo.actions import Action
+from loo.actions import Action, Verb
 from loo.cards import CARDS, Card, Rank, Suit, full_pack
 from loo.core.tricks import Duty
 from loo.deal import shuffled_pack
@@ -298,9 +298,11 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             return []
         phase = s.phase
         if phase is Phase.PLAY:
-            choices, _ = self._duty([c.index for c in s.holding[seat]])
-            while len(_PLAY_ACTIONS) <= seat:
-                _PLAY_ACTIONS.append(tuple(Action(len(_PLAY_ACTIONS), "play", c) for c in CARDS))
+            choices = self._duty([c.index for c in s.holding[seat]])[0]
+            if seat >= len(_PLAY_ACTIONS):
+                _PLAY_ACTIONS.extend(
+                    tuple(Action(p, "play", c) for c in CARDS) for p in range(len(_PLAY_ACTIONS), seat + 1)
+                )
             actions = _PLAY_ACTIONS[seat]
             out = [actions[i] for i in choices]
             self._offered = (s, s.holding, seat, phase, out)
@@ -326,19 +328,22 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         """What ``seat`` may declare now, with the dealer's ``for-pool`` (loo.games.loo.play.declaration_options)."""
         s = self._s
         last = seat == self.last
+        all_must_play = self.all_must_play
         lone_peel = False
-        if last and self._peel_dealer and not self.all_must_play:
-            lone_peel = sum(1 for p in self.active if p != seat and s.declared[p] in ("stand", "miss")) == 1
+        if last and self._peel_dealer and not all_must_play:
+            declared = s.declared
+            lone_peel = sum(1 for p in self.active if p != seat and declared[p] in STANDING) == 1
+        taken = s.miss_taken_by is not None
         return declaration_options(
-            all_must_play=self.all_must_play,
-            miss_free=self.miss_in_play and s.miss_taken_by is None,
-            may_miss_anyway=self.all_must_play
+            all_must_play,  # everyone must play
+            self.miss_in_play and not taken,  # the miss is free
+            all_must_play
             and may_miss_when_all_play(
                 self.rules, club_law=self.club_law, bold_stand=self.bold_stand, eldest=seat == self.eldest
-            ),
-            last=last,
-            lone_peel=lone_peel,
-            miss_taken=s.miss_taken_by is not None,
+            ),  # such a hand's miss is open to this seat all the same
+            last,
+            lone_peel,
+            taken,
         )
 
     def _declarations(self, seat: int) -> list[str]:
@@ -445,7 +450,7 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             for made in offered[4]:
                 if made is action:
                     self._history.append((action, s.copy()))
-                    if action.verb == "play":
+                    if action.verb is Verb.PLAY:
                         self._play(action.seat, action.value, action.civil)
                     else:
                         self._apply(action)
@@ -455,11 +460,12 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
     def _apply(self, action: Action) -> None:
         s = self._s
         seat = action.seat
-        if action.verb == "play":
+        verb = action.verb
+        if verb is Verb.PLAY:
             self._play(seat, action.value, action.civil)
             return
         s.unshare()  # the declarations and exchanges change the per-seat tables in place
-        if action.verb == "declare":
+        if verb is Verb.DECLARE:
             s.declared[seat] = action.value
             if action.value in ("miss", "throw"):
                 s.put_out[seat] = [*s.put_out[seat], *s.holding[seat]]
@@ -471,14 +477,14 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
                 s.dead = [*s.dead, *s.holding[seat]]
                 s.holding[seat] = []
             self._after_declaration(seat)
-        elif action.verb == "for-pool":
+        elif verb is Verb.FOR_POOL:
             s.declared[seat] = "for-pool"
             s.put_out[seat] = [*s.put_out[seat], *s.holding[seat]]
             s.dead = [*s.dead, *s.holding[seat]]
             s.holding[seat] = list(self.miss)
             s.for_pool = True
             self._after_declaration(seat)
-        elif action.verb == "take-turnup":
+        elif verb is Verb.TAKE_TURNUP:
             held = list(s.holding[seat])
             held.remove(action.value)
             s.holding[seat] = [*held, self.turnup]
@@ -487,7 +493,7 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             s.turnup_taken = True
             s.declared[seat] = "stand"  # taking the turn-up is only allowed to a dealer who plays (AMB-29)
             self._after_declaration(seat)
-        elif action.verb == "exchange":
+        elif verb is Verb.EXCHANGE:
             hand = list(s.holding[seat])
             for card in action.value:
                 hand.remove(card)
@@ -581,7 +587,10 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
                 s.best = best = self._best_so_far()
             else:
                 best = known
-                value = self._trick_power(seat, card)
+                if self._pam < 0:  # no Pam, so no civility: the card's power as it lies
+                    value = power(card.index, current[0][1].index // 13, self._trump, -1)
+                else:
+                    value = self._trick_power(seat, card)
                 if value > best[0]:  # the earliest of equal cards keeps the trick
                     s.best = best = (value, seat)
         players = s.players or self._players()

@@ -305,10 +305,10 @@ class PlayedOut(NamedTuple):
     """How a played hand's tricks pay (:func:`settle_tricks`): per seat, tricks won, chips taken
     from the pool and chips paid as a loo; the looed seats in seat order; and the next pool."""
 
-    won: list[int]
-    payouts: list[int]
-    looed: list[int]
-    loos: list[int]
+    won: tuple[int, ...]
+    payouts: tuple[int, ...]
+    looed: tuple[int, ...]
+    loos: tuple[int, ...]
     next_pool: int
 
 
@@ -340,4 +340,5 @@ def settle_tricks(
     loos = [0] * seats
     for p in looed:
         loos[p] = loo
-    return PlayedOut(won, payouts, looed, loos, stake - sum(payouts) + loo * len(looed))
+    taken = sum(payouts)
+    return PlayedOut(tuple(won), tuple(payouts), tuple(looed), tuple(loos), stake - taken + loo * len(looed))

@@ -43,16 +43,19 @@ class Settling(LooHandBase):
             s.offenders,
             0 if final else self.loo_amount(),
         )
+        offenders = s.offenders
         return Settlement(
             Reason.PLAYED,
             tuple(s.tricks),
-            tuple(out.won),
-            () if final else tuple(out.looed),  # in seat order (docs/records.md)
-            tuple(out.payouts),
-            tuple(out.loos),
+            out.won,
+            () if final else out.looed,  # in seat order (docs/records.md)
+            out.payouts,
+            out.loos,
             out.next_pool,
-            penalties=self._penalties(),
-            offenders=tuple(sorted(s.offenders)),
+            None,
+            None,
+            self._penalties(),
+            tuple(sorted(offenders)) if offenders else (),
         )
 
     def _settle_peel_single(self) -> Settlement:
