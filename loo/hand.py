@@ -20,14 +20,13 @@ from collections.abc import Sequence
 from loo.actions import Action, Verb
 from loo.cards import CARDS, Card, Rank, Suit, full_pack
 from loo.core.tricks import Duty
-from loo.deal import shuffled_pack
+from loo.games.loo.dealing import deal_cards
 from loo.games.loo.explain import Explaining
 from loo.games.loo.play import (
     ACE,
     PLAYING,
     STANDING,
     conceded,
-    deal_rounds,
     dealer_uncontested,
     declaration_options,
     exchange_choices,
@@ -70,7 +69,6 @@ __all__ = [
     "SeatView",
     "Settlement",
     "Trick",
-    "deal_cards",
 ]
 
 # Actions are values: each declaration and each play of a card by a seat is made once, and shared.
@@ -612,35 +610,3 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         self._s.phase = Phase.DONE
         self._s.to_act = None
         self._s.settlement = settlement
-
-
-def deal_cards(
-    rules: Rules,
-    rng: random.Random,
-    *,
-    seats: int,
-    dealer: int,
-    deal_kind: DealKind = DealKind.NORMAL,
-    sitting_out: Sequence[int] = (),
-) -> tuple[list[list[Card] | None], list[Card], Card, list[Card]]:
-    """Shuffle and deal: one card at a time from the eldest (L3-DEAL-08, L5-GEN-01), the miss where
-    the rules put it (L3-DEAL-10, CF-16), then the turn-up (L3-DEAL-14). Returns hands, miss, turn-up, stock."""
-    if not 0 <= dealer < seats:
-        raise ValueError(f"dealer {dealer} is not a seat: seats are numbered 0 to {seats - 1}")
-    pack = shuffled_pack(rng)
-    order = [(dealer + i) % seats for i in range(1, seats + 1) if (dealer + i) % seats not in sitting_out]
-    peel_single = deal_kind is DealKind.SINGLE and rules.first_deal_mode is FirstDealMode.PEEL_SINGLE
-    size = 1 if peel_single else rules.game.hand_size
-    with_miss = rules.game.has_miss and deal_kind is DealKind.NORMAL
-    needed = len(order) * size + (3 if with_miss else 0) + 1
-    if needed > 52:
-        raise ValueError(f"{len(order)} players need {needed} cards: more than the pack holds (AMB-02)")
-    top = 0
-    if peel_single:
-        turnup = pack[top]  # L3-SGL-02: the turn-up first, then one card face up to each
-        top += 1
-    hands, miss, top = deal_rounds(pack, top, order, seats, size, with_miss, rules.miss_position)
-    if not peel_single:
-        turnup = pack[top]
-        top += 1
-    return hands, miss, turnup, pack[top:]

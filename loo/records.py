@@ -22,7 +22,8 @@ from typing import Any, TypeVar
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card, CardError
 from loo.core.hand import TrickHand
-from loo.hand import DealKind, LooHand, deal_cards
+from loo.games.loo.dealing import deal_cards
+from loo.hand import DealKind, LooHand
 from loo.registry import GAMES, Family, UnknownGame, family
 from loo.rules import FirstDealMode, Game, RecordError, Rules
 

@@ -10,7 +10,7 @@ import pytest
 
 from loo.cards import Card
 from loo.game import LooGame, cut_for_deal, cut_value
-from loo.hand import deal_cards
+from loo.games.loo.dealing import deal_cards
 from loo.rules import LoneOpponentRule, LooMode, MissPosition, Rules
 from tests.helpers.loo_helpers import legal, make, push, refused
 

@@ -10,7 +10,8 @@ import random
 
 import pytest
 
-from loo.hand import DealKind, LooHand, deal_cards
+from loo.games.loo.dealing import deal_cards
+from loo.hand import DealKind, LooHand
 from loo.rules import PRESETS
 from tests.helpers.loo_helpers import make, push
 
