@@ -6,11 +6,12 @@ second with random-legal play (deal, declare, play, settle), each line through a
 * ``floor``: bench/floor.py, Peel's game in bare integers with every rule fixed in the code and
   nothing of the engine imported: how fast plain Python can play it at all;
 * ``engine core``: :func:`loo.games.loo.simulate.play_random_hand`, random play driven on card
-  indices through the engine's own rule functions (:mod:`loo.games.loo.play`: the declarations,
-  the leader's and the follower's duties by :func:`loo.core.tricks.follower_choices`, the power
-  that wins a trick, the loo, the order of the deal), the very functions :class:`loo.games.loo.hand.LooHand`
-  asks what is legal; every three-card rule option is honoured (``--preset`` picks them); it is
-  the path the book's statistics and ``loo simulate`` take, unchecked, with no objects or history;
+  indices through the engine's own rule functions (:mod:`loo.games.loo.play`: the order of the
+  deal and of turns, the declarations, the pool won without play, the leader's and the follower's
+  duties by :func:`loo.core.tricks.follower_choices`, the power that wins a trick, the sharing of
+  the pool and the loo), the very functions :class:`loo.games.loo.hand.LooHand` asks; it states no law itself;
+  every three-card rule option is honoured (``--preset`` picks them); it is the path the book's
+  statistics and ``loo simulate`` take, unchecked, with no objects or history;
 * ``engine, checked``: a :class:`~loo.games.loo.hand.LooHand` per hand, each action chosen from
   ``legal_actions()`` and taken by ``push`` (every law checked, take-back history kept);
 * ``engine, unchecked``: the same through ``push_unchecked`` (no check, no history);
@@ -18,17 +19,18 @@ second with random-legal play (deal, declare, play, settle), each line through a
 * and each rate as a share of the floor's, measured in the same run: issue 19 asks the unchecked
   path (the engine core) for 50% of it and the checked path (``LooHand.push``) for 20%.
 
-The floor and the engine core are timed in turn, five times each, and the fastest of each kept, so
-that a machine busy with other work slows both alike; the checked and unchecked paths are timed
-after them (bench/common.py). Before timing, the floor is checked to play the very hands the engine core plays (the same
-choices from the same seeds and the same gains), so that it is a floor of the same game, not of an
-easier one.
+The four paths are timed in turn, five times each, and the fastest of each kept, so that a machine
+busy with other work slows them alike (the hand's two paths over a tenth as many hands); each line
+gives its rate as a share of the floor's. Before timing, the floor is checked to play the very
+hands the engine core plays (the same choices from the same seeds and the same gains), so that it
+is a floor of the same game, not of an easier one.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 from pathlib import Path
 
@@ -37,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import time
 
-from common import run
+from common import legal_actions_cost, play_randomly
 from floor import play_floor_hand
 
 from loo.games.loo.hand import LooHand
@@ -75,21 +77,44 @@ def main() -> None:
         for i in range(hands):
             play_floor_hand(rng, 5, i % 5, 9)
 
-    fastest = {floor: float("inf"), core: float("inf")}
+    def checked(hands: int) -> None:
+        play_randomly(deal, hands, checked=True)
+
+    def unchecked(hands: int) -> None:
+        play_randomly(deal, hands, checked=False)
+
+    # Each path is timed in turn with the others, five times, and its fastest run kept, so that a
+    # machine busy with other work slows them alike; the hand's paths play a tenth as many hands.
+    paths = {floor: args.hands // 5, core: args.hands // 5, checked: args.hands // 50, unchecked: args.hands // 50}
+    fastest = dict.fromkeys(paths, float("inf"))
     for _ in range(5):
-        for path in (floor, core):
+        for path, hands in paths.items():
             start = time.perf_counter()
-            path(args.hands // 5)
+            path(hands)
             fastest[path] = min(fastest[path], time.perf_counter() - start)
-    floor_rate = args.hands // 5 / fastest[floor]
-    core_rate = args.hands // 5 / fastest[core]
-    print(f"floor              : {floor_rate:10,.0f} hands/s  (bench/floor.py, Peel's game in bare integers)")
-    print(f"engine core        : {core_rate:10,.0f} hands/s  (loo.games.loo.simulate: 5 players, {args.preset}, "
-          "random-legal, one core; unchecked)")  # fmt: skip
-    rates = run(None, deal, hands=args.hands, describe="", hand_name="LooHand")
-    print(f"as a share of the floor: engine core (unchecked) {core_rate / floor_rate:.0%} (aim 50%), "
-          f"LooHand checked {rates.checked / floor_rate:.0%} (aim 20%), "
-          f"LooHand unchecked {rates.unchecked / floor_rate:.0%}")  # fmt: skip
+    rate = {path: paths[path] / fastest[path] for path in paths}
+    floor_rate = rate[floor]
+
+    def line(label: str, path: object, what: str, aim: str = "") -> None:
+        share = rate[path] / floor_rate
+        print(f"{label:<19}: {rate[path]:10,.0f} hands/s  {share:4.0%} of the floor{aim}  ({what})")
+
+    line("floor", floor, "bench/floor.py: Peel's game in bare integers, every rule fixed in the code")
+    line("engine core", core, f"loo.games.loo.simulate on loo.games.loo.play: random-legal, {args.preset}, unchecked",
+         ", aim 50%")  # fmt: skip
+    line("engine, checked", checked, "a LooHand: legal_actions() and push, every law checked, take-back kept",
+         ", aim 20%")  # fmt: skip
+    line("engine, unchecked", unchecked, "a LooHand: legal_actions() and push_unchecked, no check, no history")
+    samples = sorted(legal_actions_cost(deal))
+    print(
+        f"legal_actions()    : median {statistics.median(samples):.1f} µs, "
+        f"95th percentile {samples[int(0.95 * len(samples))]:.1f} µs over {len(samples)} positions met in play"
+    )
+    print(
+        f"shares of the floor: engine core {rate[core] / floor_rate:.0%} (aim 50%), "
+        f"LooHand checked {rate[checked] / floor_rate:.0%} (aim 20%), "
+        f"LooHand unchecked {rate[unchecked] / floor_rate:.0%}"
+    )
 
 
 if __name__ == "__main__":

@@ -87,7 +87,7 @@ def deal_three_card(rng: random.Random, *, seats: int, dealer: int = 0) -> Deal:
         )
     if not 0 <= dealer < seats:
         raise DealError(f"dealer {dealer} is not a seat: seats are numbered 0 to {seats - 1}")
-    from loo.games.loo.hand import deal_cards  # the engine's dealer: one implementation of the order of the deal
+    from loo.games.loo.dealing import deal_cards  # the engine's dealer: one implementation of the order of the deal
     from loo.games.loo.rules import Rules
 
     hands, miss, turnup, stock = deal_cards(Rules.preset("peel"), rng, seats=seats, dealer=dealer)

@@ -23,7 +23,8 @@ from loo.actions import Action, IllegalActionError
 from loo.cards import Card, CardError
 from loo.core.hand import TrickHand
 from loo.core.rules import RecordError
-from loo.games.loo.hand import LooHand, deal_cards
+from loo.games.loo.dealing import deal_cards
+from loo.games.loo.hand import LooHand
 from loo.games.loo.rules import FirstDealMode, Game, Rules
 from loo.games.loo.state import DealKind
 from loo.registry import GAMES, Family, UnknownGame, family

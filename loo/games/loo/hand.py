@@ -17,21 +17,28 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from loo.actions import Action
+from loo.actions import Action, Verb
 from loo.cards import CARDS, Card, Rank, Suit, full_pack
 from loo.core.hand import Phase, Trick
 from loo.core.tricks import Duty
-from loo.deal import shuffled_pack
+from loo.games.loo.dealing import deal_cards
 from loo.games.loo.explain import Explaining
 from loo.games.loo.play import (
     ACE,
-    deal_rounds,
+    PLAYING,
+    STANDING,
+    conceded,
+    dealer_uncontested,
     declaration_options,
     exchange_choices,
+    first_leader,
     follow_choices,
     lead_choices,
     may_miss_when_all_play,
+    players_of,
     power,
+    rotation,
+    trick_order,
 )
 from loo.games.loo.rules import ClubLawMiss, FirstDealMode, Game, LoneOpponentRule, Pam, PamBeCivil, Rules
 from loo.games.loo.settle import Settling
@@ -40,11 +47,12 @@ from loo.games.loo.table import TableMode
 from loo.reasons import Reason
 
 # The hand's public names; its parts live in loo.games.loo (state, explain, settle, table).
-__all__ = ["LooHand", "deal_cards"]
+__all__ = ["LooHand"]
 
 # Actions are values: each declaration and each play of a card by a seat is made once, and shared.
-_DECLARE_ACTIONS: dict[tuple[int, str], Action] = {}
+_DECLARE_ACTIONS: dict[tuple[int, tuple[str, ...]], tuple[Action, ...]] = {}  # by seat and what it may declare
 _PLAY_ACTIONS: list[tuple[Action, ...]] = []  # by seat, then by card index
+_NAMES: dict[int, tuple[str, ...]] = {}  # the seats' default names, by the number of seats
 
 
 class LooHand(Explaining, TableMode, Settling, LooHandBase):
@@ -73,13 +81,16 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         self.game = rules.game
         # Table mode (teaching): an offence is recorded and penalised as the sources say, not refused.
         self.table = table
-        self.n = len(hands)
-        self.names = tuple(names) if names is not None else tuple(f"seat {i}" for i in range(self.n))
+        self.n = n = len(hands)
+        if names is not None:
+            self.names = tuple(names)
+        else:
+            self.names = _NAMES.get(n) or _NAMES.setdefault(n, tuple(f"seat {i}" for i in range(n)))
         self.dealer = dealer
         self.pool = pool
         self.deal_kind = deal_kind
         self.turnup = turnup
-        self.dealt = tuple(tuple(h) if h is not None else None for h in hands)
+        self.dealt = dealt = tuple([tuple(h) if h is not None else None for h in hands])
         self.miss = tuple(miss)
         if stock is None:
             used = {c for h in self.dealt if h for c in h} | set(self.miss) | {turnup}
@@ -100,11 +111,11 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         # see HandState), so while it is the very table in the state the answer stands, and push need not
         # ask again about an action offered.
         self._offered = None
-        self.active = [s for s in range(self.n) if self.dealt[s] is not None]
-        self._rot = tuple(p for p in ((dealer + i) % self.n for i in range(1, self.n + 1)) if self.dealt[p] is not None)
-        self.eldest = self._next_active(dealer)
+        self.active = [s for s in range(n) if dealt[s] is not None]
+        self._rot = rot = rotation(dealer, n, dealt)
+        self.eldest = rot[0] if rot else dealer  # the first active seat on the dealer's left
         # AMB-20: when the dealer sits out, his rights pass to the last active player, the acting dealer.
-        self.last = self._rotation()[-1]
+        self.last = rot[-1]
         self.club_law = rules.club_law and self.trump is Suit.CLUBS and self.game is not Game.FIVE_CARD
         only_stake = pool == rules.deal_price
         self.bold_stand = (
@@ -120,15 +131,7 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             or (deal_kind is DealKind.SINGLE and not self.peel_single)
         )
         self.miss_in_play = bool(self.miss) and not (self.club_law and rules.club_law_miss is ClubLawMiss.WITHDRAWN)
-        self._s = HandState(
-            phase=Phase.DECLARE,
-            to_act=self.eldest,
-            declared=[None] * self.n,
-            holding=[list(h) if h is not None else [] for h in self.dealt],
-            exchanged=[None] * self.n,
-            penalties=[0] * self.n,
-            put_out=[[] for _ in range(self.n)],
-        )
+        self._s = HandState.start(self.eldest, [list(h) if h is not None else [] for h in dealt])
         self._history = []
         if self.peel_single:
             self._finish(self._settle_peel_single())
@@ -267,48 +270,56 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         """Every action the seat to act may take, in a stable order."""
         s = self._s
         seat = s.to_act
-        if seat is None or s.phase is Phase.DONE:
+        if seat is None:
             return []
-        if s.phase is Phase.DECLARE:
-            out = []
-            for d in self._options(seat):
-                action = _DECLARE_ACTIONS.get((seat, d))
-                if action is None:
-                    action = Action(seat, "for-pool", True) if d == "for-pool" else Action(seat, "declare", d)
-                    _DECLARE_ACTIONS[seat, d] = action
-                out.append(action)
+        phase = s.phase
+        if phase is Phase.PLAY:
+            choices = self._duty([c.index for c in s.holding[seat]])[0]
+            if seat >= len(_PLAY_ACTIONS):
+                _PLAY_ACTIONS.extend(
+                    tuple(Action(p, "play", c) for c in CARDS) for p in range(len(_PLAY_ACTIONS), seat + 1)
+                )
+            actions = _PLAY_ACTIONS[seat]
+            out = [actions[i] for i in choices]
+            self._offered = (s, s.holding, seat, phase, out)
+            return out
+        if phase is Phase.DECLARE:
+            options = self._options(seat)
+            made = _DECLARE_ACTIONS.get((seat, options))
+            if made is None:
+                made = tuple(
+                    Action(seat, "for-pool", True) if d == "for-pool" else Action(seat, "declare", d) for d in options
+                )
+                _DECLARE_ACTIONS[seat, options] = made
+            out = list(made)
             if seat == self.last and self._may_take_turnup():
                 out.extend(Action(seat, "take-turnup", c) for c in s.holding[seat])
             self._offered = (s, s.holding, seat, s.phase, out)
             return out
         if s.phase is Phase.EXCHANGE:
             return [Action(seat, "exchange", combo) for combo in self._exchange_options(seat)]
-        held = s.holding[seat]
-        choices, _ = self._duty([c.index for c in held])
-        while len(_PLAY_ACTIONS) <= seat:
-            _PLAY_ACTIONS.append(tuple(Action(len(_PLAY_ACTIONS), "play", c) for c in CARDS))
-        actions = _PLAY_ACTIONS[seat]
-        out = [actions[i] for i in choices]
-        self._offered = (s, s.holding, seat, s.phase, out)
-        return out
+        return []
 
     def _options(self, seat: int) -> tuple[str, ...]:
         """What ``seat`` may declare now, with the dealer's ``for-pool`` (loo.games.loo.play.declaration_options)."""
         s = self._s
         last = seat == self.last
+        all_must_play = self.all_must_play
         lone_peel = False
-        if last and self._peel_dealer and not self.all_must_play:
-            lone_peel = sum(1 for p in self.active if p != seat and s.declared[p] in ("stand", "miss")) == 1
+        if last and self._peel_dealer and not all_must_play:
+            declared = s.declared
+            lone_peel = sum(1 for p in self.active if p != seat and declared[p] in STANDING) == 1
+        taken = s.miss_taken_by is not None
         return declaration_options(
-            all_must_play=self.all_must_play,
-            miss_free=self.miss_in_play and s.miss_taken_by is None,
-            may_miss_anyway=self.all_must_play
+            all_must_play,  # everyone must play
+            self.miss_in_play and not taken,  # the miss is free
+            all_must_play
             and may_miss_when_all_play(
                 self.rules, club_law=self.club_law, bold_stand=self.bold_stand, eldest=seat == self.eldest
-            ),
-            last=last,
-            lone_peel=lone_peel,
-            miss_taken=s.miss_taken_by is not None,
+            ),  # such a hand's miss is open to this seat all the same
+            last,
+            lone_peel,
+            taken,
         )
 
     def _declarations(self, seat: int) -> list[str]:
@@ -402,12 +413,35 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             return "the miss (played for the pool)"
         return self.names[seat]
 
+    def push(self, action: Action) -> None:
+        """Take ``action`` if the laws allow it; otherwise raise :class:`~loo.actions.IllegalActionError`
+        naming the law broken and change nothing (at a teaching table, record and penalise it).
+
+        An action legal_actions() offered for this very position is taken at once: it is one of the
+        choices the rule functions allowed, so the check is that it is among them.
+        """
+        s = self._s
+        offered = self._offered
+        if offered is not None and offered[0] is s and offered[1] is s.holding and offered[2] == s.to_act:
+            for made in offered[4]:
+                if made is action:
+                    self._history.append((action, s.copy()))
+                    if action.verb is Verb.PLAY:
+                        self._play(action.seat, action.value, action.civil)
+                    else:
+                        self._apply(action)
+                    return
+        super().push(action)
+
     def _apply(self, action: Action) -> None:
         s = self._s
         seat = action.seat
-        if action.verb != "play":
-            s.unshare()  # the declarations and exchanges change the per-seat tables in place
-        if action.verb == "declare":
+        verb = action.verb
+        if verb is Verb.PLAY:
+            self._play(seat, action.value, action.civil)
+            return
+        s.unshare()  # the declarations and exchanges change the per-seat tables in place
+        if verb is Verb.DECLARE:
             s.declared[seat] = action.value
             if action.value in ("miss", "throw"):
                 s.put_out[seat] = [*s.put_out[seat], *s.holding[seat]]
@@ -419,14 +453,14 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
                 s.dead = [*s.dead, *s.holding[seat]]
                 s.holding[seat] = []
             self._after_declaration(seat)
-        elif action.verb == "for-pool":
+        elif verb is Verb.FOR_POOL:
             s.declared[seat] = "for-pool"
             s.put_out[seat] = [*s.put_out[seat], *s.holding[seat]]
             s.dead = [*s.dead, *s.holding[seat]]
             s.holding[seat] = list(self.miss)
             s.for_pool = True
             self._after_declaration(seat)
-        elif action.verb == "take-turnup":
+        elif verb is Verb.TAKE_TURNUP:
             held = list(s.holding[seat])
             held.remove(action.value)
             s.holding[seat] = [*held, self.turnup]
@@ -435,7 +469,7 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             s.turnup_taken = True
             s.declared[seat] = "stand"  # taking the turn-up is only allowed to a dealer who plays (AMB-29)
             self._after_declaration(seat)
-        elif action.verb == "exchange":
+        elif verb is Verb.EXCHANGE:
             hand = list(s.holding[seat])
             for card in action.value:
                 hand.remove(card)
@@ -451,22 +485,20 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
                 self._start_play()
             else:
                 s.to_act = nxt
-        else:
-            self._play(seat, action.value, action.civil)
 
     def _after_declaration(self, seat: int) -> None:
         s = self._s
-        standers = [p for p in self.active if s.declared[p] in ("stand", "miss", "for-pool")]
+        declared = s.declared
+        standers = [p for p in self.active if declared[p] in PLAYING]
         if seat != self.last:
-            nxt = self._next_active(seat)
-            if nxt == self.last and not standers and not self.all_must_play:
-                # L3-DLR-01, L5-DECL-05, IRL-06: everyone before the dealer threw up: his pool, no play.
+            rot = self._rot
+            nxt = rot[rot.index(seat) + 1]
+            if dealer_uncontested(nxt == self.last, len(standers), self.all_must_play):
                 self._finish(self._uncontested(self.last, Reason.DEALER_UNCONTESTED))
                 return
             s.to_act = nxt
             return
-        if len(standers) == 1 and not s.for_pool:
-            # L3-DLR-04, L3-DLR-05, L5-DECL-06, AMB-33: a lone stander takes the pool without play.
+        if conceded(len(standers), s.for_pool):
             self._finish(self._uncontested(standers[0], Reason.CONCEDED))
             return
         if self.game.exchanges:
@@ -477,13 +509,13 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
 
     def _exchangers(self) -> list[int]:
         """Standers from the dealer's left, the dealer last (AMB-28, AMB-33)."""
-        return [p for p in self._rot if self._s.declared[p] in ("stand", "miss")]
+        return [p for p in self._rot if self._s.declared[p] in STANDING]
 
     def _players(self) -> tuple[int, ...]:
         """The players, from the dealer's left: fixed once play begins, so kept in the state from then."""
         players = self._s.players
         if players is None:
-            players = tuple(p for p in self._rot if self._s.declared[p] in ("stand", "miss", "for-pool"))
+            players = players_of(self._rot, self._s.declared)
             if self._s.phase is Phase.PLAY:
                 self._s.players = players
         return players
@@ -491,13 +523,6 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
     def _rotation(self) -> tuple[int, ...]:
         """Active seats clockwise from the dealer's left, the dealer last."""
         return self._rot
-
-    def _next_active(self, seat: int) -> int:
-        for i in range(1, self.n + 1):
-            p = (seat + i) % self.n
-            if self.dealt[p] is not None:
-                return p
-        return seat
 
     @staticmethod
     def _next_of(seat: int, order: Sequence[int]) -> int | None:
@@ -511,10 +536,8 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             if flush is not None:
                 self._finish(self._settle_flush(*flush))
                 return
-        players = self._players()
-        leader = players[0]  # L3-LEAD-01, CF-01, AMB-31: the first stander from the dealer's left
-        if self.rules.miss_holder_leads and s.miss_taken_by is not None and not s.for_pool:
-            leader = s.miss_taken_by  # L3-LEAD-02
+        taker = s.miss_taken_by
+        leader = first_leader(self._players(), -1 if taker is None else taker, s.for_pool, self.rules.miss_holder_leads)
         s.phase = Phase.PLAY
         s.leader = leader
         s.to_act = leader
@@ -528,22 +551,30 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         holding = s.holding.copy()
         holding[seat] = held
         s.holding = holding
-        if not s.current:
+        current = s.current
+        if not current:
             s.civil_said = civil
-        s.current = [*s.current, (seat, card)]
-        if s.best is None or len(s.current) == 1:
-            s.best = self._best_so_far()
+            s.current = current = [(seat, card)]
+            s.best = best = (self._trick_power(seat, card), seat)  # the lead holds the trick so far
         else:
-            value = self._trick_power(seat, card)
-            if value > s.best[0]:  # the earliest of equal cards keeps the trick
-                s.best = (value, seat)
-        players = self._players()
-        if len(s.current) < len(players):
-            i = players.index(seat)
-            s.to_act = players[(i + 1) % len(players)]
-            return
-        winner = s.best[1]
+            s.current = current = [*current, (seat, card)]
+            known = s.best
+            if known is None:
+                s.best = best = self._best_so_far()
+            else:
+                best = known
+                if self._pam < 0:  # no Pam, so no civility: the card's power as it lies
+                    value = power(card.index, current[0][1].index // 13, self._trump, -1)
+                else:
+                    value = self._trick_power(seat, card)
+                if value > best[0]:  # the earliest of equal cards keeps the trick
+                    s.best = best = (value, seat)
+        players = s.players or self._players()
         assert s.leader is not None
+        if len(current) < len(players):
+            s.to_act = trick_order(players, s.leader)[len(current)]
+            return
+        winner = best[1]
         s.tricks = [*s.tricks, Trick(s.leader, tuple(s.current), winner)]
         s.current = []
         s.best = None
@@ -557,35 +588,3 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         self._s.phase = Phase.DONE
         self._s.to_act = None
         self._s.settlement = settlement
-
-
-def deal_cards(
-    rules: Rules,
-    rng: random.Random,
-    *,
-    seats: int,
-    dealer: int,
-    deal_kind: DealKind = DealKind.NORMAL,
-    sitting_out: Sequence[int] = (),
-) -> tuple[list[list[Card] | None], list[Card], Card, list[Card]]:
-    """Shuffle and deal: one card at a time from the eldest (L3-DEAL-08, L5-GEN-01), the miss where
-    the rules put it (L3-DEAL-10, CF-16), then the turn-up (L3-DEAL-14). Returns hands, miss, turn-up, stock."""
-    if not 0 <= dealer < seats:
-        raise ValueError(f"dealer {dealer} is not a seat: seats are numbered 0 to {seats - 1}")
-    pack = shuffled_pack(rng)
-    order = [(dealer + i) % seats for i in range(1, seats + 1) if (dealer + i) % seats not in sitting_out]
-    peel_single = deal_kind is DealKind.SINGLE and rules.first_deal_mode is FirstDealMode.PEEL_SINGLE
-    size = 1 if peel_single else rules.game.hand_size
-    with_miss = rules.game.has_miss and deal_kind is DealKind.NORMAL
-    needed = len(order) * size + (3 if with_miss else 0) + 1
-    if needed > 52:
-        raise ValueError(f"{len(order)} players need {needed} cards: more than the pack holds (AMB-02)")
-    top = 0
-    if peel_single:
-        turnup = pack[top]  # L3-SGL-02: the turn-up first, then one card face up to each
-        top += 1
-    hands, miss, top = deal_rounds(pack, top, order, seats, size, with_miss, rules.miss_position)
-    if not peel_single:
-        turnup = pack[top]
-        top += 1
-    return hands, miss, turnup, pack[top:]

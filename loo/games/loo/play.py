@@ -17,8 +17,8 @@ what the engine's explanations of a refusal are written from.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Collection, Sequence
+from typing import NamedTuple, TypeVar
 
 from loo.core.tricks import Duty, FirstLeadRule, VoidRule, WinnerLeadsTrump, follower_choices
 from loo.games.loo.rules import ClubLawMiss, LooMode, MissPosition, Rules
@@ -26,19 +26,33 @@ from loo.games.loo.rules import ClubLawMiss, LooMode, MissPosition, Rules
 __all__ = [
     "ACE",
     "KING",
+    "PLAYING",
+    "STANDING",
+    "PlayedOut",
+    "conceded",
     "deal_rounds",
+    "dealer_uncontested",
     "declaration_options",
     "exchange_choices",
+    "first_leader",
     "follow_choices",
     "lead_choices",
     "loo_amount",
     "may_miss_when_all_play",
+    "players_of",
     "power",
+    "rotation",
+    "settle_tricks",
     "suit_of",
     "top_trump",
+    "trick_order",
+    "uncontested_payouts",
 ]
 
 P = TypeVar("P")
+
+STANDING = frozenset(("stand", "miss"))  # declarations that play on one's own hand or the miss's
+PLAYING = frozenset(("stand", "miss", "for-pool"))  # and the dealer's play of the miss for the pool
 
 ACE = 12  # the ace's rank within a suit (index % 13)
 KING = 11
@@ -192,26 +206,26 @@ def deal_rounds(
     first, L3-DEAL-08, L5-GEN-01), with a card to the miss each round where the rules put it
     (L3-DEAL-10, CF-16). Returns each seat's hand (None for a seat not dealt in), the miss, and the
     position of the next card in the pack."""
+    # One round of the deal, as the places its cards go to: the seats in order, and the miss (-1)
+    # where the rules put it. Round after round repeats it, so each place's cards lie at one stride.
+    places = list(order)
+    if with_miss:
+        if position is MissPosition.FIRST:
+            places.insert(0, -1)
+        elif position is MissPosition.BEFORE_DEALER:
+            places.insert(len(places) - 1, -1)
+        else:
+            places.append(-1)
+    stride = len(places)
     hands: list[list[P] | None] = [None] * seats
-    for seat in order:
-        hands[seat] = []
     miss: list[P] = []
-    first = order[0] if with_miss and position is MissPosition.FIRST else -1
-    before_dealer = order[-1] if with_miss and position is MissPosition.BEFORE_DEALER else -1
-    after_dealer = with_miss and position is MissPosition.AFTER_DEALER
-    for _round in range(size):
-        for seat in order:
-            if seat == first or seat == before_dealer:
-                miss.append(pack[top])
-                top += 1
-            hand = hands[seat]
-            assert hand is not None
-            hand.append(pack[top])
-            top += 1
-        if after_dealer:
-            miss.append(pack[top])
-            top += 1
-    return hands, miss, top
+    for offset, place in enumerate(places):
+        cards = list(pack[top + offset : top + stride * size : stride])
+        if place < 0:
+            miss = cards
+        else:
+            hands[place] = cards
+    return hands, miss, top + stride * size
 
 
 def exchange_choices(hand: Sequence[P], room: int) -> list[tuple[P, ...]]:
@@ -233,3 +247,98 @@ def _combinations(cards: Sequence[P], size: int) -> list[tuple[P, ...]]:
         for rest in _combinations(cards[i + 1 :], size - 1):
             out.append((card, *rest))
     return out
+
+
+# ----- the order of turns ---------------------------------------------------------------------
+
+
+def rotation(dealer: int, seats: int, dealt: Sequence[object | None]) -> tuple[int, ...]:
+    """The seats dealt in (``dealt[seat]`` not None), clockwise from the dealer's left with the
+    dealer (or the last seat dealt in, AMB-20) last: the order of the deal, the declarations and
+    the exchanges (L3-DEAL-08, L3-DECL-01, AMB-28)."""
+    return tuple([p for p in [(dealer + i) % seats for i in range(1, seats + 1)] if dealt[p] is not None])
+
+
+def players_of(order: Sequence[int], declared: Sequence[str | None]) -> tuple[int, ...]:
+    """The seats of ``order`` that play the hand: who stood, took the miss or plays it for the pool."""
+    return tuple([p for p in order if declared[p] in PLAYING])
+
+
+def dealer_uncontested(dealer_next: bool, standers: int, all_must_play: bool) -> bool:
+    """L3-DLR-01, L5-DECL-05, IRL-06: the dealer is next to declare and everyone before him threw
+    up, so the pool is his without play (unless this is a hand everyone must play)."""
+    return dealer_next and standers == 0 and not all_must_play
+
+
+def conceded(standers: int, for_pool: bool) -> bool:
+    """L3-DLR-04, L3-DLR-05, L5-DECL-06, AMB-33: once all have declared, a lone stander (the dealer
+    not playing the miss for the pool against him) takes the pool without play."""
+    return standers == 1 and not for_pool
+
+
+def first_leader(players: Sequence[int], miss_taker: int, for_pool: bool, miss_holder_leads: bool) -> int:
+    """Who leads the first trick: the first player from the dealer's left (L3-LEAD-01, CF-01,
+    AMB-31), or, where the rules say so, the player who took the miss (L3-LEAD-02; -1: nobody)."""
+    if miss_holder_leads and miss_taker >= 0 and not for_pool:
+        return miss_taker
+    return players[0]
+
+
+def trick_order(players: Sequence[int], leader: int) -> tuple[int, ...]:
+    """The players in their turn to play a trick, from its leader round the table (L3-PLAY-01);
+    the winner of a trick leads the next (L3-LEAD-09)."""
+    i = players.index(leader)
+    return (*players[i:], *players[:i])
+
+
+# ----- the end of a hand ----------------------------------------------------------------------
+
+
+def uncontested_payouts(stake: int, seats: int, winner: int) -> list[int]:
+    """What each seat takes from a pool won without play: all of it to ``winner`` (L3-DLR-01, L3-DLR-04/05)."""
+    payouts = [0] * seats
+    payouts[winner] = stake
+    return payouts
+
+
+class PlayedOut(NamedTuple):
+    """How a played hand's tricks pay (:func:`settle_tricks`): per seat, tricks won, chips taken
+    from the pool and chips paid as a loo; the looed seats in seat order; and the next pool."""
+
+    won: tuple[int, ...]
+    payouts: tuple[int, ...]
+    looed: tuple[int, ...]
+    loos: tuple[int, ...]
+    next_pool: int
+
+
+def settle_tricks(
+    stake: int,
+    winners: Sequence[int],
+    seats: int,
+    players: Sequence[int],
+    pool_seat: int,
+    offenders: Collection[int],
+    loo: int,
+) -> PlayedOut:
+    """Share the pool ``stake`` among the tricks' ``winners`` and loo who took none.
+
+    Each trick takes an equal share, the odd chips going to the earliest tricks (L3-DIV-01/03,
+    L5-PAY-01); a trick won by the miss played for the pool (``pool_seat``, -1 if none: L3-DIV-04)
+    or by an offender (L3-PEN-04) leaves its share in the pool. A player who took no trick is looed
+    ``loo`` (L3-LOO-01/02, L5-PAY-02), as is an offender even if he took tricks (L3-LOO-03), once
+    (AMB-16); the miss played for the pool is never looed. The next pool is what is left plus the loos.
+    """
+    won = [0] * seats
+    payouts = [0] * seats
+    share, remainder = divmod(stake, len(winners))
+    for i, winner in enumerate(winners):
+        won[winner] += 1
+        if winner != pool_seat and winner not in offenders:
+            payouts[winner] += share + 1 if i < remainder else share
+    looed = sorted([p for p in players if (won[p] == 0 or p in offenders) and p != pool_seat])
+    loos = [0] * seats
+    for p in looed:
+        loos[p] = loo
+    taken = sum(payouts)
+    return PlayedOut(tuple(won), tuple(payouts), tuple(looed), tuple(loos), stake - taken + loo * len(looed))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from loo.cards import Card
-from loo.games.loo.play import loo_amount
+from loo.games.loo.play import loo_amount, settle_tricks, uncontested_payouts
 from loo.games.loo.rules import FlushLooDestination
 from loo.games.loo.state import DealKind, Flush, LooHandBase, Settlement
 from loo.reasons import Reason
@@ -23,8 +23,7 @@ class Settling(LooHandBase):
         return loo_amount(self.rules, self.pool, single=self.deal_kind is DealKind.SINGLE)
 
     def _uncontested(self, winner: int, reason: Reason) -> Settlement:
-        payouts = [0] * self.n
-        payouts[winner] = self.stake
+        payouts = uncontested_payouts(self.stake, self.n, winner)
         zero = (0,) * self.n
         return Settlement(reason, (), zero, (), tuple(payouts), zero, 0, penalties=self._penalties())
 
@@ -34,38 +33,29 @@ class Settling(LooHandBase):
     def _settle_play(self) -> Settlement:
         """L3-DIV-01/03, L3-DIV-04, L3-LOO-01/02, AMB-14, L5-PAY-01/02; in table mode L3-PEN-01..04, AMB-16."""
         s = self._s
-        tricks = self.rules.tricks
-        won = [0] * self.n
-        payouts = [0] * self.n
-        stake = self.stake
-        share, remainder = divmod(stake, tricks)
-        offenders = s.offenders
-        for i, trick in enumerate(s.tricks):
-            value = share + (1 if i < remainder else 0)
-            won[trick.winner] += 1
-            for_the_pool = s.for_pool and trick.winner == self.last
-            if not for_the_pool and trick.winner not in offenders:
-                payouts[trick.winner] += value  # else it stays in the pool (L3-DIV-04, L3-PEN-04)
-        players = self._players()
-        # in seat order (docs/records.md); an offender is looed even if he took tricks (L3-LOO-03), once (AMB-16)
-        looed = tuple(
-            sorted(p for p in players if (won[p] == 0 or p in offenders) and not (s.for_pool and p == self.last))
+        final = self.deal_kind is DealKind.FINAL  # the last round: no loos (AMB-22)
+        out = settle_tricks(
+            self.stake,
+            [trick.winner for trick in s.tricks],
+            self.n,
+            self._players(),
+            self.last if s.for_pool else -1,
+            s.offenders,
+            0 if final else self.loo_amount(),
         )
-        amount = 0 if self.deal_kind is DealKind.FINAL else self.loo_amount()
-        loos = [amount if p in looed else 0 for p in range(self.n)]
-        if self.deal_kind is DealKind.FINAL:
-            looed = ()
-        next_pool = stake - sum(payouts) + sum(loos)
+        offenders = s.offenders
         return Settlement(
             Reason.PLAYED,
             tuple(s.tricks),
-            tuple(won),
-            looed,
-            tuple(payouts),
-            tuple(loos),
-            next_pool,
-            penalties=self._penalties(),
-            offenders=tuple(sorted(offenders)),
+            out.won,
+            () if final else out.looed,  # in seat order (docs/records.md)
+            out.payouts,
+            out.loos,
+            out.next_pool,
+            None,
+            None,
+            self._penalties(),
+            tuple(sorted(offenders)) if offenders else (),
         )
 
     def _settle_peel_single(self) -> Settlement:

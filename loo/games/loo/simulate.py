@@ -1,14 +1,13 @@
 """Random play of three-card Loo hands on card indices, for the book's statistics and the benchmarks.
 
-What may be declared, the duties of the leader and of the follower, the power that wins a trick,
-the loo and the order of the deal are asked of :mod:`loo.games.loo.play`, the same functions
-:class:`loo.games.loo.hand.LooHand` asks. What this driver still says itself is the order of turns and the
-arithmetic of a normal three-card hand's end: the dealer's pool when all before him throw up, a
-lone stander's when no one opposes him, the pool shared a trick at a time, and the loo of a player
-who took no trick (as :mod:`loo.games.loo.settle` has them for the engine). It lets each seat
-choose uniformly among what the rule functions allow, with no objects, checks or history, for
-hundreds of thousands of hands; ``tests/engine/loo/test_random_play.py`` replays every choice made
-here through the checked engine and compares the legal actions at each step and the settlement.
+It states no law of its own: what may be declared, the order of turns, when the pool goes without
+play, the duties of the leader and of the follower, the power that wins a trick, the sharing of the
+pool and the loo are all asked of :mod:`loo.games.loo.play`, the same functions :class:`loo.games.loo.hand.LooHand`
+asks (its settlement, :mod:`loo.games.loo.settle`, shares the pool with the same
+:func:`~loo.games.loo.play.settle_tricks`). It lets each seat choose uniformly among what the rule
+functions allow, with no objects, checks or history, for hundreds of thousands of hands;
+``tests/engine/loo/test_random_play.py`` replays every choice made here through the checked engine
+and compares the legal actions at each step and the settlement.
 
 >>> import random
 >>> from loo.games.loo.rules import Rules
@@ -23,13 +22,22 @@ import random
 from typing import NamedTuple
 
 from loo.games.loo.play import (
+    STANDING,
+    conceded,
     deal_rounds,
+    dealer_uncontested,
     declaration_options,
+    first_leader,
     follow_choices,
     lead_choices,
     loo_amount,
     may_miss_when_all_play,
+    players_of,
     power,
+    rotation,
+    settle_tricks,
+    trick_order,
+    uncontested_payouts,
 )
 from loo.games.loo.rules import ClubLawMiss, FirstDealMode, Game, LoneOpponentRule, Rules
 
@@ -59,10 +67,10 @@ class FastResult(NamedTuple):
 Dealt = tuple[list[list[int]], list[int], int]
 
 
-def _deal(rng: random.Random, seats: int, dealer: int, rules: Rules) -> Dealt:
-    """The cards this simulator has always dealt: ``rng.sample`` of the pack, in the engine's order of the deal."""
+def _deal(rng: random.Random, seats: int, order: tuple[int, ...], rules: Rules) -> Dealt:
+    """The cards this simulator has always dealt: ``rng.sample`` of the pack, in the engine's order
+    of the deal to the seats of ``order``."""
     cards = rng.sample(range(52), 3 * seats + 4)
-    order = [(dealer + i) % seats for i in range(1, seats + 1)]
     hands, miss, top = deal_rounds(cards, 0, order, seats, 3, True, rules.miss_position)
     return [h if h is not None else [] for h in hands], miss, cards[top]
 
@@ -83,9 +91,12 @@ def play_random_hand(
     """
     if rules.game is not Game.THREE_CARD:
         raise ValueError("the fast simulator plays three-card Loo only")
-    hands, miss, turnup = deal if deal is not None else _deal(rng, seats, dealer, rules)
+    order = rotation(dealer, seats, range(seats))  # every seat is dealt in
+    if deal is None:
+        hands, miss, turnup = _deal(rng, seats, order, rules)  # fresh lists, this hand's own
+    else:
+        hands, miss, turnup = [list(h) for h in deal[0]], deal[1], deal[2]
     dealt = tuple(tuple(h) for h in hands) if record else ()
-    hands = [list(h) for h in hands]
     rand = rng.random
     steps: list[tuple[int, str, object, tuple[object, ...]]] = []
     trump = turnup // 13
@@ -94,17 +105,16 @@ def play_random_hand(
     all_must = club_law or bold
     miss_in_play = not (club_law and rules.club_law_miss is ClubLawMiss.WITHDRAWN)
     peel = rules.lone_opponent_rule is LoneOpponentRule.PEEL
-    eldest = (dealer + 1) % seats
-    rotation = [(dealer + i) % seats for i in range(1, seats + 1)]
+    eldest, before_dealer = order[0], order[-2]
 
     # ----- declarations (A.5, A.6) -----
-    declared = ["" for _ in range(seats)]
+    declared: list[str | None] = [None] * seats
     miss_taker = -1
     for_pool = False
     standers = 0
     reason = ""
-    winner_uncontested = -1
-    for seat in rotation:
+    winner = -1
+    for seat in order:
         options = declaration_options(
             all_must,  # everyone plays
             miss_in_play and miss_taker < 0,  # the miss is free
@@ -128,38 +138,28 @@ def play_random_hand(
             for_pool = True
         else:
             standers += 1
-        if seat != dealer and rotation[-2] == seat and standers == 0 and not all_must:
-            reason, winner_uncontested = "dealer-uncontested", dealer  # L3-DLR-01
+        if seat == before_dealer and dealer_uncontested(True, standers, all_must):
+            reason, winner = "dealer-uncontested", dealer
             break
-    if not reason and standers == 1 and not for_pool:
-        reason = "conceded"  # L3-DLR-04/05
-        winner_uncontested = next(p for p in rotation if declared[p] in ("stand", "miss"))
+    if not reason and conceded(standers, for_pool):
+        reason, winner = "conceded", next(p for p in order if declared[p] in STANDING)
+    said = tuple([d or "" for d in declared])
     if reason:
-        payouts = [0] * seats
-        payouts[winner_uncontested] = pool
-        return FastResult(tuple(declared), (0,) * seats, tuple(payouts), (0,) * seats, 0, reason, tuple(steps),
-                          dealt, tuple(miss), turnup)  # fmt: skip
+        zero = (0,) * seats
+        payouts = tuple(uncontested_payouts(pool, seats, winner))
+        return FastResult(said, zero, payouts, zero, 0, reason, tuple(steps), dealt, tuple(miss), turnup)
 
     # ----- play (A.7, A.8) -----
-    players = [p for p in rotation if declared[p] in ("stand", "miss", "for-pool")]
-    nplayers = len(players)
-    leader = players[0]
-    if rules.miss_holder_leads and miss_taker >= 0 and not for_pool:
-        leader = miss_taker
-    won = [0] * seats
-    trick_winners = []
+    players = players_of(order, declared)
+    leader = first_leader(players, miss_taker, for_pool, rules.miss_holder_leads)
+    winners = []
     must_head = rules.must_head
     void_rule = rules.void_rule
     for trick_no in range(3):
-        start = players.index(leader)
-        best_seat = -1
-        best_power = -1
-        led = -1
-        led_card = -1
-        for k in range(nplayers):
-            seat = players[(start + k) % nplayers]
+        best_seat = best_power = led = led_card = -1
+        for seat in trick_order(players, leader):
             hand = hands[seat]
-            if k == 0:
+            if led < 0:
                 legal, _ = lead_choices(hand, trick_no, trump, -1, rules, turnup)
             else:
                 legal, _ = follow_choices(hand, led_card, best_power, trump, -1, False, must_head, void_rule)
@@ -167,25 +167,18 @@ def play_random_hand(
             if record:
                 steps.append((seat, "play", card, tuple(legal)))
             hand.remove(card)
-            if k == 0:
+            if led < 0:
                 led, led_card = card // 13, card
             value = power(card, led, trump, -1)
             if value > best_power:
                 best_power, best_seat = value, seat
-        won[best_seat] += 1
-        trick_winners.append(best_seat)
+        winners.append(best_seat)
         leader = best_seat
 
     # ----- settlement (A.9, A.10) -----
-    payouts = [0] * seats
-    share, remainder = divmod(pool, 3)
-    for i, w in enumerate(trick_winners):
-        if not (for_pool and w == dealer):
-            payouts[w] += share + (1 if i < remainder else 0)
-    amount = loo_amount(rules, pool, single=False)
-    loos = [amount if (won[p] == 0 and p in players and not (for_pool and p == dealer)) else 0 for p in range(seats)]
-    next_pool = pool - sum(payouts) + sum(loos)
-    return FastResult(tuple(declared), tuple(won), tuple(payouts), tuple(loos), next_pool, "played", tuple(steps),
+    loo = loo_amount(rules, pool, single=False)
+    out = settle_tricks(pool, winners, seats, players, dealer if for_pool else -1, (), loo)
+    return FastResult(said, out.won, out.payouts, out.loos, out.next_pool, "played", tuple(steps),
                       dealt, tuple(miss), turnup)  # fmt: skip
 
 

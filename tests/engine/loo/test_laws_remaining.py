@@ -10,8 +10,8 @@ import pytest
 
 from loo.cards import Card
 from loo.core.ledger import cut_for_deal, cut_value
+from loo.games.loo.dealing import deal_cards
 from loo.games.loo.game import LooGame
-from loo.games.loo.hand import deal_cards
 from loo.games.loo.rules import LoneOpponentRule, LooMode, MissPosition, Rules
 from tests.helpers.loo_helpers import legal, make, push, refused
 

@@ -10,7 +10,8 @@ import random
 
 import pytest
 
-from loo.games.loo.hand import LooHand, deal_cards
+from loo.games.loo.dealing import deal_cards
+from loo.games.loo.hand import LooHand
 from loo.games.loo.rules import PRESETS
 from loo.games.loo.state import DealKind
 from tests.helpers.loo_helpers import make, push
