@@ -26,10 +26,12 @@ from loo.core.protocols import View
 from loo.games.dominoes.bots import DominoThumbBot
 from loo.games.dominoes.bots import _is_strong as _domino_strong
 from loo.games.dominoes.state import DominoView
+from loo.games.dominoes.suits import follows
 from loo.games.nap.bots import NapThumbBot, best_trump, three_handed_nap
 from loo.games.nap.rules import TRICKS_NEEDED
 from loo.games.nap.state import NapPhase, NapView
 from loo.hand import SeatView
+from loo.rules import Game
 from loo.tiles import NUMBER_PLURALS, Tile
 
 __all__ = ["reason", "thumb_choice"]
@@ -77,13 +79,40 @@ def reason(view: View, choice: Action, *, describe: object = None, thumb_as_good
 
 
 def _only(view: View, choice: Action) -> str:
-    if isinstance(view, SeatView) and choice.verb == "play" and not view.tricks and not view.current:
+    if choice.verb == "play" and not view.tricks and not view.current and isinstance(view, SeatView):
         trump = view.turnup.suit if view.turnup is not None else None
         if trump is not None and choice.value == Card(Rank.ACE, trump):
             return "The law makes a first leader who holds the ace of trumps lead it (L3-LEAD-03)."
         if trump is not None and isinstance(choice.value, Card) and choice.value.suit is trump:
             return "The law makes the first leader lead a trump here, and this is the one allowed (L3-LEAD-05)."
+    followers = _followers(view)
+    if choice.verb == "play" and len(view.hand or ()) > 1 and followers is not None:
+        law = {SeatView: "L3-PLAY-02", NapView: "NAP-PLAY-02", DominoView: "DL-PLAY-01"}[type(view)]
+        if isinstance(view, SeatView) and view.rules.game is Game.FIVE_CARD:
+            law = "L5-PLAY-02"
+        if followers == 1:
+            piece = "tile" if isinstance(view, DominoView) else "card"
+            return f"You must follow the suit led, and this is your only {piece} of it ({law})."
+        if isinstance(view, SeatView) and followers > 1:
+            return "Of your cards in the suit led, only this one heads the trick, as the law requires (L3-PLAY-03)."
+    if choice.verb == "play" and len(view.hand or ()) == 1:
+        return f"It is your last {'tile' if isinstance(view, DominoView) else 'card'}: there is nothing to choose."
     return "It is the only choice the laws allow you now."
+
+
+def _followers(view: View) -> int | None:
+    """How many of the seat's pieces follow the suit led to the trick in progress (None: no trick)."""
+    if not view.current or view.hand is None:
+        return None
+    if isinstance(view, SeatView) and view.turnup is not None:
+        trump, pam = view.turnup.suit, _pam_card(view.rules, view.turnup.suit)
+        led = _suit(view.current[0][1], trump, pam)
+        return sum(1 for c in view.hand if _suit(c, trump, pam) is led)
+    if isinstance(view, NapView):
+        return sum(1 for c in view.hand if c.suit is view.current[0][1].suit)
+    if isinstance(view, DominoView) and view.led is not None:
+        return sum(1 for t in view.hand if follows(t, view.led, view.trump))
+    return None
 
 
 # ----- Loo ------------------------------------------------------------------------------------------

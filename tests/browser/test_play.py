@@ -542,6 +542,7 @@ def play_a_whole_hand_by_clicking(table: Table, *, reload: bool = False) -> Tabl
             # A hint now names a legal choice (never the card just refused).
             model = table.do(page.locator(".loo-hint").click)
             hint_names_a_legal_choice(table, model)
+            table.shot(f"hint-{table.game}")
             hinted = True
         action = choose(model)
         view_before, board_before, saved = model.view(), table.board(), table.count()

@@ -290,3 +290,34 @@ def test_domino_loo_gives_its_own_reasons_with_its_laws() -> None:
     playing_view = domino_view(7, lambda v: playing(v) and not v.current)
     lead = thumb_choice(playing_view)
     assert lead is not None and "DL-LEAD-04" in (reason(playing_view, lead) or "")
+
+
+def forced_follow(view: View) -> bool:
+    return bool(view.current) and len(view.legal) == 1 and len(view.hand or ()) > 1
+
+
+@pytest.mark.parametrize(
+    ("views", "law"),
+    [
+        (
+            lambda s: loo_view(s, lambda v: bool(v.current) and len(v.legal) == 1 and len(v.hand or ()) > 1),
+            "L3-PLAY-02",
+        ),
+        (lambda s: nap_view(s, lambda v: bool(v.current) and len(v.legal) == 1 and len(v.hand) > 1), "NAP-PLAY-02"),
+        (lambda s: domino_view(s, lambda v: bool(v.current) and len(v.legal) == 1 and len(v.hand) > 1), "DL-PLAY-01"),
+    ],
+    ids=["loo", "nap", "domino-loo"],
+)
+def test_a_forced_follow_names_the_duty_to_follow_suit(views: Callable[[int], View], law: str) -> None:
+    def one_follower(v: View) -> bool:
+        return (reason(v, v.legal[0]) or "").startswith("You must follow the suit led, and this is your only")
+
+    def found(seed: int) -> View | None:
+        try:
+            return views(seed)
+        except AssertionError:
+            return None
+
+    view = find(found, one_follower)
+    piece = "tile" if law.startswith("DL") else "card"
+    assert reason(view, view.legal[0]) == f"You must follow the suit led, and this is your only {piece} of it ({law})."
