@@ -42,6 +42,7 @@ from loo.tiles import Tile
 
 __all__ = ["Estimate", "Estimates", "estimate", "position_seed", "position_text"]
 
+REDEALS = 30  # a world that contradicts what the others' choices say is dealt again, up to this often
 Z95 = 1.959963984540054  # the two-sided 95% point of the normal distribution
 V = TypeVar("V", bound=View)
 
@@ -172,6 +173,10 @@ def estimate(
     while True:
         for _ in range(batch):
             world = player.world(view, rng)
+            for _ in range(REDEALS):
+                if player.consistent(view, world):
+                    break
+                world = player.world(view, rng)
             for j, action in enumerate(candidates):
                 sim = world.clone()
                 sim.push_unchecked(action)
