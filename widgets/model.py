@@ -40,14 +40,16 @@ import traitlets
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
-from loo.core.protocols import Hand, MissHand, Piece, PointsGame, ScoringBot, View
+from loo.core.protocols import Hand, MissHand, Piece, PointsGame, View
 from loo.core.rules import RecordError
+from loo.core.sampling import SamplingPlayer
 from loo.kits import kit
 from loo.laws import cite
 from loo.records import load, record_type, replay_actions
 from loo.registry import Family, family
 from loo.tiles import Tile
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
+from widgets.hints import Hint, hint_for
 from widgets.journal import START, Event, Journals
 from widgets.saving import (
     NOT_SAVING_MESSAGE,
@@ -370,19 +372,14 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self._say("Taken back.")
         return True
 
-    def hint(self) -> tuple[Action, float] | None:
-        """The strong bot's choice for the reader, with the chips it expects that choice to net."""
-        legal = self.legal()
-        if not legal:
-            return None
-        advisor = self.kit.make_bot("sampling")
+    def hint(self) -> Hint | None:
+        """The strong player's advice for the reader now (:mod:`widgets.hints`): its choice, every choice's
+        value with a 95% interval, and a reason; the same for the same position. None if not the reader's turn."""
         view = self.view()
-        rng = random.Random(self._rng.random())
-        if not isinstance(advisor, ScoringBot):
-            return advisor.choose(view, rng), float("nan")
-        scored = advisor.values(view, rng)
-        best, value = max(scored, key=lambda av: av[1])
-        return best, float(value)
+        advisor = self.kit.make_bot("sampling")
+        if not view.legal or not isinstance(advisor, SamplingPlayer):
+            return None
+        return hint_for(advisor, view)
 
     def new_hand(self, seed: int | None = None) -> bool:
         """Deal the game's next hand, from ``seed`` if given (a deal code), once this one is over."""

@@ -23,6 +23,7 @@ from loo.records import MAX_RECORD_CHARS
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import LIST_VERBS, action_label, board_html, pam_card, piece_label, piece_name
 from widgets.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, sheet_in_page, tile_class
+from widgets.hints import WORKING, hint_html, hint_words
 from widgets.model import TableModel
 from widgets.opening import opening_html
 from widgets.safety import guarded
@@ -100,6 +101,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             _dom_classes=["loo-why"],
         )
         self._explained = lean(ipw.HTML)
+        self._hinted = lean(ipw.HTML)
         self._next = lean(
             ipw.Button,
             description="Next hand",
@@ -177,6 +179,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
                 self._picks,
                 self._status,
                 _row([self._undo, self._hint, self._why, self._next, self._new_game, self._teaching], "loo-controls"),
+                self._hinted,
                 self._explained,
                 _row([self._four_colour, self._text_only], "loo-display"),
                 self._confirm_new,
@@ -236,6 +239,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self._hint.disabled = not view.legal
         self._why.disabled = not view.legal
         self._explained.value = ""  # a fresh position: the last explanation no longer applies
+        self._hinted.value = ""  # nor the last hint
         self._next.disabled = not over
         self._next.button_style = "primary" if over else ""
         self._export_hand.disabled = not over
@@ -388,13 +392,23 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self.model.act(Action(self.model.seat, self._pick_verb, chosen))
 
     def _show_hint(self) -> None:
-        hint = self.model.hint()
-        if hint is None:
+        """The hint in the status line and, in full, below the controls; while it is worked out (it
+        may take a second) the button says so and the box says what is being done."""
+        if not self.model.legal():
             self.say("It is not your turn.")
             return
-        action, value = hint
-        worth = "" if value != value else f"; it expects to net {value:+.1f} chips"  # NaN: no estimate
-        self.say(f"The strong player would choose: {action_label(action)}{worth}.")
+        self._hint.disabled, self._hint.description = True, "Thinking…"
+        self._hinted.value = f'<p class="loo-hint-working" role="status" style="font-size:13px">{escape(WORKING)}</p>'
+        try:
+            hint = self.model.hint()
+        finally:
+            self._hint.disabled, self._hint.description = False, "Hint"
+        if hint is None:  # pragma: no cover - every game's strong player samples
+            self._hinted.value = ""
+            self.say("No hint can be given here.")
+            return
+        self._hinted.value = hint_html(hint)
+        self.say(hint_words(hint))
 
     def _explain(self) -> None:
         """Every choice the reader might make now, allowed or not, with its law and sources."""

@@ -50,6 +50,11 @@ class SamplingPlayer(Generic[V]):
         """A hand dealt at random, consistent with everything ``view`` shows, at the view's position."""
         raise NotImplementedError
 
+    def consistent(self, view: V, world: Hand) -> bool:
+        """Whether ``world`` agrees with what the other seats' choices so far say of their pieces (a
+        hint redeals a world that does not, a few times; :meth:`values` and :meth:`choose` never ask)."""
+        return True
+
     def play_out(self, hand: Hand, rng: random.Random) -> None:
         """Play ``hand`` to its settlement as the other seats (and this one, later) would."""
         raise NotImplementedError

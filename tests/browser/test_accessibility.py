@@ -58,10 +58,17 @@ def test_every_live_table_passes_axe(page: Page, site: str, table: str) -> None:
 
 
 def table_passes_axe(page: Page) -> None:
-    """The table as it opened, then with the Rules and Ledger tabs open, whose controls are not drawn
-    (nor, for the rules, built) until shown: each waited for first."""
+    """The table as it opened, with a hint shown if the reader has a choice to make, then with the Rules
+    and Ledger tabs open, whose controls are not drawn (nor, for the rules, built) until shown: each
+    waited for first."""
     problems = axe_problems(page)
     assert not problems, "\n".join(problems)
+    hint = page.locator(".loo-hint")
+    if hint.is_enabled():
+        hint.click()
+        expect(page.locator(".loo-hint-box")).to_be_visible(timeout=30_000)
+        problems = axe_problems(page)
+        assert not problems, "with a hint shown:\n" + "\n".join(problems)
     drawn = {"Ledger": page.locator(".loo-ledger-view table"), "Rules": page.get_by_role("combobox", name="Game")}
     for tab in ("Ledger", "Rules"):
         page.get_by_role("tab", name=tab).click()

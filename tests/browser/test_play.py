@@ -42,6 +42,7 @@ from loo.tiles import NUMBER_PLURALS, Tile, full_set
 from tests.conftest import ROOT, Served, serve_server
 from widgets.board import LIST_VERBS, action_label, pam_card, piece_label, piece_name
 from widgets.card_style import card_class, card_stylesheet, tile_class
+from widgets.hints import describe
 from widgets.model import TableModel, in_words
 from widgets.rules_picker import RulesPicker
 from widgets.store import TableStore
@@ -469,11 +470,16 @@ def refused_with_its_law(table: Table, model: TableModel, piece: Any) -> None:
 def hint_names_a_legal_choice(table: Table, model: TableModel) -> None:
     status = table.status()
     expect(status).to_contain_text("The strong player would choose: ")
-    said = re.fullmatch(
-        r"The strong player would choose: (.+?)(?:; it expects to net [+-]\d+\.\d chips)?\.", status.inner_text()
+    said = re.match(
+        r"The strong player would choose: (.+?), expecting (?:[+\u2212]\d+\.\d|0\.0) (?:chips|points)",
+        status.inner_text(),
     )
     assert said, status.inner_text()
-    assert said.group(1) in {action_label(a) for a in model.legal()}, said.group(1)
+    pam = pam_card(model.view())
+    assert said.group(1) in {describe(a, pam) for a in model.legal()}, said.group(1)
+    box = table.page.locator(".loo-hint-box")  # and below the controls every choice, valued
+    expect(box).to_contain_text(said.group(1))
+    assert box.locator("li").count() >= 1
 
 
 # ----- whole hands by clicking ---------------------------------------------------------------------
@@ -536,6 +542,7 @@ def play_a_whole_hand_by_clicking(table: Table, *, reload: bool = False) -> Tabl
             # A hint now names a legal choice (never the card just refused).
             model = table.do(page.locator(".loo-hint").click)
             hint_names_a_legal_choice(table, model)
+            table.shot(f"hint-{table.game}")
             hinted = True
         action = choose(model)
         view_before, board_before, saved = model.view(), table.board(), table.count()

@@ -144,7 +144,8 @@ def test_why_explains_with_the_law_and_its_source() -> None:
 def test_a_hint_is_a_legal_action_with_its_expected_value() -> None:
     table = dealt(9)
     hint = table.hint()
-    assert hint is not None and hint[0] in table.legal() and isinstance(hint[1], float)
+    assert hint is not None and hint.choice in table.legal() and isinstance(hint.value, float)
+    assert {e.action for e in hint.figures.values} == set(table.legal())  # every declaration, valued
 
 
 def test_a_bad_seat_is_refused() -> None:

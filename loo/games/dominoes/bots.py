@@ -338,6 +338,19 @@ class DominoSamplingBot(SamplingPlayer[DominoView]):
     def world(self, view: DominoView, rng: random.Random) -> DominoHand:
         return determinize(view, rng)
 
+    def consistent(self, view: DominoView, world: Hand) -> bool:
+        """Every other seat that played the tiles it was dealt holds, in ``world``, a hand the rule of
+        thumb would play (DL-DECL-01): a reader's table plays the rule of thumb's bots."""
+        assert isinstance(world, DominoHand)
+        plays = [pt for trick in view.tricks for pt in trick.plays] + list(view.current)
+        for p, said in enumerate(view.declared):
+            if p == view.seat or said != "stand" or p in view.misses_taken or (view.turnup_taken and p == view.dealer):
+                continue
+            tiles = list(world.holding(p)) + [t for q, t in plays if q == p]
+            if not _is_strong(tiles, view.trump):
+                return False
+        return True
+
     def play_out(self, hand: Hand, rng: random.Random) -> None:
         assert isinstance(hand, DominoHand)
         _playout(hand, rng, self.rollout == "thumb")

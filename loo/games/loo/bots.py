@@ -442,6 +442,19 @@ class SamplingBot(SamplingPlayer[SeatView]):
     def world(self, view: SeatView, rng: random.Random) -> LooHand:
         return determinize(view, rng)
 
+    def consistent(self, view: SeatView, world: Hand) -> bool:
+        """Every other seat that stood on the cards it was dealt holds, in ``world``, a hand the rule of
+        thumb would stand on (L3-DECL-02): a reader's table plays the rule of thumb's bots."""
+        assert isinstance(world, LooHand)
+        trump = view.turnup.suit if view.turnup is not None else None
+        pam = _pam_card(view.rules, trump)
+        for p, said in enumerate(view.declared):
+            dealt = world.dealt[p]
+            if p != view.seat and said == "stand" and not view.exchanged[p] and dealt is not None:
+                if not _is_strong(dealt, trump, pam):
+                    return False
+        return True
+
     def play_out(self, hand: Hand, rng: random.Random) -> None:
         assert isinstance(hand, LooHand)
         playout(hand, self.rollout, rng)

@@ -1,0 +1,89 @@
+"""The hint on the table (issue 20): the choice named in words, every choice's value with its 95%
+interval and the reason, in a labelled region and the status line; a note while it is worked out;
+the same hint for the same position; and asking for one changes nothing in the game."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from loo.actions import Action
+from widgets.hints import WORKING, describe
+from widgets.model import TableModel
+from widgets.table_view import TableView
+
+VALUE = r"(?:[+\u2212]\d+\.\d|0\.0)"
+
+
+def dealt(game: str, seed: int) -> TableModel:
+    table = TableModel(game, seed=seed, rng=random.Random(seed))
+    if table.hand.is_over:
+        assert table.new_hand(seed)
+    return table
+
+
+def test_the_hint_box_names_the_choice_in_words_and_values_every_choice_with_its_interval() -> None:
+    view = TableView(dealt("three-card-loo", 9))
+    legal = view.model.legal()
+    view._hint.click()
+    box = view._hinted.value
+    assert box.startswith('<section class="loo-hint-box" aria-label="Hint"')
+    items = re.findall(r"<li[^>]*>(.*?)</li>", box)
+    assert len(items) == len(legal)
+    for action in legal:
+        name = describe(action)
+        line = next(i for i in items if i.startswith(f"{name}:"))
+        every_time = rf"{name}: {VALUE} chips, every time"  # throwing up nets nothing, always
+        assert re.fullmatch(rf"{name}: {VALUE} chips \({VALUE} to {VALUE}\)", line) or re.fullmatch(every_time, line)
+    hint = view.model.hint()
+    assert hint is not None
+    assert f"<b>Hint: {describe(hint.choice)}</b>" in box and f"{hint.figures.samples} sampled deals" in box
+    status = view._status.value
+    assert 'role="status"' in status and f"The strong player would choose: {describe(hint.choice)}, expecting" in status
+    assert hint.reason and hint.reason in box and hint.reason in status
+
+
+def test_cards_are_named_in_words_in_the_hint() -> None:
+    table = dealt("three-card-loo", 9)
+    while not any(a.verb == "play" for a in table.legal()):
+        table.act(next(a for a in table.legal() if a.value == "stand") if table.legal() else table.legal()[0])
+    view = TableView(table)
+    view._hint.click()
+    assert re.search(r"<li[^>]*>[A-Z][a-z]+ of (clubs|diamonds|hearts|spades):", view._hinted.value)
+
+
+def test_a_note_shows_while_the_hint_is_worked_out_and_goes_with_the_next_move() -> None:
+    view = TableView(dealt("three-card-loo", 9))
+    seen: list[tuple[str, bool, str]] = []
+    real = view.model.hint
+
+    def watched() -> object:
+        seen.append((view._hint.description, view._hint.disabled, view._hinted.value))
+        return real()
+
+    view.model.hint = watched  # type: ignore[method-assign]
+    view._hint.click()
+    assert seen and seen[0][0] == "Thinking…" and seen[0][1] and WORKING in seen[0][2]
+    assert view._hint.description == "Hint" and not view._hint.disabled
+    assert "loo-hint-box" in view._hinted.value
+    view.model.act(view.model.legal()[0])
+    assert view._hinted.value == ""  # a new position: the old hint no longer applies
+
+
+def test_the_same_position_gives_the_same_hint_at_two_tables() -> None:
+    one, two = TableView(dealt("nap", 3)), TableView(dealt("nap", 3))
+    one._hint.click()
+    two._hint.click()
+    assert one._hinted.value == two._hinted.value and one._status.value == two._status.value
+
+
+def test_asking_for_a_hint_changes_nothing_in_the_game() -> None:
+    """Not even the table's generator, from which the next hand is dealt."""
+    asked, plain = dealt("domino-loo", 5), dealt("domino-loo", 5)
+    while not asked.hand.is_over:
+        assert asked.hint() is not None
+        action: Action = asked.legal()[0]
+        assert asked.act(action) and plain.act(action)
+    assert asked.hand.actions == plain.hand.actions
+    assert asked.new_hand() and plain.new_hand()
+    assert asked.deal_code() == plain.deal_code()
