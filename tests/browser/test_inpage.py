@@ -110,7 +110,7 @@ def test_a_whole_hand_in_the_readers_browser(page: Page, static_site: str, game:
     table = InpageTable(page, served=None, game=game, site=static_site)  # type: ignore[arg-type]
     table.open(code)
     expect(page.locator(".loo-inpage-where")).to_contain_text("This table runs in your browser")
-    expect(page).to_have_title(f"{page.locator('h1').inner_text()}: play in your browser · Lanterloo")
+    expect(page).to_have_title(f"{page.locator('h1').inner_text()}: a live table in your browser · Lanterloo")
     play_a_whole_hand_by_clicking(table, reload=True)
     table.shot(f"inpage-{game}")
     table.done()

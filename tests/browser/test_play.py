@@ -44,6 +44,7 @@ from widgets.board import LIST_VERBS, action_label, pam_card, piece_label, piece
 from widgets.card_style import card_class, card_stylesheet, tile_class
 from widgets.hints import describe
 from widgets.model import TableModel, in_words
+from widgets.opening import settled_at_deal
 from widgets.rules_picker import RulesPicker
 from widgets.store import TableStore
 from widgets.table_view import UNDO_FINISHED_TIP
@@ -243,6 +244,10 @@ def visible_to_reader(model: TableModel) -> set[object]:
     for public in (getattr(view, "turnup", None), getattr(view, "peep_card", None)):
         if public is not None:
             seen.add(public)
+    single = settled_at_deal(model)  # Peel's single just settled, shown above the hand: all of it was face up
+    if single is not None:
+        deal = single[0]["deal"]
+        seen |= {Card.parse(hand[0]) for hand in deal["hands"]} | {Card.parse(deal["turnup"])}
     return seen
 
 
