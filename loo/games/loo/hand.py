@@ -35,10 +35,10 @@ from loo.games.loo.play import (
     follow_choices,
     lead_choices,
     may_miss_when_all_play,
+    next_in_trick,
     players_of,
     power,
     rotation,
-    trick_order,
 )
 from loo.games.loo.rules import ClubLawMiss, FirstDealMode, Game, LoneOpponentRule, Pam, PamBeCivil, Rules
 from loo.games.loo.settle import Settling
@@ -572,7 +572,7 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         players = s.players or self._players()
         assert s.leader is not None
         if len(current) < len(players):
-            s.to_act = trick_order(players, s.leader)[len(current)]
+            s.to_act = next_in_trick(players, s.leader, len(current))
             return
         winner = best[1]
         s.tricks = [*s.tricks, Trick(s.leader, tuple(s.current), winner)]

@@ -39,6 +39,7 @@ __all__ = [
     "lead_choices",
     "loo_amount",
     "may_miss_when_all_play",
+    "next_in_trick",
     "players_of",
     "power",
     "rotation",
@@ -289,6 +290,12 @@ def trick_order(players: Sequence[int], leader: int) -> tuple[int, ...]:
     the winner of a trick leads the next (L3-LEAD-09)."""
     i = players.index(leader)
     return (*players[i:], *players[:i])
+
+
+def next_in_trick(players: Sequence[int], leader: int, played: int) -> int:
+    """Who plays next to a trick of which ``played`` cards are down: the ``played``-th player of
+    :func:`trick_order`, found without writing the order out."""
+    return players[(players.index(leader) + played) % len(players)]
 
 
 # ----- the end of a hand ----------------------------------------------------------------------
