@@ -40,11 +40,11 @@ from loo.cards import Card, full_pack
 from loo.records import check
 from loo.tiles import NUMBER_PLURALS, Tile, full_set
 from tests.conftest import ROOT, Served, serve_server
+from tests.helpers.seen import visible_to_reader as seen_at_table
 from widgets.board import LIST_VERBS, action_label, pam_card, piece_label, piece_name
 from widgets.card_style import card_class, card_stylesheet, tile_class
 from widgets.hints import describe
 from widgets.model import TableModel, in_words
-from widgets.opening import settled_at_deal
 from widgets.rules_picker import RulesPicker
 from widgets.store import TableStore
 from widgets.table_view import UNDO_FINISHED_TIP
@@ -234,21 +234,11 @@ def forms(piece: Card | Tile) -> tuple[re.Pattern[str], ...]:
 
 
 def visible_to_reader(model: TableModel) -> set[object]:
-    """What the reader's seat may see now: its own pieces, those played, the turn-up and a peeped card;
-    once the hand is over, every piece (its record is public)."""
+    """What the reader's seat may see now (tests.helpers.seen); once the hand is over, every piece
+    (its record is public)."""
     if model.hand.is_over:
         return set(pieces_of(model.game))
-    view = model.view()
-    seen: set[object] = set(view.hand or ())
-    seen |= {c for t in view.tricks for _, c in t.plays} | {c for _, c in view.current}
-    for public in (getattr(view, "turnup", None), getattr(view, "peep_card", None)):
-        if public is not None:
-            seen.add(public)
-    single = settled_at_deal(model)  # Peel's single just settled, shown above the hand: all of it was face up
-    if single is not None:
-        deal = single[0]["deal"]
-        seen |= {Card.parse(hand[0]) for hand in deal["hands"]} | {Card.parse(deal["turnup"])}
-    return seen
+    return seen_at_table(model)
 
 
 def named_in(text: str, pieces: list[Card] | list[Tile] | set[Any]) -> set[Any]:

@@ -41,11 +41,11 @@ import pytest
 from loo.cards import Card, full_pack
 from loo.records import load
 from tests.conftest import ROOT, Served, run_async, serve_server
+from tests.helpers.seen import visible_to_reader
 from tests.kernel_client import Frame, Protocol, TableClient
 from widgets.card_style import card_stylesheet
 from widgets.dealcode import parse_deal_code
 from widgets.model import TableModel, code_record
-from widgets.opening import settled_at_deal
 from widgets.safety import READER_MESSAGE
 from widgets.store import TableStore
 
@@ -490,21 +490,6 @@ def test_a_notebook_in_the_tables_folder_that_is_not_a_table_never_runs(served: 
 
 
 # ----- d) no hidden card in any widget state -------------------------------------------------------
-
-
-def visible_to_reader(model: TableModel) -> set[Card]:
-    """The cards the reader's seat may see now (as tests/widgets/test_table_view.py decides)."""
-    view = model.view()
-    seen: set[Card] = set(view.hand or ())
-    seen |= {c for t in view.tricks for _, c in t.plays} | {c for _, c in view.current}
-    for public in (getattr(view, "turnup", None), getattr(view, "peep_card", None)):
-        if public is not None:
-            seen.add(public)
-    single = settled_at_deal(model)  # Peel's single just settled, shown above the hand: all of it was face up
-    if single is not None:
-        deal = single[0]["deal"]
-        seen |= {Card.parse(hand[0]) for hand in deal["hands"]} | {Card.parse(deal["turnup"])}
-    return seen
 
 
 def shown_cards(text: str, cards: set[Card]) -> list[str]:

@@ -20,9 +20,9 @@ import pytest
 from loo.cards import Card, full_pack
 from loo.records import check
 from loo.tiles import full_set
+from tests.helpers.seen import visible_to_reader
 from widgets.board import pam_card, piece_label, piece_name
 from widgets.model import TableModel
-from widgets.opening import settled_at_deal
 from widgets.table_view import UNDO_FINISHED_TIP, TableView
 
 GAMES = [
@@ -50,20 +50,6 @@ def walk(widget: ipw.Widget) -> Iterator[ipw.Widget]:
 def state_text(view: TableView) -> str:
     """Every synced state under the view but the stylesheet, which draws all 52 faces for everyone alike."""
     return repr([w.get_state() for w in walk(view) if w is not view._style])
-
-
-def visible_to_reader(table: TableModel) -> set[object]:
-    v = table.view()
-    seen: set[object] = set(v.hand or ())
-    seen |= {c for t in v.tricks for _, c in t.plays} | {c for _, c in v.current}
-    for public in (getattr(v, "turnup", None), getattr(v, "peep_card", None)):  # the peep card: after a peep
-        if public is not None:
-            seen.add(public)
-    single = settled_at_deal(table)  # Peel's single just settled, shown above the hand: all of it was face up
-    if single is not None:
-        deal = single[0]["deal"]
-        seen |= {Card.parse(hand[0]) for hand in deal["hands"]} | {Card.parse(deal["turnup"])}
-    return seen
 
 
 def forms(piece: object) -> list[str]:
