@@ -80,7 +80,7 @@ def single_sentence(record: dict[str, Any], line: HandLine, reader: str) -> str:
         said = (
             f"Peel's single ({why}): {whose} {card.name} was the best {turnup.suit.plural[:-1]} above the "
             f"turn-up, the {turnup.name}, so {_who(taker, reader)} took the pool of {line.pool_before} chips "
-            f"and the others paid {each} each into this hand's (L3-SGL-03, L3-SGL-04)."
+            f"and the others paid {each} each into the pool this hand is played for (L3-SGL-03, L3-SGL-04)."
         )
     return said
 
