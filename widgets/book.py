@@ -6,8 +6,8 @@ build and a reader can deal it again with the same numbers:
 - :func:`play_hand` deals a hand from a seed and lets seeded computer players finish it, after
   any actions the page prescribes (to show a law at work: a declaration, a card, a call);
 - :func:`example_hand` wraps that hand in the step-through viewer, which works in the static book;
-- :func:`what_would_you_do` deals the reader a hand and lets them choose their first action, then
-  shows the hand played out from that choice: every outcome is worked out when the page is built;
+- the "What would you do?" questions are in :mod:`widgets.quiz` (judging a position) and
+  :mod:`widgets.questions` (the book's questions);
 - :func:`live_table_offer` puts a box on the page that, when the page is served by
   ``make serve``, links to the live table for the game and can open it inside the page; anywhere
   else (a static copy, a file on disk) it says plainly how to start the server.
@@ -23,7 +23,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from html import escape
@@ -38,7 +37,6 @@ from loo.kits import kit
 from loo.options import GAME_NAMES
 from loo.records import record_type
 from loo.registry import Family, family
-from loo.svg import share_drawings
 from loo.tiles import Tile
 from widgets.step_viewer import StepViewer
 
@@ -311,117 +309,3 @@ def live_table_offer(game: str, *, what: str | None = None) -> HTML:
         "</div>" + _OFFER_SCRIPT
     )
     return HTML(html)
-
-
-# ----- "What would you do?": deal, choose, and see the hand played --------------------------------
-
-_CHOICE_SCRIPT = """<script>
-(function () {
-  var box = document.currentScript.previousElementSibling;
-  if (!box || box.getAttribute("data-loo-choice-ready")) return;
-  box.setAttribute("data-loo-choice-ready", "1");
-  var buttons = box.querySelectorAll("[data-loo-pick]");
-  var outcomes = box.querySelectorAll("[data-loo-outcome]");
-  var hint = box.querySelector("[data-loo-choice-hint]");
-  for (var i = 0; i < buttons.length; i++) {
-    buttons[i].addEventListener("click", function (event) {
-      var pick = event.currentTarget.getAttribute("data-loo-pick");
-      for (var j = 0; j < buttons.length; j++) {
-        buttons[j].setAttribute("aria-pressed", buttons[j] === event.currentTarget ? "true" : "false");
-      }
-      for (var k = 0; k < outcomes.length; k++) {
-        outcomes[k].hidden = outcomes[k].getAttribute("data-loo-outcome") !== pick;
-      }
-      if (hint) hint.hidden = true;
-      var shown = box.querySelector('[data-loo-outcome="' + pick + '"] [data-loo-result]');
-      if (shown) shown.focus();
-    });
-  }
-})();
-</script>"""
-
-_CHOICE_STYLE = """<style>
-.loo-choice{border:1px solid #b9c3cf;border-radius:8px;padding:8px 12px;margin:12px 0;font-family:system-ui,sans-serif;
-font-size:14px}
-.loo-choice-title{font-weight:700;margin:2px 0 6px}
-.loo-choice-picks{display:flex;flex-wrap:wrap;gap:6px;margin:8px 0}
-.loo-choice-picks button{font:inherit;min-height:36px;padding:4px 12px;border-radius:6px;border:1px solid #2f6f4f;
-background:#fff;color:#1d4d36;cursor:pointer}
-.loo-choice-picks button[aria-pressed=true]{background:#2f6f4f;color:#fff}
-.loo-choice-picks button:focus-visible,.loo-choice [data-loo-result]:focus-visible{outline:3px solid #e0a000;
-outline-offset:2px}
-.loo-choice [data-loo-result]{font-weight:600;margin:6px 0}
-</style>"""
-
-
-def what_would_you_do(
-    game: str,
-    preset: str | None = None,
-    *,
-    seed: int,
-    seats: int = 5,
-    title: str | None = None,
-    before: Sequence[Mapping[str, Any]] = (),
-    **deal: Any,
-) -> HTML:
-    """A static widget: the reader's hand (seat 0, the eldest), each choice open to it, and for each
-    the hand played out by the computer players, with what the reader won or lost.
-
-    ``before`` are actions to take before the reader's turn (normally none: the eldest hand speaks
-    first). Every outcome is worked out when the page is built, so the widget needs no server. Each
-    outcome is a step-through viewer from the reader's seat: the page holds no card the reader
-    would not see at the table (the others' cards appear only as they are played).
-    """
-    from IPython.display import HTML
-
-    from widgets.board import board_html
-
-    start = play_hand(game, preset, seed=seed, seats=seats, actions=before, finish=False, **deal)
-    if start.to_act != 0:
-        raise ExampleError(f"seat 0 is not to act after {len(before)} prescribed actions")
-    names = list(start.names)
-    first = [a for a in start.legal_actions() if a.seat == 0]
-    if not first:
-        raise ExampleError("seat 0 has no choice to make here")
-    picks, outcomes = [], []
-    for i, action in enumerate(first):
-        hand = play_hand(game, preset, seed=seed, seats=seats, actions=[*before, action.to_record()], **deal)
-        assert hand.settlement is not None  # play_hand plays the hand to its end
-        net = hand.settlement.net()[0]
-        chips = f"{abs(net)} chip{'' if abs(net) == 1 else 's'}"
-        verdict = f"you win {chips}" if net > 0 else (f"you lose {chips}" if net < 0 else "you neither win nor lose")
-        label = choice_for_action(action)
-        # seen from the reader's seat: no card reaches the page that Ann would not see at the table
-        viewer = StepViewer(record_of(hand), seat=0, title=f"{label}: the hand played out, as you see it")
-        picks.append(f'<button type="button" data-loo-pick="{i}" aria-pressed="false">{escape(label)}</button>')
-        outcomes.append(
-            f'<div data-loo-outcome="{i}" hidden><p data-loo-result tabindex="-1">You chose '
-            f"{escape(label.lower())}: {escape(verdict)}. Step through to see why.</p>"
-            f"{viewer.to_html(share=False)}</div>"
-        )
-    view = start.view(0)
-    board = board_html(view, names, 0, show_own=True)
-    heading = title or f"What would you do? Seed {seed}: you are {names[0]}, the eldest hand"
-    html = (
-        _CHOICE_STYLE
-        + f'<div class="loo-choice" role="group" aria-label="{escape(heading)}">'
-        + f'<p class="loo-choice-title">{escape(heading)}</p>'
-        + board
-        + '<div class="loo-choice-picks" role="group" aria-label="Your choice">'
-        + "".join(picks)
-        + "</div>"
-        + "<p data-loo-choice-hint>Choose, and the computer players play the hand out; then step through it.</p>"
-        + share_drawings("".join(outcomes), "loo-w" + hashlib.sha1("".join(outcomes).encode()).hexdigest()[:8])
-        + "<noscript><p>Without JavaScript every outcome is shown below, one after another.</p>"
-        + "<style>.loo-choice [data-loo-outcome]{display:block!important}</style></noscript>"
-        + "</div>"
-        + _CHOICE_SCRIPT
-    )
-    return HTML(html)
-
-
-def choice_for_action(action: Action) -> str:
-    """A first action as a button says it: "Stand", "Take the miss", "Call three"."""
-    from widgets.board import action_label
-
-    return str(action_label(action))

@@ -294,7 +294,7 @@ SCRIPT = """<script>
     var note = root.querySelector("[data-loo-nojs]");
     if (note) { note.parentNode.removeChild(note); }
     bar.hidden = false;
-    show(0, false);
+    show(parseInt(root.getAttribute("data-loo-start") || "0", 10) || 0, false);
   }
   var all = document.querySelectorAll("[data-loo-steps]");
   for (var i = 0; i < all.length; i++) { setup(all[i]); }
@@ -310,10 +310,14 @@ CONTROLS = (
 )
 
 
-def _controls(steps: int) -> str:
+def _controls(steps: int, start: int = 0) -> str:
     buttons = []
     for name, icon, text, aria in CONTROLS:
-        disabled = " disabled" if name in ("first", "back") or (steps == 0 and name in ("forward", "last")) else ""
+        disabled = (
+            " disabled"
+            if (start == 0 and name in ("first", "back")) or (steps == start and name in ("forward", "last"))
+            else ""
+        )
         # the play button's icon and word change with the state; the script finds them by these marks
         icon_html = f'<span aria-hidden="true"{" data-loo-play-icon" if name == "play" else ""}>{icon}</span>'
         text_html = f"<span data-loo-play-text>{text}</span>" if name == "play" else text
@@ -339,6 +343,7 @@ class StepViewer:
     ``commentary`` maps step numbers (0 for the deal, *k* for after the *k*-th action) to plain
     text shown in that step's frame. ``seat`` draws every position as that seat saw it (``None``:
     every hand face up). ``title`` is shown above the viewer and names it for screen readers.
+    ``start`` is the step shown first (the deal unless given).
 
     Raises :class:`~loo.core.rules.RecordError` (naming the field) for a record that cannot be read,
     :class:`~loo.actions.IllegalActionError` (with ``index``) for an action the laws refuse, and
@@ -352,6 +357,7 @@ class StepViewer:
         commentary: Mapping[int, str] | None = None,
         seat: int | None = None,
         title: str | None = None,
+        start: int = 0,
     ) -> None:
         self.record = _read(record)
         self.names: tuple[str, ...] = tuple(self.record.seats)
@@ -366,6 +372,9 @@ class StepViewer:
             if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key <= len(actions):
                 raise ValueError(f"commentary key {key!r} is not a step: steps are 0 (the deal) to {len(actions)}")
         self.steps: tuple[Step, ...] = tuple(self._replay(actions, notes))
+        if not 0 <= start < len(self.steps):
+            raise ValueError(f"start {start!r} is not a step: steps are 0 (the deal) to {len(actions)}")
+        self.start = start
 
     # ----- frames ------------------------------------------------------------------------------
 
@@ -420,19 +429,21 @@ class StepViewer:
             say = f"{count}: {step.text}"
             frames.append(
                 f'<section class="loo-steps-frame" data-loo-frame="{step.number}" data-loo-say="{escape(say)}"'
-                f"{' hidden' if step.number else ''}>"
+                f"{' hidden' if step.number != self.start else ''}>"
                 f'<p class="loo-steps-head"><span class="loo-steps-count">{count}</span> \u00b7 '
                 f'<span class="loo-steps-what">{escape(step.text)}</span></p>{note}{step.html}</section>'
             )
         title = f'<p class="loo-steps-title">{escape(self.title)}</p>' if self.title else ""
         return (
             f'<div class="loo-steps" data-loo-steps tabindex="0" role="group" aria-label="{escape(self._label())}"'
-            ' data-lm-suppress-shortcuts="true">'
+            ' data-lm-suppress-shortcuts="true"'
+            + (f' data-loo-start="{self.start}"' if self.start else "")
+            + ">"
             + STYLE
             + NOSCRIPT
             + title
             + '<p class="loo-steps-nojs" data-loo-nojs>The step controls need JavaScript.</p>'
-            + _controls(last)
+            + _controls(last, self.start)
             + '<div class="loo-steps-vh" aria-live="polite" data-loo-live></div>'
             + (_shared(frames) if share else "".join(frames))
             + "</div>"

@@ -76,6 +76,9 @@ class Estimates:
     samples: int
     seed: int
     over_first: Estimate | None = None  # the best's lead over the first candidate (paired), if it is another
+    behind: tuple[
+        Estimate, ...
+    ] = ()  # by candidate, as ``values``: how far it trails the best (paired; 0 for the best)
 
     @property
     def first_as_good(self) -> bool:
@@ -197,13 +200,20 @@ def estimate(
         if n >= most or (n >= least and values[top].width <= width and settled):
             break
     over_first = _margin(candidates, gains, top, 0, n) if top else None
-    return Estimates(candidates[top], tuple(values), margin, n, seed, over_first)
+    behind = tuple(_trails(candidates[j], gains[top], gains[j], n) for j in range(k))
+    return Estimates(candidates[top], tuple(values), margin, n, seed, over_first, behind)
 
 
 def _runner(values: Sequence[Estimate], top: int) -> int | None:
     """The runner-up: the best mean but ``top``'s (the first of equals); None with one candidate."""
     rest = [j for j in range(len(values)) if j != top]
     return max(rest, key=lambda j: (values[j].mean, -j)) if rest else None
+
+
+def _trails(action: Action, best: Sequence[float], gains: Sequence[float], n: int) -> Estimate:
+    """How far ``action`` trails the best candidate, from the paired differences in the same worlds."""
+    diffs = [a - b for a, b in zip(best, gains, strict=True)]
+    return _interval(action, sum(diffs), sum(d * d for d in diffs), n)
 
 
 def _margin(

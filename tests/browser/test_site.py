@@ -277,29 +277,36 @@ def test_every_book_page_opens_with_no_broken_link_or_image(page: Page, site: st
     assert failed == [] and errors == [], (failed, errors)
 
 
-def test_what_would_you_do_reveals_the_outcome_of_the_readers_choice_with_no_server(
+def test_what_would_you_do_reveals_the_verdict_on_the_readers_choice_with_no_server(
     page: Page, static_site: str, requests: list[str]
 ) -> None:
     errors, failed = watch(page)
     page.goto(static_site + "/book/loo/declaring.html")
     box = page.locator(".loo-choice")
     expect(box).to_have_count(1)
-    # before choosing: Ann's three cards face up, the other hands face down, no outcome showing
+    # before choosing: Ann's three cards face up, the other hands face down, no verdict showing
     expect(box.locator("[data-loo-outcome]:visible")).to_have_count(0)
+    expect(box.locator("[data-loo-verdict]")).to_be_hidden()
     assert box.locator("[aria-label^='Ben'][aria-label$='face down']").count() >= 1
-    miss = box.get_by_role("button", name="Take the miss")
-    miss.focus()
+    stand = box.get_by_role("button", name="Stand", exact=True)
+    stand.focus()
     page.keyboard.press("Enter")
-    expect(miss).to_have_attribute("aria-pressed", "true")
+    expect(stand).to_have_attribute("aria-pressed", "true")
     shown = box.locator("[data-loo-outcome]:visible")
     expect(shown).to_have_count(1)
-    expect(shown.locator("[data-loo-result]")).to_contain_text("You chose take the miss")
-    expect(shown.locator("[data-loo-result]")).to_be_focused()
-    # the outcome steps like any viewer
-    viewer = shown.locator("[data-loo-steps]")
+    expect(shown).to_contain_text("You chose stand: it costs")
+    expect(shown).to_be_focused()
+    # the verdict: every choice's value with its interval, the best named, and the replay of its line
+    verdict = box.locator("[data-loo-verdict]")
+    expect(verdict).to_be_visible()
+    expect(verdict).to_contain_text("Take the miss is the best choice")
+    expect(verdict.locator("li")).to_have_count(3)
+    expect(verdict.locator("li").first).to_contain_text("95% interval")
+    viewer = verdict.locator("[data-loo-steps]")
+    expect(viewer.locator("[data-loo-frame]:not([hidden]) .loo-steps-head")).to_contain_text("Ann takes the miss")
     viewer.get_by_role("button", name="Last").click()
-    expect(viewer.locator("[data-loo-frame]:not([hidden]) .loo-steps-head")).to_contain_text("Step")
-    box.get_by_role("button", name="Stand").click()
-    expect(box.locator("[data-loo-outcome]:visible [data-loo-result]")).to_contain_text("You chose stand")
+    expect(viewer.locator("[data-loo-frame]:not([hidden]) .loo-steps-settle")).to_have_count(1)
+    box.get_by_role("button", name="Take the miss").click()
+    expect(box.locator("[data-loo-outcome]:visible")).to_contain_text("the best choice")
     shot(page, "book-what-would-you-do")
     assert failed == [] and errors == [], (failed, errors)

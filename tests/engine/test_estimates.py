@@ -175,6 +175,15 @@ def test_the_margin_is_paired_its_mean_the_difference_its_interval_no_wider_than
     runner = sorted(figures.values, key=lambda e: -e.mean)[1]
     assert figures.margin.mean == pytest.approx(figures.best.mean - runner.mean)
     assert figures.margin.width <= figures.best.width + runner.width + 1e-9
+    # every candidate's gap to the best, paired the same way: the runner-up's is the margin, the best's is 0
+    behind = {e.action: e for e in figures.behind}
+    assert [e.action for e in figures.behind] == [e.action for e in figures.values]
+    assert behind[runner.action].mean == pytest.approx(figures.margin.mean)
+    gap = behind[runner.action]
+    assert (gap.low, gap.high) == pytest.approx((figures.margin.low, figures.margin.high))
+    assert (behind[figures.choice].mean, behind[figures.choice].width) == (0, 0)
+    pairs = zip(figures.behind, figures.values, strict=True)
+    assert all(e.mean == pytest.approx(figures.best.mean - v.mean) for e, v in pairs)
 
 
 # ----- honest --------------------------------------------------------------------------------------------

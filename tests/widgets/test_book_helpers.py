@@ -75,31 +75,3 @@ def test_an_offer_for_a_game_without_a_table_is_refused_and_every_table_can_be_o
         live_table_offer("whist")
     served = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "book" / "tables").glob("*.ipynb"))
     assert sorted(TABLES) == served
-
-
-@pytest.mark.parametrize(
-    ("game", "preset", "seats"), [("three-card-loo", "peel", 5), ("nap", "hoffmann", 4), ("domino-loo", "celko", 4)]
-)
-def test_what_would_you_do_offers_every_first_choice_and_shows_no_card_the_reader_could_not_see(
-    game: str, preset: str, seats: int
-) -> None:
-    from widgets.book import what_would_you_do
-
-    html = what_would_you_do(game, preset, seed=12, seats=seats).data
-    start = play_hand(game, preset, seed=12, seats=seats, finish=False)
-    choices = [a for a in start.legal_actions() if a.seat == 0]
-    assert len(re.findall(r"data-loo-pick=", html)) == len(choices) >= 2
-    seen = set(start.holding(0)) | {getattr(start, "turnup", None)}
-    for i, action in enumerate(choices):
-        hand = play_hand(game, preset, seed=12, seats=seats, actions=[action.to_record()])
-        net = hand.settlement.net()[0]
-        result = re.search(rf'data-loo-outcome="{i}" hidden><p data-loo-result tabindex="-1">([^<]*)<', html)
-        assert result is not None
-        word = "win" if net > 0 else "lose" if net < 0 else "neither"
-        assert word in result.group(1) and (net == 0 or str(abs(net)) in result.group(1))
-        seen |= {piece for trick in hand.tricks for _, piece in trick.plays}
-        seen |= set(hand.holding(0))  # a miss or exchange the reader took, and what is left of it
-    for seat in range(1, seats):
-        for piece in start.holding(seat):
-            if piece not in seen:
-                assert f'aria-label="{piece.name}"' not in html, f"{piece.name} of seat {seat} reached the page"

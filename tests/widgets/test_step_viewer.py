@@ -352,3 +352,17 @@ def test_face_up_the_untaken_domino_misses_are_drawn_and_one_seats_view_never_sh
     assert "face down" not in first  # nothing is hidden in the face-up book view
     seat_view = example_hand("domino-rounce", "rounce", seed=65, seats=3, seat=0)
     assert all("to be taken" not in step.html for step in seat_view.steps)
+
+
+def test_a_viewer_can_open_at_a_later_step_and_still_go_back_to_the_deal() -> None:
+    text = text_of(GOLDEN / "L3-DIV-02-one-chip-a-trick.json")
+    html = StepViewer(text, start=3).to_html()
+    shown = re.findall(r'<section class="loo-steps-frame" data-loo-frame="(\d+)"[^>]*?(?: hidden)?>', html)
+    visible = re.findall(r'data-loo-frame="(\d+)" data-loo-say="[^"]*">', html)
+    assert visible == ["3"] and len(shown) > 4
+    assert 'data-loo-start="3"' in html
+    # the way back is open: First and Back are enabled at a later step
+    assert re.search(r'data-loo-go="first" aria-label="First step">', html)
+    assert "data-loo-start=" not in StepViewer(text).to_html()
+    with pytest.raises(ValueError, match="start 99"):
+        StepViewer(text, start=99)
