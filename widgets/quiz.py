@@ -13,11 +13,11 @@ built (so the page needs no server):
 - a replay of the best line: the actual deal played on from the best choice by the computer
   players, shown from the reader's seat (no card reaches the page that the seat would not see).
 
->>> q = judge(Question("three-card-loo", "peel", seed=12, pool=15))
->>> q.seat, [describe(e.action) for e in q.figures.values]
-(0, ['Throw up', 'Stand', 'Take the miss'])
+>>> q = judge(Question("three-card-loo", "peel", seed=3, pool=15, at=8))  # Ann leads to the second trick
+>>> q.seat, sorted(describe(e.action) for e in q.figures.values)
+(0, ['Ace of spades', 'Two of diamonds'])
 >>> describe(q.best), q.clear
-('Take the miss', True)
+('Ace of spades', True)
 """
 
 from __future__ import annotations
@@ -252,25 +252,43 @@ outline-offset:2px}
 </style>"""
 
 
+def _so_far(judged: Judged) -> list[str]:
+    """The moves before the question in words, as the seat saw them: the declarations (or calls) on one
+    line, then a line for each trick, its winner named."""
+    q, seat, names = judged.question, judged.seat, list(judged.hand.names)
+    replay = play_hand(q.game, q.preset, finish=False, **q._deal())
+    lines: list[str] = []
+    group: list[str] = []
+    tricks = 0
+    for action in judged.hand.actions:
+        leading = not replay.current_trick
+        if action.verb == "play" and leading and group:
+            lines.append("; ".join(group) + ".")
+            group = []
+        before = len(replay.tricks)
+        replay.push(action)
+        group.append(describe_move(action, names, game=q.game, leading=leading, viewer=seat))
+        if len(replay.tricks) > before:
+            tricks += 1
+            lines.append(f"Trick {tricks}: " + ", ".join(group) + f"; {names[replay.tricks[-1].winner]} wins it.")
+            group = []
+    if group:
+        started = any(a.verb == "play" for a in judged.hand.actions)
+        lines.append((f"Trick {tricks + 1}: " if started else "") + ", ".join(group) + ".")
+    return lines
+
+
 def question_html(judged: Judged, *, title: str | None = None, setting: str | None = None) -> str:
     """The question as one HTML fragment: the position, the choices, and (hidden until a pick) the verdict."""
     q, view, seat = judged.question, judged.view, judged.seat
     names = list(judged.hand.names)
     unit = _unit(judged)
     heading = title or f"What would you do? You are {names[seat]}"
+    lines = _so_far(judged)
     so_far = ""
-    if judged.hand.actions:
-        replay = play_hand(q.game, q.preset, finish=False, **q._deal())
-        items = []
-        for action in judged.hand.actions:
-            leading = not replay.current_trick
-            before = len(replay.tricks)
-            replay.push(action)
-            text = describe_move(action, names, game=q.game, leading=leading, viewer=seat)
-            if len(replay.tricks) > before:
-                text += f"; {names[replay.tricks[-1].winner]} wins the trick"
-            items.append(f"<li>{escape(text)}</li>")
-        so_far = f'<p>So far:</p><ol class="loo-choice-so-far">{"".join(items)}</ol>'
+    if lines:
+        items = "".join(f"<li>{escape(line)}</li>" for line in lines)
+        so_far = f'<p>So far:</p><ul class="loo-choice-so-far">{items}</ul>'
     legal = [a for a in judged.hand.legal_actions() if a.seat == seat]
     picks, outcomes = [], []
     for i, action in enumerate(legal):
