@@ -82,7 +82,8 @@ $(WIDGET_JS): web/package.json web/package-lock.json web/vendor.sh | system
 # project's code, the play pages); Sphinx copies _assets only when a page has changed, so the book
 # gets a fresh copy after every build.
 # The pages' cells run the engine and the widgets, and Jupyter's cache knows only the pages' own
-# text: when the code changes, the cache goes, so that no page shows what older code drew.
+# text: when the code changes, the cache goes, so that no page shows what older code drew (and
+# Sphinx's saved pages with it, or Sphinx would read no page whose text is unchanged).
 CODE_HASH := $(shell cat $$(find loo widgets -name '*.py' -o -name '*.toml' | LC_ALL=C sort) | sha1sum | cut -c1-12)
 CODE_STAMP := _build/.code-$(CODE_HASH)
 
@@ -91,7 +92,7 @@ book: $(RUNTIME_STAMP) $(WIDGET_JS)
 	$(PY) web/build_inpage.py
 	@if [ ! -f $(CODE_STAMP) ]; then \
 	  echo "==> the engine or the widgets changed: the pages will run again"; \
-	  rm -rf _build/.jupyter_cache _build/.code-*; mkdir -p _build; touch $(CODE_STAMP); \
+	  rm -rf _build/.jupyter_cache _build/.doctrees _build/.code-*; mkdir -p _build; touch $(CODE_STAMP); \
 	fi
 	@echo "==> building the book"
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going

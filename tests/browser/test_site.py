@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, expect
 
+from tests.browser.test_accessibility import axe_problems
 from tests.conftest import Served
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-results"
@@ -56,6 +57,9 @@ def test_book_page_shows_the_svg_hand_and_a_working_widget(page: Page, site: str
     expect(deal).to_be_visible()
     expect(deal.locator('g[role="img"][aria-label*=" of "]').first).to_be_visible()
     assert deal.locator('g[role="img"]').count() >= 5 * 3 + 3 + 1
+    # a hand comes before any code: the chapter's code is folded under its examples (issue 20)
+    expect(page.locator("article .cell_input:visible")).to_have_count(0)
+    expect(page.get_by_text("Show code cell source").first).to_be_visible()
 
     # The widget: rendered once by the offline bundle, and switching deals works with no kernel.
     browser_box = page.locator(".loo-deal-browser")
@@ -308,5 +312,6 @@ def test_what_would_you_do_reveals_the_verdict_on_the_readers_choice_with_no_ser
     expect(viewer.locator("[data-loo-frame]:not([hidden]) .loo-steps-settle")).to_have_count(1)
     box.get_by_role("button", name="Take the miss").click()
     expect(box.locator("[data-loo-outcome]:visible")).to_contain_text("the best choice")
+    assert axe_problems(page) == [], "the answered question passes axe too"
     shot(page, "book-what-would-you-do")
     assert failed == [] and errors == [], (failed, errors)
