@@ -12,7 +12,7 @@ import pytest
 
 from widgets.book import record_of
 from widgets.questions import FIRST_HAND, QUESTIONS, ask
-from widgets.quiz import Judged, describe, judge, pick_words, question_html, verdict_words
+from widgets.quiz import Judged, Question, describe, judge, pick_words, question_html, verdict_words
 
 ROOT = Path(__file__).resolve().parents[2]
 # The chapters about playing a game (the reference pages and the history, numbers and teaching do not ask).
@@ -119,3 +119,16 @@ def test_every_game_chapter_asks_and_two_questions_are_card_play_mid_hand() -> N
 def test_an_unknown_question_is_refused_with_the_names() -> None:
     with pytest.raises(KeyError, match="declaring"):
         ask("declare")
+
+
+def test_two_cards_the_samples_cannot_tell_apart_are_too_close_to_call() -> None:
+    # Dan holds the nine and ten of diamonds: whichever he plays, the hand goes the same way
+    q = judge(Question("five-card-loo", "pam", seed=2, pool=15, at=18))
+    nine, ten = (next(a for a in q.hand.legal_actions() if str(a.value) == c) for c in ("9D", "10D"))
+    assert not q.clear and set(q.close) | {q.best} == {nine, ten}
+    assert verdict_words(q).startswith("Too close to call")
+    other = ten if q.best == nine else nine
+    assert "about as good as the best" in pick_words(q, other)
+    assert "not by a clear margin" in pick_words(q, q.best)
+    ace = next(a for a in q.hand.legal_actions() if str(a.value) == "AC")
+    assert not q.as_good(ace) and "it costs" in pick_words(q, ace)
