@@ -343,6 +343,13 @@ def served_table(
         except (BadTableId, UnknownTable) as error:
             log.info("refused table id: %s", error)
             return notice(NO_TABLE, game, title="No such table")
+        token = _one(params, "seat")
+        if token is not None:  # a seat of a shared table (issue 21): widgets.shared_view
+            from widgets.shared_view import served_shared
+
+            if code_problem and not saved.count:
+                return notice(code_problem, game, title="This deal cannot be dealt")
+            return served_shared(game, preset, table_id, token, code, store)
         if saved.count:  # a game in progress: resume it (a deal code in the address was for its start)
             resumed = TableModel.resume(store, table_id, rng=rng)
             resumed._past_the_deal()  # a single saved before tables dealt on past it (issue 20): deal on now

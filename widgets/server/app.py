@@ -64,6 +64,7 @@ from widgets.server.seats import (
     default_share,
     table_store,
 )
+from widgets.server.shared_pages import SharedTableHandler
 from widgets.server.sockets import (
     MAX_MESSAGE_BYTES,
     KernelRequestInfoHandler,
@@ -145,6 +146,9 @@ class LanterlooServer(Voila):  # type: ignore[misc]
         etag = '"' + hashlib.sha256(bundle).hexdigest()[:32] + '"'
         handlers.append((re.escape(STARTUP_BUNDLE_PATH), StartupBundleHandler, {"bundle": bundle, "etag": etag}))
         handlers.append((r"/tables/?", TablesListHandler, {"tables": Path(self.root_dir)}))
+        handlers.append(
+            (r"/tables/([a-z0-9-]+)/shared/?", SharedTableHandler, {"tables": Path(self.root_dir), "db": self.db_path})
+        )
         handlers.append(
             (
                 r"/tables/([a-z0-9-]+)/?",
