@@ -19,6 +19,7 @@ import ipywidgets as ipw
 from widgets.dealcode import DealCode
 from widgets.journal import Journals
 from widgets.live_table import LiveTable, notice
+from widgets.model import TableModel
 from widgets.safety import guarded
 from widgets.seating import COMPUTER, HEARTBEAT_SECONDS, PERSON, SeatBook, SeatRow
 from widgets.shared import ROW, lean
@@ -196,3 +197,43 @@ def served_shared(
     if follow:
         follower.start()
     return table
+
+
+PENDING_SECONDS = 2.0
+
+
+class PendingDeals:
+    """At a reader's own saved table: every :data:`PENDING_SECONDS`, the teacher's pending deal
+    (:meth:`SeatBook.set_pending`), dealt as a new game between hands or before the hand's first move."""
+
+    def __init__(self, model: TableModel, book: SeatBook, table_id: str) -> None:
+        self.model, self.book, self.table_id = model, book, table_id
+        self._failed = 0.0
+
+    def start(self) -> None:
+        from tornado.ioloop import PeriodicCallback
+
+        PeriodicCallback(self.tick, PENDING_SECONDS * 1000).start()
+
+    def tick(self) -> None:
+        model = self.model
+        try:
+            if model._store is None or not (model.hand.is_over or not model.hand.actions):
+                return
+            if self.book.pending(self.table_id) is not None and (code := self.book.take_pending(self.table_id)):
+                model.play_code(code)
+        except Exception:
+            if time.monotonic() - self._failed > 60:
+                log.exception("table %s: could not deal the teacher's deal", self.table_id)
+                self._failed = time.monotonic()
+
+
+def follow_pending(model: TableModel, store: Journals, table_id: str) -> None:
+    """Deal the teacher's pending deals at this saved table (a server's store only)."""
+    from widgets.store import TableStore
+
+    if isinstance(store, TableStore):
+        try:
+            PendingDeals(model, SeatBook(store), table_id).start()
+        except Exception:
+            log.exception("table %s: pending deals are not followed", table_id)
