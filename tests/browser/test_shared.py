@@ -11,8 +11,10 @@ refused while the seat's page is open, and a reload keeps the seat.
 
 from __future__ import annotations
 
+import json
 import re
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass
 
@@ -146,3 +148,108 @@ def test_three_students_and_two_computers_play_a_hand(browser: Browser, served_s
     print(f"shared hand: {moves} moves; click to every page's board {median:.3f} s (median), {slowest:.3f} s (slowest);"
           f" {time.monotonic() - started:.1f} s in all")  # fmt: skip
     assert median < SHOW_WITHIN and slowest < SHOW_WITHIN + SLACK
+
+
+CONSOLE_ROUTES = (
+    ("GET", "/console"),
+    ("GET", "/console/"),
+    ("GET", "/console/results?code=" + DEAL),
+    ("GET", "/console/records.jsonl"),
+    ("GET", "/console/table/AAAAAAAAAAAAAAAAAAAAAA"),
+    ("POST", "/console/deal"),
+    ("POST", "/console/open"),
+    ("GET", "/console/anything/else"),
+)
+
+
+def console_token(served: Served) -> str:
+    found = re.search(r"/console\?token=([A-Za-z0-9_-]+)", served.log())
+    assert found is not None, "the server printed no console address"
+    return found[1]
+
+
+def played_shared_hand(served: Served) -> str:
+    """A shared table at :data:`DEAL` whose hand three seats' models have played to the end, in this process."""
+    from widgets.dealcode import parse_deal_code
+    from widgets.seating import COMPUTER, PERSON
+
+    with TableStore(served.db) as store:
+        book = SeatBook(store)
+        table_id = store.new_table("three-card-loo")
+        book.open_seats(table_id, [PERSON] * 3 + [COMPUTER] * 2)
+        models = [
+            SharedTableModel.at_seat(store, table_id, s, book.computers(table_id), game="three-card-loo",
+                                     preset=None, code=parse_deal_code(DEAL))
+            for s in range(3)
+        ]  # fmt: skip
+        for model in models:
+            model.catch_up()
+        while not models[0].hand.is_over:
+            mover = models[models[0].hand.to_act or 0]
+            assert mover.act(mover.legal()[0])
+            for model in models:
+                model.catch_up()
+    return table_id
+
+
+def test_every_console_route_is_refused_without_the_token(served_site: Served) -> None:
+    token = console_token(served_site)
+    for method, path in CONSOLE_ROUTES:
+        for given in ("", "?token=wrong", "?token=" + token[:-1]):
+            url = served_site.base + path + (given if "?" not in path else given.replace("?", "&"))
+            request = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
+            try:
+                with urllib.request.urlopen(request) as response:
+                    status, body = response.status, response.read()
+            except urllib.error.HTTPError as error:
+                status, body = error.code, error.read()
+            assert status == 403, f"{method} {path}{given}: {status}"
+            assert b"token" in body and b"<td" not in body
+
+
+def test_the_teachers_console_in_a_browser(browser: Browser, served_site: Served) -> None:
+    table_id = played_shared_hand(served_site)
+    token = console_token(served_site)
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.set_default_timeout(WAIT)
+    page.goto(f"{served_site.base}/console?token={token}")
+    row = page.locator("table.class-tables tr", has_text=table_id[:6])
+    expect(row).to_contain_text("three-card-loo")
+    expect(row).to_contain_text("Ann (away), Ben (away), Cat (away), Dan (computer), Eve (computer)")
+    expect(row).to_contain_text("hand 2 over")
+    # The results of the deal, side by side, with a step-through of the hand.
+    page.fill(".results input[name=code]", DEAL)
+    page.click(".results button")
+    section = page.locator("section.table-result", has_text=table_id[:6])
+    expect(section.locator("table.result tr")).to_have_count(6)  # a heading and five players
+    expect(section).to_contain_text("stand")
+    section.locator("a.step").first.click()
+    expect(page.locator("h1")).to_contain_text("step 0 of")
+    page.locator("a.on").click()
+    expect(page.locator("h1")).to_contain_text("step 1 of")
+    expect(page.locator(".loo-board")).to_be_visible()
+    # The class's records: the hand's record among them, as the project's records are written.
+    with urllib.request.urlopen(f"{served_site.base}/console/records.jsonl?token={token}") as response:
+        records = [json.loads(line) for line in response.read().decode().splitlines()]
+    assert records and all(r["format"] == "loo-record/1" for r in records)
+    # Face up for the projector: every hand of the finished table is drawn.
+    page.goto(f"{served_site.base}/console/table/{table_id}?token={token}")
+    expect(page.locator(".loo-board")).to_be_visible()
+    # A duplicate lesson: two shared tables at one deal, then a deal for every table.
+    page.goto(f"{served_site.base}/console?token={token}")
+    page.fill(".open-tables input[name=count]", "2")
+    page.select_option(".open-tables select[name=game]", "three-card-loo")
+    page.fill(".open-tables input[name=code]", DEAL)
+    page.click(".open-tables button")
+    expect(page.locator("a.seat-link")).to_have_count(10)
+    expect(page.locator("a.seat-link").first).to_have_attribute("href", re.compile(r"deal=" + re.escape(DEAL)))
+    page.goto(f"{served_site.base}/console?token={token}")
+    page.fill(".deal-every input[name=code]", "l3.peel.s0.n12345")
+    page.click(".deal-every button")
+    expect(page.locator(".dealt")).to_contain_text("tables of three-card-loo")
+    with TableStore(served_site.db) as store:
+        book = SeatBook(store)
+        assert book.pending(table_id) == "l3.peel.s0.n12345"
+        for other, *_rest in book.live_tables(0):  # the session's other tables are other tests': left as they were
+            book.take_pending(other)
+    page.close()
