@@ -158,13 +158,13 @@ class SharedLiveTable(LiveTable):
                 who = "a player, here"
             else:
                 who = "a player, not here" if row.seen is not None else "a player, not come yet"
-            turn = " (to play)" if row.seat == to_act else ""
-            items.append(f"<li><b>{name}</b>: {who}{turn}</li>")
+            turn = ", to play" if row.seat == to_act else ""
+            items.append(f"<li><b>{name}</b> ({who}{turn})</li>")
         self.seats_html.value = (
             '<div class="loo-seats-list"><p style="margin:4px 0">A shared table: each player sees only their own '
             "cards. Take-backs are off.</p>"
-            '<ul aria-label="the seats" style="margin:0 0 6px 1.2em;padding:0;font-size:14px">'
-            f"{''.join(items)}</ul></div>"
+            '<ul aria-label="the seats" style="margin:0 0 6px;padding:0;font-size:14px;list-style:none;display:flex;'
+            f'flex-wrap:wrap;gap:2px 14px">{"".join(items)}</ul></div>'
         )
 
 

@@ -169,3 +169,31 @@ def test_computers_choose_the_same_move_in_every_kernel(store: TableStore) -> No
         while not model.hand.is_over and model.hand.to_act == 0:
             model.act(model.legal()[0])
     assert len(a.hand.actions) > 4 and tuple(a.hand.actions) == tuple(b.hand.actions)
+
+
+def test_a_readers_own_table_deals_the_teachers_deal_between_hands(store: TableStore) -> None:
+    from widgets.model import TableModel
+    from widgets.shared_view import PendingDeals
+
+    table = store.new_table("three-card-loo")
+    model = TableModel("three-card-loo", code=DEAL, rng=random.Random(3))
+    model.attach(store, table)
+    book = SeatBook(store)
+    model.act(model.legal()[0])  # the hand has begun: the deal waits
+    book.set_pending(table, "l3.peel.s0.n12345")
+    watcher = PendingDeals(model, book, table)
+    watcher.tick()
+    assert book.pending(table) == "l3.peel.s0.n12345"
+    while not model.hand.is_over:
+        model.act(model.legal()[0])
+    watcher.tick()
+    assert book.pending(table) is None and ".n12345" in store.load(table).events[0]["code"]
+
+
+def test_the_console_knows_one_deal_written_for_any_seat() -> None:
+    from widgets.server.console import same_deal
+
+    at_ann, at_cat = parse_deal_code("l3.peel.s0.n5.d4"), parse_deal_code("l3.peel.s2.n5.d4")
+    assert same_deal(at_ann, at_cat)
+    assert same_deal(parse_deal_code("l3.peel.s0.n5"), parse_deal_code("l3.peel.s1.n5.d4"))
+    assert not same_deal(at_ann, parse_deal_code("l3.peel.s0.n6.d4"))

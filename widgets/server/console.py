@@ -167,17 +167,17 @@ class ConsoleHome(ConsoleHandler):
     def get(self) -> None:
         rows = []
         for table in class_tables(self.db):
-            short = table.table_id[:6]
+            short, face_up = table.table_id[:6], self.link(f"/console/table/{table.table_id}")
             rows.append(
-                f'<tr><td style="white-space:nowrap"><code>{html.escape(short)}</code></td>'
-                f"<td>{html.escape(table.page)}</td>"
-                f"<td>{html.escape(seats_text(table))}</td><td>{html.escape(hand_text(table.model))}</td>"
-                f'<td><a class="face-up" href="{html.escape(self.link(f"/console/table/{table.table_id}"))}">face up'
-                f"</a></td></tr>"
+                f'<tr><td style="white-space:nowrap"><a class="face-up" href="{html.escape(face_up)}" '
+                f'title="this table face up, for a projector"><code>{html.escape(short)}</code></a></td>'
+                f"<td>{html.escape(table.page)}</td><td>{html.escape(seats_text(table))}</td>"
+                f"<td>{html.escape(hand_text(table.model))}</td></tr>"
             )
         listing = (
+            '<p class="note">A table\'s name shows it face up, for a projector.</p>'
             '<div class="scroll"><table class="class-tables"><tr><th>Table</th><th>Game</th><th>Seats</th>'
-            "<th>Hand</th><th>Projector</th></tr>" + "".join(rows) + "</table></div>"
+            "<th>Hand</th></tr>" + "".join(rows) + "</table></div>"
             if rows
             else '<p class="no-tables">No table has been played in the last twelve hours.</p>'
         )
@@ -333,7 +333,8 @@ class ConsoleTable(ConsoleHandler):
                 f'<a class="on" href="{html.escape(on)}">Step on</a></p>'
             )
         holdings = [hand.holding(p) for p in range(len(model.names))]
-        board = board_html(hand.view(0), model.names, 0, show_own=True, open_hands=holdings, open_label=", face up")
+        # Seat -1: nobody's "you"; every hand drawn from ``holdings``, face up.
+        board = board_html(hand.view(0), model.names, -1, show_own=True, open_hands=holdings, open_label=", face up")
         sheet = f'<link rel="stylesheet" href="{SHEET_PATH}">'
         self.finish(
             page(
