@@ -27,7 +27,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 
 from widgets.card_style import card_css
 from widgets.server.seats import Seat, SeatedKernelManager, TableSeats, query_with, reserve_table_id, send_tables_full
-from widgets.server.shared_pages import claim_seat
+from widgets.server.shared_pages import claim_seat, shared_tables_html
 from widgets.table_pages import tables_page
 
 log = logging.getLogger("lanterloo.server")
@@ -204,7 +204,8 @@ class TablesListHandler(tornado.web.RequestHandler):
         games = [p.stem for p in sorted(self.tables.glob("*.ipynb")) if TABLE_NAME.match(p.stem)]
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Cache-Control", "no-cache")
-        self.write(tables_page(lambda game: f"/tables/{game}", "/", where=SERVED_TABLES, games=games))
+        listing = tables_page(lambda game: f"/tables/{game}", "/", where=SERVED_TABLES, games=games)
+        self.write(listing.replace("</main>", shared_tables_html(games) + "</main>", 1))
 
 
 class TableLinkHandler(tornado.web.RequestHandler):

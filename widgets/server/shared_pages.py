@@ -137,6 +137,16 @@ class SharedTableHandler(tornado.web.RequestHandler):
         )))  # fmt: skip
 
 
+def shared_tables_html(games: list[str]) -> str:
+    """The tables list's paragraph on playing with others: a link per game to open a shared table."""
+    links = " · ".join(f'<a class="loo-shared-link" href="/tables/{g}/shared">{html.escape(g.replace("-", " "))}</a>'
+                       for g in games)  # fmt: skip
+    return (
+        "<h2>Play with others</h2><p>Several players at one table, each on their own computer or phone, "
+        f"computer players at the seats left over: {links}.</p>\n"
+    )
+
+
 def taken_page() -> str:
     return page("This seat is taken", (
         "<p>Another browser has this seat and its page is open. If that was you on another computer, close "
