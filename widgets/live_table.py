@@ -345,12 +345,14 @@ def served_table(
             log.info("refused table id: %s", error)
             return notice(NO_TABLE, game, title="No such table")
         token = _one(params, "seat")
-        if token is not None:  # a seat of a shared table (issue 21): widgets.shared_view
-            from widgets.shared_view import served_shared
+        from widgets.shared_view import SHARED_NEEDS_SEAT, is_shared, served_shared  # issue 21
 
+        if token is not None:  # a seat of a shared table
             if code_problem and not saved.count:
                 return notice(code_problem, game, title="This deal cannot be dealt")
             return served_shared(game, preset, table_id, token, code, store)
+        if is_shared(store, table_id):  # never a seat's cards (nor its moves) to whoever has the table's id
+            return notice(SHARED_NEEDS_SEAT, game, title="A shared table")
         if saved.count:  # a game in progress: resume it (a deal code in the address was for its start)
             resumed = TableModel.resume(store, table_id, rng=rng)
             resumed._past_the_deal()  # a single saved before tables dealt on past it (issue 20): deal on now

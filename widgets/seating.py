@@ -31,9 +31,12 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from widgets.journal import StoreError, check_id
-from widgets.store import TableStore
+
+if TYPE_CHECKING:  # not imported here: the tables in a reader's browser (Pyodide) have no sqlite3
+    from widgets.store import TableStore
 
 PERSON, COMPUTER = "person", "computer"
 AWAY_SECONDS = 30.0

@@ -9,6 +9,7 @@ has already checked that the seat is this browser's (:mod:`widgets.server.shared
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections.abc import Callable
 from html import escape
@@ -28,6 +29,10 @@ from widgets.table_view import _show
 
 log = logging.getLogger("lanterloo.widgets.shared_view")
 
+SHARED_NEEDS_SEAT = (
+    "This table is shared by several players, and each opens it with the invitation link of their own seat "
+    "(its address ends in &seat=...). Ask whoever opened the table for yours."
+)
 NO_SEAT = "This invitation link opens no seat at this table. Ask for the link again: it may have been cut short."
 SEATS_EVERY = 10  # the seats are read every tenth look at the journal (once a second)
 PENDING_EVERY = 10
@@ -168,6 +173,18 @@ class SharedLiveTable(LiveTable):
         )
 
 
+def server_store(store: Journals) -> bool:
+    """Whether ``store`` is the server's database (:class:`widgets.store.TableStore`), asked without
+    importing it: the tables in a reader's browser (Pyodide) have no sqlite3, and keep no seats."""
+    module = sys.modules.get("widgets.store")
+    return module is not None and isinstance(store, module.TableStore)
+
+
+def is_shared(store: Journals, table_id: str) -> bool:
+    """Whether ``table_id`` is a shared table (it has seats): a server's store only."""
+    return server_store(store) and bool(SeatBook(store).seats(table_id))  # type: ignore[arg-type]
+
+
 def served_shared(
     game: str,
     preset: str | None,
@@ -179,10 +196,8 @@ def served_shared(
     follow: bool = True,
 ) -> ipw.Widget:
     """The seat ``token`` opens at the shared table ``table_id``, following the others' moves."""
-    from widgets.store import TableStore
-
-    assert isinstance(store, TableStore)
-    book = SeatBook(store)
+    assert server_store(store), "a shared table is the server's"
+    book = SeatBook(store)  # type: ignore[arg-type]
     seat = book.seat_of(table_id, token)
     if seat is None:
         return notice(NO_SEAT, game, title="No such seat")
@@ -230,10 +245,8 @@ class PendingDeals:
 
 def follow_pending(model: TableModel, store: Journals, table_id: str) -> None:
     """Deal the teacher's pending deals at this saved table (a server's store only)."""
-    from widgets.store import TableStore
-
-    if isinstance(store, TableStore):
+    if server_store(store):
         try:
-            PendingDeals(model, SeatBook(store), table_id).start()
+            PendingDeals(model, SeatBook(store), table_id).start()  # type: ignore[arg-type]
         except Exception:
             log.exception("table %s: pending deals are not followed", table_id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import ipywidgets as ipw
 import pytest
 
 from widgets.dealcode import parse_deal_code
@@ -197,3 +198,19 @@ def test_the_console_knows_one_deal_written_for_any_seat() -> None:
     assert same_deal(at_ann, at_cat)
     assert same_deal(parse_deal_code("l3.peel.s0.n5"), parse_deal_code("l3.peel.s1.n5.d4"))
     assert not same_deal(at_ann, parse_deal_code("l3.peel.s0.n6.d4"))
+
+
+def test_a_shared_table_opened_without_a_seat_shows_nobodys_cards(store: TableStore) -> None:
+    """Everyone at the table has its id: without a seat's token the address opens no seat (not the first
+    writer's, whose moves alone would replay as a reader's own table)."""
+    from widgets.live_table import served_table
+
+    table, tokens, _models = seated(store)
+    shown = served_table("three-card-loo", None, f"table={table}", store=store)
+    assert isinstance(shown, ipw.HTML) and "invitation link of their own seat" in shown.value
+    seat = served_table("three-card-loo", None, f"table={table}&seat={tokens[1]}", store=store)
+    assert not isinstance(seat, ipw.HTML)
+    fresh = store.new_table("three-card-loo")  # a shared table no seat has opened yet: no game is begun on it
+    SeatBook(store).open_seats(fresh, [PERSON, PERSON, COMPUTER, COMPUTER, COMPUTER])
+    shown = served_table("three-card-loo", None, f"table={fresh}", store=store)
+    assert isinstance(shown, ipw.HTML) and store.count(fresh) == 0
