@@ -49,3 +49,26 @@ def test_a_shared_table_is_opened_with_a_link_per_seat(tmp_path: Path) -> None:
     assert bad.code == 400 and b"cannot be opened" in bad.body and b"Traceback" not in bad.body
     assert unknown.code == 404
     assert b'href="/tables/nap/shared"' in listing.body
+
+
+def test_a_failed_console_request_is_logged_without_its_token(tmp_path: Path) -> None:
+    from widgets.server.console import ConsoleHandler, console_routes
+
+    token = "a-console-token-for-this-test-only"
+    routes = console_routes(token, tmp_path / "t.sqlite3", DEFAULT_TABLES)
+    logged: list[str] = []
+    application = tornado.web.Application(routes, log_function=lambda h: logged.append(h._request_summary()))
+    refused, missing = fetch_at_once(application, ["/console?token=wrong", f"/console/nothing?token={token}"])
+    assert refused.code == 403 and missing.code == 404
+    assert logged and not any("token" in line for line in logged)
+    assert ConsoleHandler.token == token
+
+
+def test_the_console_knows_one_deal_written_for_any_seat() -> None:
+    from widgets.dealcode import parse_deal_code
+    from widgets.server.console import same_deal
+
+    at_ann, at_cat = parse_deal_code("l3.peel.s0.n5.d4"), parse_deal_code("l3.peel.s2.n5.d4")
+    assert same_deal(at_ann, at_cat)
+    assert same_deal(parse_deal_code("l3.peel.s0.n5"), parse_deal_code("l3.peel.s1.n5.d4"))
+    assert not same_deal(at_ann, parse_deal_code("l3.peel.s0.n6.d4"))

@@ -191,15 +191,6 @@ def test_a_readers_own_table_deals_the_teachers_deal_between_hands(store: TableS
     assert book.pending(table) is None and ".n12345" in store.load(table).events[0]["code"]
 
 
-def test_the_console_knows_one_deal_written_for_any_seat() -> None:
-    from widgets.server.console import same_deal
-
-    at_ann, at_cat = parse_deal_code("l3.peel.s0.n5.d4"), parse_deal_code("l3.peel.s2.n5.d4")
-    assert same_deal(at_ann, at_cat)
-    assert same_deal(parse_deal_code("l3.peel.s0.n5"), parse_deal_code("l3.peel.s1.n5.d4"))
-    assert not same_deal(at_ann, parse_deal_code("l3.peel.s0.n6.d4"))
-
-
 def test_a_shared_table_opened_without_a_seat_shows_nobodys_cards(store: TableStore) -> None:
     """Everyone at the table has its id: without a seat's token the address opens no seat (not the first
     writer's, whose moves alone would replay as a reader's own table)."""
@@ -214,3 +205,16 @@ def test_a_shared_table_opened_without_a_seat_shows_nobodys_cards(store: TableSt
     SeatBook(store).open_seats(fresh, [PERSON, PERSON, COMPUTER, COMPUTER, COMPUTER])
     shown = served_table("three-card-loo", None, f"table={fresh}", store=store)
     assert isinstance(shown, ipw.HTML) and store.count(fresh) == 0
+
+
+def test_any_seat_may_give_an_absent_players_seat_to_a_computer(store: TableStore) -> None:
+    book = SeatBook(store)
+    table = store.new_table("nap")
+    tokens = book.open_seats(table, [PERSON, PERSON, COMPUTER, COMPUTER])
+    ann = served_shared("nap", None, table, tokens[0], None, store, follow=False)
+    buttons = {b.description: b for b in ann.seat_buttons.children}
+    assert list(buttons) == ["A computer plays Ben"], "Ben's page has not come: his seat may be given away"
+    assert "Ben</b> (a player, not come yet" in ann.seats_html.value
+    buttons["A computer plays Ben"].click()
+    assert book.computers(table) == {1, 2, 3} and ann.seat_buttons.children == ()
+    assert "Ben</b> (a computer player" in ann.seats_html.value
