@@ -114,6 +114,7 @@ class SharedLiveTable(LiveTable):
         view = self.table
         for widget in (view._undo, view._teaching, view._new_game, view._records, self.codes):
             _show(widget, False)
+        view._keys.value = view._keys.value.replace(" U takes back,", "")  # no take-backs here
         self.seats_html = lean(ipw.HTML, _dom_classes=["loo-seats"])
         self.seat_buttons = lean(ipw.HBox, layout=ROW, _dom_classes=["loo-seat-controls"])
         first = self.tabs.children[0]

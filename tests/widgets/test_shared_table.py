@@ -218,3 +218,4 @@ def test_any_seat_may_give_an_absent_players_seat_to_a_computer(store: TableStor
     buttons["A computer plays Ben"].click()
     assert book.computers(table) == {1, 2, 3} and ann.seat_buttons.children == ()
     assert "Ben</b> (a computer player" in ann.seats_html.value
+    assert "U takes back" not in ann.table._keys.value and "H asks for a hint" in ann.table._keys.value
