@@ -222,7 +222,7 @@ def test_the_teachers_console_in_a_browser(browser: Browser, served_site: Served
     page.click(".results button")
     section = page.locator("section.table-result", has_text=table_id[:6])
     expect(section.locator("table.result tr")).to_have_count(6)  # a heading and five players
-    expect(section).to_contain_text("stand")
+    expect(section).to_contain_text("Stand")
     section.locator("a.step").first.click()
     expect(page.locator("h1")).to_contain_text("step 0 of")
     page.locator("a.on").click()

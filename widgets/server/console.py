@@ -28,7 +28,7 @@ from urllib.parse import urlencode
 import tornado.web
 
 from loo.records import load, replay_actions
-from widgets.board import board_html
+from widgets.board import action_label, board_html
 from widgets.card_style import SHEET_PATH
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.model import TableModel
@@ -122,7 +122,7 @@ def hand_rows(record: dict[str, Any]) -> tuple[list[str], list[str], list[int], 
     said = [[] for _ in names]  # type: list[list[str]]
     for action in loaded.actions:
         if action.verb.value != "play":
-            said[action.seat].append(str(action.value if action.value is not None else action.verb.value))
+            said[action.seat].append(action_label(action))
     tricks = [0] * len(names)
     for trick in hand.view(0).tricks:
         tricks[trick.winner] += 1
