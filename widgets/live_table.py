@@ -317,7 +317,8 @@ def served_table(
 
     ``?table=<id>``: the game saved under that id, at its last action; a new game, saved from its
     first move, if the id was reserved by the server but never played (``?deal=<code>`` then deals
-    that code's hand). An unknown or malformed id, or a bad deal code, gets a plain message, never
+    that code's hand). With ``&seat=<token>`` too, that seat of a shared table (:mod:`widgets.shared_view`).
+    An unknown or malformed id, or a bad deal code, gets a plain message, never
     another table. Without a table id (a page not served by ``widgets.server``) the game is not saved.
     """
     params = parse_qs(query, keep_blank_values=True)
@@ -343,14 +344,25 @@ def served_table(
         except (BadTableId, UnknownTable) as error:
             log.info("refused table id: %s", error)
             return notice(NO_TABLE, game, title="No such table")
+        token = _one(params, "seat")
+        from widgets.shared_view import SHARED_NEEDS_SEAT, is_shared, served_shared  # issue 21
+
+        if token is not None:  # a seat of a shared table
+            if code_problem and not saved.count:
+                return notice(code_problem, game, title="This deal cannot be dealt")
+            return served_shared(game, preset, table_id, token, code, store)
+        if is_shared(store, table_id):  # never a seat's cards (nor its moves) to whoever has the table's id
+            return notice(SHARED_NEEDS_SEAT, game, title="A shared table")
         if saved.count:  # a game in progress: resume it (a deal code in the address was for its start)
             resumed = TableModel.resume(store, table_id, rng=rng)
             resumed._past_the_deal()  # a single saved before tables dealt on past it (issue 20): deal on now
+            _follow_pending(resumed, store, table_id)
             return LiveTable(resumed, saved=True)
         if code_problem:
             return notice(code_problem, game, title="This deal cannot be dealt")
         model = TableModel(game, preset=preset, code=code, rng=rng)
         model.attach(store, table_id)
+        _follow_pending(model, store, table_id)
         return LiveTable(model, saved=True)
     except ReplayError:
         log.exception("table %s no longer replays", table_id)
@@ -362,3 +374,10 @@ def served_table(
     except Exception:
         log.exception("could not open table %s", table_id)
         return notice("Something went wrong opening this table, and it has been logged. Please try again.", game)
+
+
+def _follow_pending(model: TableModel, store: Journals, table_id: str) -> None:
+    """The teacher's console may set a deal for this table (issue 21): widgets.shared_view follows it."""
+    from widgets.shared_view import follow_pending
+
+    follow_pending(model, store, table_id)

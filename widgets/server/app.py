@@ -9,6 +9,7 @@ import hashlib
 import logging
 import os
 import re
+import secrets
 import signal
 import socket
 import sys
@@ -27,6 +28,7 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from widgets.card_style import PAGE_SHEET_ENV, SHEET_PATH
 from widgets.safety import KERNEL_LOG_DAYS, log_dir, prune_kernel_logs
+from widgets.server.console import console_routes
 from widgets.server.guards import (
     DEFAULT_REQUEST_TIMEOUT,
     MAX_BODY_BYTES,
@@ -64,6 +66,7 @@ from widgets.server.seats import (
     default_share,
     table_store,
 )
+from widgets.server.shared_pages import SharedTableHandler
 from widgets.server.sockets import (
     MAX_MESSAGE_BYTES,
     KernelRequestInfoHandler,
@@ -91,6 +94,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
     request_timeout = DEFAULT_REQUEST_TIMEOUT  # --request-timeout
     max_tables_per_client: int | None = None  # --max-tables-per-client; None: no share per address
     allowed_hosts: tuple[str, ...] = ()  # --allowed-host: names the server answers to besides its own
+    console_token: str | None = None  # the teacher's console's token, made at start (widgets.server.console)
 
     def listen(self) -> None:
         """Voila's ``listen``, with the HTTP server's timeouts and sizes bounded (see the module's
@@ -146,12 +150,16 @@ class LanterlooServer(Voila):  # type: ignore[misc]
         handlers.append((re.escape(STARTUP_BUNDLE_PATH), StartupBundleHandler, {"bundle": bundle, "etag": etag}))
         handlers.append((r"/tables/?", TablesListHandler, {"tables": Path(self.root_dir)}))
         handlers.append(
+            (r"/tables/([a-z0-9-]+)/shared/?", SharedTableHandler, {"tables": Path(self.root_dir), "db": self.db_path})
+        )
+        handlers.append(
             (
                 r"/tables/([a-z0-9-]+)/?",
                 TableLinkHandler,
                 {"tables": Path(self.root_dir), "seats": self.seats, "db": self.db_path},
             )
         )
+        handlers.extend(console_routes(self.console_token, self.db_path, Path(self.root_dir)))  # issue 21
         # Last, so that every Voila route above wins: the book answers everything else.
         BookHandler.tables = tuple(
             sorted(p.stem for p in Path(self.root_dir).glob("*.ipynb") if TABLE_NAME.match(p.stem))
@@ -380,6 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     LanterlooServer.request_timeout = args.request_timeout
     LanterlooServer.allowed_hosts = tuple(args.allowed_host)
     LanterlooServer.max_tables_per_client = min(args.max_tables_per_client, args.max_tables)
+    LanterlooServer.console_token = secrets.token_urlsafe(24)
     _more_files()
     app = LanterlooServer(config=server_config(tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle))
     try:
@@ -400,6 +409,11 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     print(f"Lanterloo is being served at http://{args.ip}:{args.port}/  (press Ctrl-C to stop)", flush=True)
+    print(
+        f"The teacher's console (keep this address to yourself): "
+        f"http://{args.ip}:{args.port}/console?token={LanterlooServer.console_token}",
+        flush=True,
+    )
     # Voila stops its loop on SIGTERM; make Ctrl-C do the same, quietly.
     signal.signal(signal.SIGINT, app._handle_signal_stop)
     app.start()

@@ -27,6 +27,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 
 from widgets.card_style import card_css
 from widgets.server.seats import Seat, SeatedKernelManager, TableSeats, query_with, reserve_table_id, send_tables_full
+from widgets.server.shared_pages import claim_seat, shared_tables_html
 from widgets.table_pages import tables_page
 
 log = logging.getLogger("lanterloo.server")
@@ -203,7 +204,8 @@ class TablesListHandler(tornado.web.RequestHandler):
         games = [p.stem for p in sorted(self.tables.glob("*.ipynb")) if TABLE_NAME.match(p.stem)]
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Cache-Control", "no-cache")
-        self.write(tables_page(lambda game: f"/tables/{game}", "/", where=SERVED_TABLES, games=games))
+        listing = tables_page(lambda game: f"/tables/{game}", "/", where=SERVED_TABLES, games=games)
+        self.write(listing.replace("</main>", shared_tables_html(games) + "</main>", 1))
 
 
 class TableLinkHandler(tornado.web.RequestHandler):
@@ -276,6 +278,8 @@ class TableRenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
             self.seats.hold(table_id, client)
             self.set_header("Cache-Control", "no-store")
             self.redirect(f"{self.request.path}?{query_with(table_id, self.request.query)}")
+            return
+        if not claim_seat(self, self.db, table_id):  # a shared table's seat another browser has (issue 21)
             return
         self._seat = self.seats.admit(table_id, client)
         if self._seat is None:  # never: has_room() said yes, and nothing has run since

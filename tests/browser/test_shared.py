@@ -1,0 +1,255 @@
+"""Students at one table (issue 21): a whole hand of five-seat three-card Loo played in three browsers,
+one per student's seat, with computer players at the other two seats.
+
+Each seat's page is a browser context of its own (its own cookies, as another computer's browser
+would be). After every action, every page must show the move (its board redrawn) within
+:data:`SHOW_WITHIN` seconds, and every websocket frame each page received since the last check is
+searched for any card its seat may not see at that moment (``tests.browser.test_play``'s search:
+names, face classes, button labels, the engine's short forms). A second browser at a seat's link is
+refused while the seat's page is open, and a reload keeps the seat.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.test_play import Wire, named_in, pieces_of, visible_to_reader
+from tests.conftest import Served
+from widgets.journal import Saved
+from widgets.model import TableModel
+from widgets.seating import SeatBook
+from widgets.shared_table import SharedTableModel
+from widgets.store import TableStore
+
+WAIT = 90_000
+DEAL = "l3.peel.s0.n482910233"  # Peel's single first (settled as dealt), then a hand played by all five
+SHOW_WITHIN = 0.3  # seconds from a click to every page's board showing the move (the issue's 300 ms)
+SLACK = 0.7  # the slowest move may wait for a busy 2-core machine (other tests' kernels, a refill)
+
+pytestmark = pytest.mark.browser
+
+
+@dataclass
+class SeatPage:
+    seat: int
+    page: Page
+    wire: Wire
+    link: str
+
+    def board(self) -> str:
+        return self.page.locator(".loo-board").inner_text()
+
+
+def open_shared(site: str, people: int) -> tuple[str, list[str]]:
+    with urllib.request.urlopen(f"{site}/tables/three-card-loo/shared?people={people}&deal={DEAL}") as response:
+        html = response.read().decode()
+    links = [link.replace("&amp;", "&") for link in re.findall(r'class="link seat-link" href="([^"]*)"', html)]
+    table_id = re.search(r"table=([A-Za-z0-9_-]{22})", links[0])
+    assert table_id is not None and len(links) == 5
+    return table_id[1], links
+
+
+def saved(served: Served, table_id: str) -> Saved:
+    with TableStore(served.db) as store:
+        return store.load(table_id)
+
+
+def seat_model(game: Saved, seat: int) -> TableModel:
+    return SharedTableModel(journal=game.events, seat=seat)
+
+
+def check_frames(seats: list[SeatPage], game: Saved) -> int:
+    """No frame any seat's page received since the last check names a card that seat may not see."""
+    found = 0
+    for seat in seats:
+        model = seat_model(game, seat.seat)
+        hidden = set(pieces_of("three-card-loo")) - visible_to_reader(model)
+        text = seat.wire.text(seat.wire.take())
+        leaked = named_in(text, hidden)
+        assert leaked == set(), f"seat {seat.seat} was sent cards it may not see: {sorted(map(str, leaked))}"
+        found += len(named_in(text, set(pieces_of("three-card-loo")) - hidden))
+    return found
+
+
+def test_three_students_and_two_computers_play_a_hand(browser: Browser, served_site: Served) -> None:
+    started = time.monotonic()
+    table_id, links = open_shared(served_site.base, people=3)
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 900}) for _ in range(3)]
+    seats = []
+    for i, context in enumerate(contexts):
+        page = context.new_page()
+        page.set_default_timeout(WAIT)
+        seats.append(SeatPage(i, page, Wire(page), links[i]))
+        page.goto(served_site.base + links[i])
+    for seat in seats:
+        expect(seat.page.locator(".loo-seats-list")).to_contain_text("you", timeout=WAIT)
+        expect(seat.page.locator(".loo-board")).to_be_visible(timeout=WAIT)
+    # Every page is drawn from the one game: wait until all show the same table, then check.
+    time.sleep(0.5)
+    game = saved(served_site, table_id)
+    with TableStore(served_site.db) as store:
+        assert [s.player for s in SeatBook(store).seats(table_id)] == ["person"] * 3 + ["computer"] * 2
+    # The search can see cards: the pages were sent the face-up single and their own cards.
+    assert check_frames(seats, game) > 0
+    for seat in seats:  # no take-back, no teaching switch, no deal code at a shared table
+        for hidden in (".loo-undo", ".loo-show-code"):
+            expect(seat.page.locator(hidden)).to_be_hidden()
+
+    # A second browser at Ann's link is refused while her page is open.
+    other = browser.new_context()
+    response = other.new_page().goto(served_site.base + links[0])
+    assert response is not None and response.status == 409
+    other.close()
+
+    times: list[float] = []
+    moves, reloaded = 0, False
+    while True:
+        game = saved(served_site, table_id)
+        model = seat_model(game, 0)
+        if model.hand.is_over:
+            break
+        mover = seats[model.hand.to_act or 0]
+        assert model.hand.to_act in (0, 1, 2), "a computer's turn was left unplayed"
+        if moves == 3 and not reloaded:  # a reload mid-hand: the same seat, the same game
+            board = mover.board()
+            mover.page.reload()
+            expect(mover.page.locator(".loo-board")).to_have_text(board, use_inner_text=True, timeout=WAIT)
+            expect(mover.page.locator(".loo-seats-list")).to_contain_text("you")
+            reloaded = True
+        before = [s.board() for s in seats]
+        clicked = time.monotonic()
+        mover.page.locator(".loo-choices button.mod-primary").first.click()
+        for seat, board in zip(seats, before, strict=True):
+            seat.page.wait_for_function(
+                "(b) => document.querySelector('.loo-board').innerText !== b", arg=board, timeout=10_000
+            )
+        times.append(time.monotonic() - clicked)
+        moves += 1
+        time.sleep(0.2)  # the rest of the redraw (the new buttons) comes after the board
+        check_frames(seats, saved(served_site, table_id))
+        assert moves < 40
+    game = saved(served_site, table_id)
+    assert seat_model(game, 0).hand.is_over and moves >= 6
+    time.sleep(0.5)
+    check_frames(seats, game)  # the last frames: the hand is over, every card of it is public
+    for seat in seats:
+        expect(seat.page.locator(".loo-result")).to_be_visible()
+    for context in contexts:
+        context.close()
+    median, slowest = sorted(times)[len(times) // 2], max(times)
+    print(f"shared hand: {moves} moves; click to every page's board {median:.3f} s (median), {slowest:.3f} s (slowest);"
+          f" {time.monotonic() - started:.1f} s in all")  # fmt: skip
+    assert median < SHOW_WITHIN and slowest < SHOW_WITHIN + SLACK
+
+
+CONSOLE_ROUTES = (
+    ("GET", "/console"),
+    ("GET", "/console/"),
+    ("GET", "/console/results?code=" + DEAL),
+    ("GET", "/console/records.jsonl"),
+    ("GET", "/console/table/AAAAAAAAAAAAAAAAAAAAAA"),
+    ("POST", "/console/deal"),
+    ("POST", "/console/open"),
+    ("GET", "/console/anything/else"),
+)
+
+
+def console_token(served: Served) -> str:
+    found = re.search(r"/console\?token=([A-Za-z0-9_-]+)", served.log())
+    assert found is not None, "the server printed no console address"
+    return found[1]
+
+
+def played_shared_hand(served: Served) -> str:
+    """A shared table at :data:`DEAL` whose hand three seats' models have played to the end, in this process."""
+    from widgets.dealcode import parse_deal_code
+    from widgets.seating import COMPUTER, PERSON
+
+    with TableStore(served.db) as store:
+        book = SeatBook(store)
+        table_id = store.new_table("three-card-loo")
+        book.open_seats(table_id, [PERSON] * 3 + [COMPUTER] * 2)
+        models = [
+            SharedTableModel.at_seat(store, table_id, s, book.computers(table_id), game="three-card-loo",
+                                     preset=None, code=parse_deal_code(DEAL))
+            for s in range(3)
+        ]  # fmt: skip
+        for model in models:
+            model.catch_up()
+        while not models[0].hand.is_over:
+            mover = models[models[0].hand.to_act or 0]
+            assert mover.act(mover.legal()[0])
+            for model in models:
+                model.catch_up()
+    return table_id
+
+
+def test_every_console_route_is_refused_without_the_token(served_site: Served) -> None:
+    token = console_token(served_site)
+    for method, path in CONSOLE_ROUTES:
+        for given in ("", "?token=wrong", "?token=" + token[:-1]):
+            url = served_site.base + path + (given if "?" not in path else given.replace("?", "&"))
+            request = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
+            try:
+                with urllib.request.urlopen(request) as response:
+                    status, body = response.status, response.read()
+            except urllib.error.HTTPError as error:
+                status, body = error.code, error.read()
+            assert status == 403, f"{method} {path}{given}: {status}"
+            assert b"token" in body and b"<td" not in body
+
+
+def test_the_teachers_console_in_a_browser(browser: Browser, served_site: Served) -> None:
+    table_id = played_shared_hand(served_site)
+    token = console_token(served_site)
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.set_default_timeout(WAIT)
+    page.goto(f"{served_site.base}/console?token={token}")
+    row = page.locator("table.class-tables tr", has_text=table_id[:6])
+    expect(row).to_contain_text("three-card-loo")
+    expect(row).to_contain_text("Ann (away), Ben (away), Cat (away), Dan (computer), Eve (computer)")
+    expect(row).to_contain_text("hand 2 over")
+    # The results of the deal, side by side, with a step-through of the hand.
+    page.fill(".results input[name=code]", DEAL)
+    page.click(".results button")
+    section = page.locator("section.table-result", has_text=table_id[:6])
+    expect(section.locator("table.result tr")).to_have_count(6)  # a heading and five players
+    expect(section).to_contain_text("Stand")
+    section.locator("a.step").first.click()
+    expect(page.locator("h1")).to_contain_text("step 0 of")
+    page.locator("a.on").click()
+    expect(page.locator("h1")).to_contain_text("step 1 of")
+    expect(page.locator(".loo-board")).to_be_visible()
+    # The class's records: the hand's record among them, as the project's records are written.
+    with urllib.request.urlopen(f"{served_site.base}/console/records.jsonl?token={token}") as response:
+        records = [json.loads(line) for line in response.read().decode().splitlines()]
+    assert records and all(r["format"] == "loo-record/1" for r in records)
+    # Face up for the projector: every hand of the finished table is drawn.
+    page.goto(f"{served_site.base}/console/table/{table_id}?token={token}")
+    expect(page.locator(".loo-board")).to_be_visible()
+    # A duplicate lesson: two shared tables at one deal, then a deal for every table.
+    page.goto(f"{served_site.base}/console?token={token}")
+    page.fill(".open-tables input[name=count]", "2")
+    page.select_option(".open-tables select[name=game]", "three-card-loo")
+    page.fill(".open-tables input[name=code]", DEAL)
+    page.click(".open-tables button")
+    expect(page.locator("a.seat-link")).to_have_count(10)
+    expect(page.locator("a.seat-link").first).to_have_attribute("href", re.compile(r"deal=" + re.escape(DEAL)))
+    page.goto(f"{served_site.base}/console?token={token}")
+    page.fill(".deal-every input[name=code]", "l3.peel.s0.n12345")
+    page.click(".deal-every button")
+    expect(page.locator(".dealt")).to_contain_text("tables of three-card-loo")
+    with TableStore(served_site.db) as store:
+        book = SeatBook(store)
+        assert book.pending(table_id) == "l3.peel.s0.n12345"
+        for other, *_rest in book.live_tables(0):  # the session's other tables are other tests': left as they were
+            book.take_pending(other)
+    page.close()

@@ -1,0 +1,221 @@
+"""Shared tables (issue 21) without a browser: the seats kept in the store, three seats' models following
+one journal, a refused write, take-backs off, a seat given to a computer, and a teacher's pending deal."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import ipywidgets as ipw
+import pytest
+
+from widgets.dealcode import parse_deal_code
+from widgets.seating import AWAY_SECONDS, COMPUTER, PERSON, SeatBook
+from widgets.shared_table import MOVED_FIRST_MESSAGE, NO_UNDO_MESSAGE, SharedTableModel
+from widgets.shared_view import Follower, served_shared
+from widgets.store import TableStore
+
+DEAL = "l3.peel.s0.n482910233"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> TableStore:
+    return TableStore(tmp_path / "t.sqlite3")
+
+
+def seated(store: TableStore, people: int = 3) -> tuple[str, list[str], list[SharedTableModel]]:
+    book = SeatBook(store)
+    table = store.new_table("three-card-loo")
+    tokens = book.open_seats(table, [PERSON] * people + [COMPUTER] * (5 - people))
+    computers = book.computers(table)
+    code = parse_deal_code(DEAL)
+    models = [
+        SharedTableModel.at_seat(store, table, seat, computers, game="three-card-loo", preset=None, code=code)
+        for seat in range(people)
+    ]
+    for model in models:
+        model.catch_up()
+    return table, tokens, models
+
+
+def test_a_seat_is_its_first_browsers_until_its_page_is_away(store: TableStore) -> None:
+    book = SeatBook(store)
+    table = store.new_table("nap")
+    tokens = book.open_seats(table, [PERSON, PERSON, COMPUTER, COMPUTER])
+    assert book.seat_of(table, tokens[1]) == 1 and book.seat_of(table, "not-a-token") is None
+    assert book.claim(table, tokens[0], "a", now=100.0)
+    assert book.claim(table, tokens[0], "a", now=101.0)  # a reload: the same browser
+    assert not book.claim(table, tokens[0], "b", now=102.0)  # another browser, the page still here
+    assert book.claim(table, tokens[0], "b", now=101.0 + AWAY_SECONDS + 1)  # the page gone: it may
+    assert book.computers(table) == {2, 3}
+    book.set_player(table, 1, COMPUTER)
+    assert book.computers(table) == {1, 2, 3}
+    book.set_pending(table, "nap.hoffmann.s0.n1")
+    book.set_pending(table, "nap.hoffmann.s0.n2")  # the latest wins
+    assert book.take_pending(table) == "nap.hoffmann.s0.n2" and book.take_pending(table) is None
+
+
+def test_three_seats_follow_one_journal_and_each_sees_its_own_cards(store: TableStore) -> None:
+    _table, _tokens, models = seated(store)
+    moves = 0
+    while not models[0].hand.is_over:
+        to_act = models[0].hand.to_act
+        assert to_act in (0, 1, 2), "the computers at seats 3 and 4 play as soon as their turn comes"
+        mover = models[to_act]
+        assert mover.act(mover.legal()[0])
+        for model in models:
+            model.catch_up()
+        counts = {model.saved_events for model in models}
+        hands = {tuple(map(str, model.hand.actions)) for model in models}
+        assert len(counts) == 1 and len(hands) == 1, "every seat shows the same game"
+        moves += 1
+    assert moves >= 6
+    for model in models:
+        assert model.view().seat == model.seat
+        assert model.record() is not None
+
+
+def test_two_kernels_moving_for_one_computer_agree_and_the_loser_says_nothing(store: TableStore) -> None:
+    table, _tokens, models = seated(store)
+    waiting_on = models[0].hand.to_act
+    assert waiting_on is not None
+    SeatBook(store).set_player(table, waiting_on, COMPUTER)
+    one, two = (models[(waiting_on + k) % 3] for k in (1, 2))
+    for model in (one, two):
+        model.computers = SeatBook(store).computers(table)
+    assert one.computers_move() is True
+    assert two.computers_move() is False  # refused by the store: the other kernel wrote first
+    assert two.message == "" and two.saved_events == one.saved_events
+    assert tuple(two.hand.actions) == tuple(one.hand.actions)
+
+
+def test_a_refused_write_becomes_the_saved_game(store: TableStore) -> None:
+    _table, _tokens, models = seated(store)
+    while not models[0].hand.is_over:
+        mover = models[models[0].hand.to_act or 0]
+        mover.act(mover.legal()[0])
+        for model in models:
+            model.catch_up()
+    assert models[1].new_hand() is True
+    assert models[2].new_hand() is False and models[2].message == MOVED_FIRST_MESSAGE
+    assert models[2].saved_events == models[1].saved_events
+    assert models[2].hand.dealer == models[1].hand.dealer and not models[2].hand.is_over
+
+
+def test_take_backs_and_the_teaching_switch_are_off(store: TableStore) -> None:
+    _table, _tokens, models = seated(store)
+    mover = models[models[0].hand.to_act or 0]
+    mover.act(mover.legal()[0])
+    assert not mover.can_undo and mover.undo() is False and mover.message == NO_UNDO_MESSAGE
+    mover.teaching = True
+    assert mover.open_hands() is None
+    assert mover.new_game() is False and mover.play_code(DEAL) is False
+
+
+def test_a_seat_given_to_a_computer_is_played_by_whichever_kernel_looks(store: TableStore) -> None:
+    table, tokens, models = seated(store)
+    book = SeatBook(store)
+    waiting_on = models[0].hand.to_act
+    assert waiting_on is not None
+    watcher = models[(waiting_on + 1) % 3]
+    follower = Follower(watcher, book, table)
+    book.set_player(table, waiting_on, COMPUTER)
+    follower.tick()  # reads the seats, sees a computer's turn, makes its move
+    assert watcher.hand.to_act != waiting_on or watcher.hand.is_over
+    assert watcher.saved_events == store.count(table)
+    # The other kernels follow; the seat's own page shows a computer has its seat, and can take it back.
+    table_widget = served_shared("three-card-loo", None, table, tokens[waiting_on], None, store, follow=False)
+    assert "Take my seat back" in [b.description for b in table_widget.seat_buttons.children]
+
+
+def test_a_pending_deal_is_dealt_between_hands_by_one_kernel(store: TableStore) -> None:
+    table, _tokens, models = seated(store)
+    book = SeatBook(store)
+    book.set_pending(table, "l3.peel.s0.n12345")
+    followers = [Follower(m, book, table) for m in models]
+    mover = models[models[0].hand.to_act or 0]
+    mover.act(mover.legal()[0])
+    for model in models:
+        model.catch_up()
+    followers[0].tick()
+    assert book.pending(table) == "l3.peel.s0.n12345", "not taken in the middle of a hand that has begun"
+    while not models[0].hand.is_over:
+        mover = models[models[0].hand.to_act or 0]
+        mover.act(mover.legal()[0])
+        for model in models:
+            model.catch_up()
+    followers[0].ticks = 0
+    followers[0].tick()
+    assert book.pending(table) is None
+    for follower in followers[1:]:
+        follower.tick()
+    start = store.load(table).events[0]
+    assert start["type"] == "start" and ".n12345" in start["code"], "a new game at the teacher's deal"
+    assert len({(m.saved_events, m.hand.dealer, m.pool) for m in models}) == 1
+
+
+def test_an_unknown_seat_token_gets_a_plain_notice(store: TableStore) -> None:
+    table, _tokens, _models = seated(store)
+    shown = served_shared("three-card-loo", None, table, "no-such-token", None, store, follow=False)
+    assert "No such seat" in shown.value
+
+
+def test_computers_choose_the_same_move_in_every_kernel(store: TableStore) -> None:
+    """Seeded by the hand's seed and the move's number: two kernels racing to move for a computer agree."""
+    a, b = (
+        SharedTableModel("nap", seed=99, seat=0, computers=frozenset({1, 2, 3}), rng=random.Random(1)) for _ in "ab"
+    )
+    a._rng, b._rng = random.Random(5), random.Random(6)  # the kernels' own generators differ
+    for model in (a, b):
+        while not model.hand.is_over and model.hand.to_act == 0:
+            model.act(model.legal()[0])
+    assert len(a.hand.actions) > 4 and tuple(a.hand.actions) == tuple(b.hand.actions)
+
+
+def test_a_readers_own_table_deals_the_teachers_deal_between_hands(store: TableStore) -> None:
+    from widgets.model import TableModel
+    from widgets.shared_view import PendingDeals
+
+    table = store.new_table("three-card-loo")
+    model = TableModel("three-card-loo", code=DEAL, rng=random.Random(3))
+    model.attach(store, table)
+    book = SeatBook(store)
+    model.act(model.legal()[0])  # the hand has begun: the deal waits
+    book.set_pending(table, "l3.peel.s0.n12345")
+    watcher = PendingDeals(model, book, table)
+    watcher.tick()
+    assert book.pending(table) == "l3.peel.s0.n12345"
+    while not model.hand.is_over:
+        model.act(model.legal()[0])
+    watcher.tick()
+    assert book.pending(table) is None and ".n12345" in store.load(table).events[0]["code"]
+
+
+def test_a_shared_table_opened_without_a_seat_shows_nobodys_cards(store: TableStore) -> None:
+    """Everyone at the table has its id: without a seat's token the address opens no seat (not the first
+    writer's, whose moves alone would replay as a reader's own table)."""
+    from widgets.live_table import served_table
+
+    table, tokens, _models = seated(store)
+    shown = served_table("three-card-loo", None, f"table={table}", store=store)
+    assert isinstance(shown, ipw.HTML) and "invitation link of their own seat" in shown.value
+    seat = served_table("three-card-loo", None, f"table={table}&seat={tokens[1]}", store=store)
+    assert not isinstance(seat, ipw.HTML)
+    fresh = store.new_table("three-card-loo")  # a shared table no seat has opened yet: no game is begun on it
+    SeatBook(store).open_seats(fresh, [PERSON, PERSON, COMPUTER, COMPUTER, COMPUTER])
+    shown = served_table("three-card-loo", None, f"table={fresh}", store=store)
+    assert isinstance(shown, ipw.HTML) and store.count(fresh) == 0
+
+
+def test_any_seat_may_give_an_absent_players_seat_to_a_computer(store: TableStore) -> None:
+    book = SeatBook(store)
+    table = store.new_table("nap")
+    tokens = book.open_seats(table, [PERSON, PERSON, COMPUTER, COMPUTER])
+    ann = served_shared("nap", None, table, tokens[0], None, store, follow=False)
+    buttons = {b.description: b for b in ann.seat_buttons.children}
+    assert list(buttons) == ["A computer plays Ben"], "Ben's page has not come: his seat may be given away"
+    assert "Ben</b> (a player, not come yet" in ann.seats_html.value
+    buttons["A computer plays Ben"].click()
+    assert book.computers(table) == {1, 2, 3} and ann.seat_buttons.children == ()
+    assert "Ben</b> (a computer player" in ann.seats_html.value
+    assert "U takes back" not in ann.table._keys.value and "H asks for a hint" in ann.table._keys.value

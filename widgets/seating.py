@@ -1,0 +1,202 @@
+"""The seats of shared tables, and the deals a teacher has set for tables, kept in the tables' database.
+
+A shared table is one table of :mod:`widgets.store` (one id, one journal of events) with a row
+per seat here: the seat's number, its unguessable token (the invitation link's ``seat=``), who
+plays it (``person`` or ``computer``), the browser that claimed it and when the seat's page was
+last seen (its kernel's heartbeat). A seat belongs to the first browser that opens its link; the
+same browser gets it back after a reload; another browser gets it only once the seat's page has
+been gone :data:`AWAY_SECONDS`. A person's seat whose page is gone (or never came) can be given to a
+computer player, and taken back by its link.
+
+A pending deal is a deal code the teacher's console set for a table: the table's kernel takes it
+(deletes it and deals it) at the table's next hand, or at once between hands.
+
+The SQL is plain and portable (``?`` placeholders, ``INSERT ... ON CONFLICT``), written through
+the store's own connection and write transaction.
+
+>>> import tempfile, pathlib
+>>> from widgets.store import TableStore
+>>> store = TableStore(pathlib.Path(tempfile.mkdtemp()) / "t.sqlite3")
+>>> book = SeatBook(store)
+>>> table = store.new_table("nap")
+>>> tokens = book.open_seats(table, ["person", "person", "computer", "computer"])
+>>> book.seat_of(table, tokens[1]), book.claim(table, tokens[1], "browser-a"), book.claim(table, tokens[1], "browser-b")
+(1, True, False)
+>>> [s.player for s in book.seats(table)]
+['person', 'person', 'computer', 'computer']
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from widgets.journal import StoreError, check_id
+
+if TYPE_CHECKING:  # not imported here: the tables in a reader's browser (Pyodide) have no sqlite3
+    from widgets.store import TableStore
+
+PERSON, COMPUTER = "person", "computer"
+AWAY_SECONDS = 30.0
+"""A seat whose page sent no heartbeat for this long is away: another browser may claim it, and
+anyone at the table (or the teacher) may give it to a computer player."""
+HEARTBEAT_SECONDS = 5.0
+TOKEN_BYTES = 12  # 16 characters of base64url: 96 bits, unguessable
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS seats (
+    table_id   TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+    seat       INTEGER NOT NULL,
+    token      TEXT NOT NULL UNIQUE,
+    player     TEXT NOT NULL,
+    claimed_by TEXT,
+    seen       REAL,
+    PRIMARY KEY (table_id, seat)
+)""",
+    """CREATE TABLE IF NOT EXISTS pending_deals (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+    code     TEXT NOT NULL,
+    at       REAL NOT NULL
+)""",
+)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat of a shared table as kept."""
+
+    seat: int
+    token: str
+    player: str
+    claimed_by: str | None
+    seen: float | None
+
+    def here(self, now: float | None = None) -> bool:
+        """Whether the seat's page sent a heartbeat within :data:`AWAY_SECONDS`."""
+        return self.seen is not None and (now if now is not None else time.time()) - self.seen < AWAY_SECONDS
+
+
+class SeatBook:
+    """The seats and pending deals of the tables in ``store``'s database."""
+
+    def __init__(self, store: TableStore) -> None:
+        self.store = store
+        if getattr(store, "_seats_ready", False):
+            return
+        try:
+            with store._write():
+                for statement in _SCHEMA:
+                    store._db.execute(statement)
+        except Exception as error:
+            raise StoreError(f"the tables' database cannot keep seats: {error}") from error
+        store._seats_ready = True  # type: ignore[attr-defined]
+
+    def open_seats(self, table_id: str, players: list[str]) -> list[str]:
+        """Give the table ``table_id`` a seat per entry of ``players`` (``person`` or ``computer``); their tokens."""
+        check_id(table_id)
+        if not players or any(p not in (PERSON, COMPUTER) for p in players):
+            raise ValueError("each seat is played by a person or a computer")
+        tokens = [secrets.token_urlsafe(TOKEN_BYTES) for _ in players]
+        with self.store._write():
+            self.store._db.executemany(
+                "INSERT INTO seats (table_id, seat, token, player) VALUES (?, ?, ?, ?)",
+                [(table_id, i, token, player) for i, (token, player) in enumerate(zip(tokens, players, strict=True))],
+            )
+        return tokens
+
+    def seats(self, table_id: str) -> list[SeatRow]:
+        """The table's seats in order (none: it is not a shared table)."""
+        rows = self.store._db.execute(
+            "SELECT seat, token, player, claimed_by, seen FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+        ).fetchall()
+        return [SeatRow(int(r[0]), str(r[1]), str(r[2]), r[3], r[4]) for r in rows]
+
+    def seat_of(self, table_id: str, token: str) -> int | None:
+        """The seat ``token`` opens at the table, or None if it opens none there."""
+        row = self.store._db.execute(
+            "SELECT seat FROM seats WHERE table_id = ? AND token = ?", (table_id, token)
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def claim(self, table_id: str, token: str, browser: str, now: float | None = None) -> bool:
+        """Claim the seat ``token`` opens for ``browser``: True if it is now (or was already) that browser's.
+
+        A seat claimed by another browser is refused while its page is here; once it has been away
+        :data:`AWAY_SECONDS`, it passes to the browser asking (a student who changed computers). A
+        token that opens no seat is not refused here: the table's page says there is no such seat.
+        """
+        now = time.time() if now is None else now
+        with self.store._write():
+            row = self.store._db.execute(
+                "SELECT claimed_by, seen FROM seats WHERE table_id = ? AND token = ?", (table_id, token)
+            ).fetchone()
+            if row is None:  # a token that opens no seat: nothing to claim (the table's page says so)
+                return True
+            claimed_by, seen = row
+            if claimed_by not in (None, browser) and seen is not None and now - float(seen) < AWAY_SECONDS:
+                return False
+            self.store._db.execute(
+                "UPDATE seats SET claimed_by = ?, seen = ? WHERE table_id = ? AND token = ?",
+                (browser, now, table_id, token),
+            )
+        return True
+
+    def heartbeat(self, table_id: str, seat: int, now: float | None = None) -> None:
+        """The seat's page is here (its kernel says so every :data:`HEARTBEAT_SECONDS`)."""
+        with self.store._write():
+            self.store._db.execute(
+                "UPDATE seats SET seen = ? WHERE table_id = ? AND seat = ?",
+                (time.time() if now is None else now, table_id, seat),
+            )
+
+    def set_player(self, table_id: str, seat: int, player: str) -> None:
+        """Give the seat to a person (its link's page plays it) or a computer player."""
+        if player not in (PERSON, COMPUTER):
+            raise ValueError("a seat is played by a person or a computer")
+        with self.store._write():
+            self.store._db.execute(
+                "UPDATE seats SET player = ? WHERE table_id = ? AND seat = ?", (player, table_id, seat)
+            )
+
+    def computers(self, table_id: str) -> frozenset[int]:
+        """The seats computer players play at the table."""
+        rows = self.store._db.execute(
+            "SELECT seat FROM seats WHERE table_id = ? AND player = ?", (table_id, COMPUTER)
+        ).fetchall()
+        return frozenset(int(r[0]) for r in rows)
+
+    # ----- pending deals ------------------------------------------------------------------
+
+    def set_pending(self, table_id: str, code: str) -> None:
+        """Have the table deal ``code`` at its next hand (or at once, between hands)."""
+        with self.store._write():
+            self.store._db.execute(
+                "INSERT INTO pending_deals (table_id, code, at) VALUES (?, ?, ?) "
+                "ON CONFLICT (table_id) DO UPDATE SET code = excluded.code, at = excluded.at",
+                (table_id, code, time.time()),
+            )
+
+    def pending(self, table_id: str) -> str | None:
+        row = self.store._db.execute("SELECT code FROM pending_deals WHERE table_id = ?", (table_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def take_pending(self, table_id: str) -> str | None:
+        """The deal set for the table, taken (so that one kernel alone deals it); None if there is none."""
+        with self.store._write():
+            row = self.store._db.execute("SELECT code FROM pending_deals WHERE table_id = ?", (table_id,)).fetchone()
+            if row is None:
+                return None
+            self.store._db.execute("DELETE FROM pending_deals WHERE table_id = ?", (table_id,))
+        return str(row[0])
+
+    # ----- the class, for the teacher's console ------------------------------------------
+
+    def live_tables(self, since: float, limit: int = 200) -> list[tuple[str, str, int, float]]:
+        """Tables played since ``since`` (a time), the latest first: (id, page, events, updated)."""
+        rows = self.store._db.execute(
+            "SELECT id, page, events, updated FROM tables WHERE events > 0 AND updated >= ? ORDER BY updated DESC",
+            (since,),
+        ).fetchmany(limit)
+        return [(str(r[0]), str(r[1]), int(r[2]), float(r[3])) for r in rows]

@@ -1,0 +1,385 @@
+"""The teacher's console (issue 21): the class's tables, a deal for every table, results side by side,
+a step-through of each table's hand, the class's records, and any table face up for a projector.
+
+Everything under ``/console`` answers only a request carrying the console's token (``token=``, in
+the address or a form), an unguessable value the server makes at start and prints as the
+console's address; anything else gets a plain 403, whatever the path. The token is compared in
+constant time (:func:`hmac.compare_digest`). The pages show every card of every table: they are
+the teacher's, and say ``no-store`` and ``no-referrer`` so that neither a cache nor a link followed
+from them keeps the token.
+
+The pages read the tables' database (:mod:`widgets.store`, :mod:`widgets.seating`) and rebuild each
+table's game from its journal with the engine (:class:`~widgets.model.TableModel`).
+"""
+
+from __future__ import annotations
+
+import hmac
+import html
+import json
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import tornado.web
+
+from loo.records import load, replay_actions
+from widgets.board import action_label, board_html
+from widgets.card_style import SHEET_PATH
+from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
+from widgets.model import TableModel
+from widgets.seating import COMPUTER, SeatBook, SeatRow
+from widgets.server.seats import table_store
+from widgets.server.shared_pages import links_html, open_shared, page
+from widgets.shared_table import SharedTableModel
+
+log = logging.getLogger("lanterloo.server")
+
+LIVE_HOURS = 12  # a table played in the last twelve hours is the class's
+MAX_TABLES = 200
+MAX_OPEN = 60  # tables one "open N tables" may open
+
+
+@dataclass
+class ClassTable:
+    """One of the class's tables, rebuilt from its journal (``model`` None if it does not replay)."""
+
+    table_id: str
+    page: str
+    updated: float
+    model: TableModel | None
+    seats: list[SeatRow]
+
+
+def class_tables(db: Path | None) -> list[ClassTable]:
+    store = table_store(db)
+    book = SeatBook(store)
+    found = []
+    for table_id, page_name, _events, updated in book.live_tables(time.time() - LIVE_HOURS * 3600, MAX_TABLES):
+        seats = book.seats(table_id)
+        found.append(ClassTable(table_id, page_name, updated, rebuilt(store.load(table_id).events, bool(seats)), seats))
+    return found
+
+
+def rebuilt(events: list[dict[str, Any]], shared: bool) -> TableModel | None:
+    """A table's game from its journal (a shared table's has every seat's moves); None if it does not replay."""
+    try:
+        return SharedTableModel(journal=events) if shared else TableModel(journal=events)
+    except Exception:
+        log.info("console: a table's journal does not replay", exc_info=True)
+        return None
+
+
+def same_deal(a: DealCode, b: DealCode) -> bool:
+    """Whether two codes deal the same hand, whichever seat each was written for."""
+    return (a.game, a.seed, a.first_dealer, a.pool, a.kind, a.n_seats) == (
+        b.game, b.seed, b.first_dealer, b.pool, b.kind, b.n_seats
+    ) and json.dumps(a.rules, sort_keys=True) == json.dumps(b.rules, sort_keys=True)  # fmt: skip
+
+
+def start_code(model: TableModel) -> DealCode | None:
+    start = model._history[0] if model._history else {}
+    try:
+        return parse_deal_code(str(start["code"])) if "code" in start else None
+    except DealCodeError:
+        return None
+
+
+def seats_text(table: ClassTable) -> str:
+    if not table.seats:
+        return "one reader, computer players"
+    now = time.time()
+    names = table.model.names if table.model is not None else ()
+    parts = []
+    for row in table.seats:
+        name = names[row.seat] if row.seat < len(names) else f"seat {row.seat + 1}"
+        who = "computer" if row.player == COMPUTER else "here" if row.here(now) else "away"
+        parts.append(f"{name} ({who})")
+    return ", ".join(parts)
+
+
+def hand_text(model: TableModel | None) -> str:
+    if model is None:
+        return "cannot be read"
+    hand = model.hand
+    number = len(model.records) + (0 if hand.is_over else 1)
+    if hand.is_over:
+        return f"hand {number} over"
+    to_act = hand.to_act
+    tricks = len(hand.view(0).tricks)
+    return f"hand {number}, {model.names[to_act or 0]} to play, {tricks} tricks played"
+
+
+def hand_rows(record: dict[str, Any]) -> tuple[list[str], list[str], list[int], list[int]]:
+    """A finished hand's record, for the results: each seat's declarations, tricks won and chips."""
+    loaded = load(json.dumps(record))
+    hand = replay_actions(loaded.start(), loaded.actions)
+    names = list(hand.names)
+    said = [[] for _ in names]  # type: list[list[str]]
+    for action in loaded.actions:
+        if action.verb.value != "play":
+            said[action.seat].append(action_label(action))
+    tricks = [0] * len(names)
+    for trick in hand.view(0).tricks:
+        tricks[trick.winner] += 1
+    net = list(hand.settlement.net()) if hand.settlement is not None else [0] * len(names)
+    return names, [", ".join(s) or "-" for s in said], tricks, net
+
+
+class ConsoleHandler(tornado.web.RequestHandler):
+    """Every console page: a 403 without the token."""
+
+    token: str | None = None  # set when the server starts (widgets.server.app)
+    db: Path | None = None
+    tables: Path | None = None
+
+    def prepare(self) -> None:
+        given = self.get_argument("token", "")
+        if not self.token or not hmac.compare_digest(given.encode(), self.token.encode()):
+            raise tornado.web.HTTPError(403)
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Referrer-Policy", "no-referrer")
+        self.set_header("X-Robots-Tag", "noindex")
+
+    def _request_summary(self) -> str:
+        """The request as the server's log names a failed one: without its query, which holds the token."""
+        return f"{self.request.method} {self.request.path} ({self.request.remote_ip})"
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        words = "This page is the teacher's: its address must carry the console's token." if status_code == 403 else ""
+        self.finish(page(f"{status_code}", f"<p>{html.escape(words or self._reason)}</p>"))
+
+    def link(self, path: str, **query: Any) -> str:
+        return f"{path}?{urlencode({'token': self.token, **query})}"
+
+    def hidden_token(self) -> str:
+        return f'<input type="hidden" name="token" value="{html.escape(self.token or "")}">'
+
+    def games(self) -> list[str]:
+        folder = self.tables
+        return [g for g in USUAL_SEATS if folder is None or (folder / f"{g}.ipynb").is_file()]
+
+
+class ConsoleHome(ConsoleHandler):
+    """``/console``: the live tables, and the forms for a duplicate lesson."""
+
+    def get(self) -> None:
+        rows = []
+        for table in class_tables(self.db):
+            short, face_up = table.table_id[:6], self.link(f"/console/table/{table.table_id}")
+            rows.append(
+                f'<tr><td style="white-space:nowrap"><a class="face-up" href="{html.escape(face_up)}" '
+                f'title="this table face up, for a projector"><code>{html.escape(short)}</code></a></td>'
+                f"<td>{html.escape(table.page)}</td><td>{html.escape(seats_text(table))}</td>"
+                f"<td>{html.escape(hand_text(table.model))}</td></tr>"
+            )
+        listing = (
+            '<p class="note">A table\'s name shows it face up, for a projector.</p>'
+            '<div class="scroll"><table class="class-tables"><tr><th>Table</th><th>Game</th><th>Seats</th>'
+            "<th>Hand</th></tr>" + "".join(rows) + "</table></div>"
+            if rows
+            else '<p class="no-tables">No table has been played in the last twelve hours.</p>'
+        )
+        options = "".join(f'<option value="{g}">{g}</option>' for g in self.games())
+        token = self.hidden_token()
+        body = (
+            f"<h2>The class's tables ({len(rows)})</h2>{listing}"
+            f'<p><a href="{html.escape(self.link("/console/records.jsonl"))}" download>'
+            "Download the class's records</a>"
+            ' <span class="note">(every finished hand, one loo-record/1 a line)</span></p>'
+            "<h2>A duplicate lesson</h2>"
+            '<form method="post" action="/console/deal" class="deal-every">'
+            f'{token}<label>Deal this code to every table <input name="code" required size="26"></label>'
+            "<button>Deal it</button></form>"
+            '<p class="note">Each table deals it at its next hand (at once if between hands), as a new game.</p>'
+            '<form method="post" action="/console/open" class="open-tables">'
+            f'{token}<label>Open <input name="count" type="number" min="1" max="{MAX_OPEN}" value="4" size="3"> '
+            f'tables of <select name="game">{options}</select></label>'
+            '<label>with <input name="people" type="number" min="1" max="5" value="3" size="2"> players each</label>'
+            '<label>at the deal <input name="code" size="26"></label><button>Open them</button></form>'
+            '<form method="get" action="/console/results" class="results">'
+            f'{token}<label>Results of the deal <input name="code" required size="26"></label>'
+            "<button>Compare the tables</button></form>"
+        )
+        self.finish(page("Teacher's console", body))
+
+
+class ConsoleDeal(ConsoleHandler):
+    """``POST /console/deal``: the code set as every live table's pending deal."""
+
+    def post(self) -> None:
+        text = self.get_argument("code", "").strip()
+        try:
+            code = parse_deal_code(text)
+        except DealCodeError as error:
+            self.set_status(400)
+            self.finish(
+                page("Teacher's console", f"<p>That deal code cannot be used: {html.escape(error.message)}.</p>")
+            )
+            return
+        book = SeatBook(table_store(self.db))
+        tables = [t for t in book.live_tables(time.time() - LIVE_HOURS * 3600, MAX_TABLES) if t[1] == code.game]
+        for table_id, *_rest in tables:
+            book.set_pending(table_id, str(code))
+        back = html.escape(self.link("/console"))
+        self.finish(page("Teacher's console", (
+            f'<p class="dealt">The deal {html.escape(str(code))} goes to {len(tables)} tables of {code.game}: each '
+            f'deals it at its next hand.</p><p><a href="{back}">Back to the console</a></p>'
+        )))  # fmt: skip
+
+
+class ConsoleOpen(ConsoleHandler):
+    """``POST /console/open``: N shared tables at one deal, with their seats' invitation links."""
+
+    def post(self) -> None:
+        game = self.get_argument("game", "")
+        text = self.get_argument("code", "").strip() or None
+        try:
+            if game not in self.games():
+                raise ValueError(f"there is no table of {game[:40]!r}")
+            count = max(1, min(int(self.get_argument("count", "1")), MAX_OPEN))
+            people = max(1, int(self.get_argument("people", "1")))
+            code = str(parse_deal_code(text, game=game)) if text else None
+            opened = [open_shared(self.db, game, people, code) for _ in range(count)]
+        except (ValueError, DealCodeError) as error:
+            self.set_status(400)
+            self.finish(page("Teacher's console", f"<p>Those tables cannot be opened: {html.escape(str(error))}.</p>"))
+            return
+        host = f"{self.request.protocol}://{self.request.host}"
+        book = SeatBook(table_store(self.db))
+        parts = []
+        for n, (table_id, tokens) in enumerate(opened, start=1):
+            players = [s.player for s in book.seats(table_id)]
+            parts.append(f"<h2>Table {n}</h2>" + links_html(game, table_id, tokens, players, code, host))
+        back = html.escape(self.link("/console"))
+        self.finish(page(f"{count} tables of {game}", "".join(parts) + f'<p><a href="{back}">Back</a></p>'))
+
+
+class ConsoleResults(ConsoleHandler):
+    """``/console/results?code=``: every table whose game began at that deal, hand by hand, side by side."""
+
+    def get(self) -> None:
+        text = self.get_argument("code", "").strip()
+        try:
+            wanted = parse_deal_code(text)
+        except DealCodeError as error:
+            self.set_status(400)
+            self.finish(page("Results", f"<p>That deal code cannot be used: {html.escape(error.message)}.</p>"))
+            return
+        sections = []
+        for table in class_tables(self.db):
+            model = table.model
+            code = start_code(model) if model is not None else None
+            if model is None or code is None or not same_deal(code, wanted):
+                continue
+            hands = []
+            for number, record in enumerate(model.records, start=1):
+                if not record.get("actions"):
+                    continue  # a hand settled as it was dealt: nobody chose anything
+                names, said, tricks, net = hand_rows(record)
+                cells = "".join(
+                    f"<tr><td>{html.escape(n)}</td><td>{html.escape(s)}</td><td>{t}</td><td>{c:+d}</td></tr>"
+                    for n, s, t, c in zip(names, said, tricks, net, strict=True)
+                )
+                step = html.escape(self.link(f"/console/table/{table.table_id}", hand=number, step=0))
+                hands.append(
+                    f'<h3>Hand {number} <a class="step" href="{step}">step through</a></h3><table class="result">'
+                    "<tr><th>Player</th><th>Stood or called</th><th>Tricks</th><th>Chips</th></tr>"
+                    f"{cells}</table>"
+                )
+            body = "".join(hands) or "<p>No hand finished yet.</p>"
+            sections.append(
+                f'<section class="table-result"><h2>Table {html.escape(table.table_id[:6])}</h2>{body}</section>'
+            )
+        layout = '<div style="display:flex;flex-wrap:wrap;gap:1.5rem">' + "".join(sections) + "</div>"
+        none = "<p>No table of the class began at that deal.</p>"
+        back = html.escape(self.link("/console"))
+        self.finish(page(f"Results of {text}", (layout if sections else none) + f'<p><a href="{back}">Back</a></p>'))
+
+
+class ConsoleTable(ConsoleHandler):
+    """``/console/table/<id>``: the table face up for a projector, redrawn every two seconds; with
+    ``hand=N&step=S``, the Nth finished hand after S of its actions, with steps back and on."""
+
+    def get(self, table_id: str) -> None:
+        store = table_store(self.db)
+        try:
+            model = rebuilt(store.load(table_id).events, bool(SeatBook(store).seats(table_id)))
+        except Exception:
+            model = None
+        if model is None:
+            raise tornado.web.HTTPError(404)
+        hand_arg = self.get_argument("hand", None)
+        refresh = ""
+        if hand_arg is None:
+            hand, title = model.hand, f"Table {table_id[:6]}, face up"
+            refresh = '<meta http-equiv="refresh" content="2">'
+            nav = ""
+        else:
+            try:
+                number = int(hand_arg)
+                record = model.records[number - 1]
+                loaded = load(json.dumps(record))
+                step = max(0, min(int(self.get_argument("step", "0")), len(loaded.actions)))
+            except (ValueError, IndexError):
+                raise tornado.web.HTTPError(404) from None
+            hand = replay_actions(loaded.start(), loaded.actions[:step])
+            title = f"Table {table_id[:6]}, hand {number}, step {step} of {len(loaded.actions)}"
+            back = self.link(f"/console/table/{table_id}", hand=number, step=max(0, step - 1))
+            on = self.link(f"/console/table/{table_id}", hand=number, step=min(len(loaded.actions), step + 1))
+            nav = (
+                f'<p><a class="back" href="{html.escape(back)}">Step back</a> · '
+                f'<a class="on" href="{html.escape(on)}">Step on</a></p>'
+            )
+        holdings = [hand.holding(p) for p in range(len(model.names))]
+        # Seat -1: nobody's "you"; every hand drawn from ``holdings``, face up.
+        board = board_html(hand.view(0), model.names, -1, show_own=True, open_hands=holdings, open_label=", face up")
+        sheet = f'<link rel="stylesheet" href="{SHEET_PATH}">'
+        self.finish(
+            page(
+                title, refresh + sheet + nav + board + f'<p><a href="{html.escape(self.link("/console"))}">Back</a></p>'
+            )
+        )
+
+
+class ConsoleRecords(ConsoleHandler):
+    """``/console/records.jsonl``: every finished hand of the class's tables, one loo-record/1 a line."""
+
+    def get(self) -> None:
+        self.set_header("Content-Type", "application/x-ndjson; charset=utf-8")
+        self.set_header("Content-Disposition", 'attachment; filename="class-records.jsonl"')
+        self.finish("".join(records_lines(class_tables(self.db))))
+
+
+def records_lines(tables: list[ClassTable]) -> Iterator[str]:
+    for table in tables:
+        for record in table.model.records if table.model is not None else ():
+            if record:
+                yield json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+class ConsoleNothing(ConsoleHandler):
+    """Any other address under ``/console``: 403 without the token, 404 with it."""
+
+    def get(self, _rest: str) -> None:
+        raise tornado.web.HTTPError(404)
+
+    post = get
+
+
+def console_routes(token: str | None, db: Path | None, tables: Path) -> list[Any]:
+    ConsoleHandler.token, ConsoleHandler.db, ConsoleHandler.tables = token, db, tables
+    return [
+        (r"/console/?", ConsoleHome),
+        (r"/console/deal", ConsoleDeal),
+        (r"/console/open", ConsoleOpen),
+        (r"/console/results", ConsoleResults),
+        (r"/console/table/([A-Za-z0-9_-]{22})", ConsoleTable),
+        (r"/console/records\.jsonl", ConsoleRecords),
+        (r"/console(/.*)", ConsoleNothing),
+    ]

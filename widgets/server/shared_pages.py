@@ -1,0 +1,176 @@
+"""Shared tables on the server: opening one (``/tables/<game>/shared``), its invitation links, and the
+check that a seat's page is the browser's that claimed the seat.
+
+A shared table is a table id with a seat per player (:mod:`widgets.seating`); each seat's link is
+``/tables/<game>?table=<id>&seat=<token>``. The first browser to open a seat's link claims it
+(the ``loo-browser`` cookie names a browser, a random value the server gives it); a reload
+keeps it; another browser is refused while the seat's page is here (:func:`claim_seat`).
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import secrets
+from pathlib import Path
+from urllib.parse import urlencode
+
+import tornado.web
+
+from widgets.dealcode import USUAL_SEATS, DealCodeError, parse_deal_code
+from widgets.model import DEFAULT_NAMES
+from widgets.seating import COMPUTER, PERSON, SeatBook
+from widgets.server.seats import table_store
+
+log = logging.getLogger("lanterloo.server")
+
+BROWSER_COOKIE = "loo-browser"
+PAGE_STYLE = """
+  body { margin: 0; background: #f4f1ea; color: #1f1f1f;
+         font: 1rem/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+  main { max-width: 60rem; margin: 0 auto; padding: 1.5rem 1rem; }
+  h1 { font-size: 1.6rem; line-height: 1.2; margin: 0 0 .8rem; }
+  h2 { font-size: 1.2rem; margin: 1.4rem 0 .5rem; }
+  a { color: #174a7c; }
+  table { border-collapse: collapse; margin: .5rem 0; max-width: 100%; }
+  th, td { border: 1px solid #c9c2b2; padding: .3rem .5rem; text-align: left; vertical-align: top; }
+  th { background: #e9e3d5; }
+  .scroll { overflow-x: auto; }
+  code, .link { word-break: break-all; font-size: .9rem; }
+  form { margin: .5rem 0; display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+  input, select, button { font: inherit; padding: .3rem .5rem; }
+  button { background: #174a7c; color: #fff; border: 0; border-radius: .3rem; padding: .4rem 1rem; cursor: pointer; }
+  .note { color: #555; font-size: .9rem; }
+"""
+
+
+def page(title: str, body: str) -> str:
+    """A plain page of the server's own (not Voila's), in the style of the tables-full page."""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)} · Lanterloo</title>
+<style>{PAGE_STYLE}</style>
+</head>
+<body>
+<main>
+<h1>{html.escape(title)}</h1>
+{body}
+</main>
+</body>
+</html>
+"""
+
+
+def seat_link(game: str, table_id: str, token: str, deal: str | None = None) -> str:
+    query = [("table", table_id), ("seat", token)] + ([("deal", deal)] if deal else [])
+    return f"/tables/{game}?{urlencode(query)}"
+
+
+def open_shared(db: Path | None, game: str, people: int, deal: str | None = None) -> tuple[str, list[str]]:
+    """A new shared table of ``game``: its first ``people`` seats for people, the rest computer
+    players; its id and its seats' tokens. A bad deal code raises :class:`DealCodeError`."""
+    seats = USUAL_SEATS[game]
+    if deal:
+        seats = parse_deal_code(deal, game=game).n_seats
+    store = table_store(db)
+    table_id = store.new_table(game)
+    players = [PERSON if i < people else COMPUTER for i in range(seats)]
+    return table_id, SeatBook(store).open_seats(table_id, players)
+
+
+def links_html(game: str, table_id: str, tokens: list[str], players: list[str], deal: str | None, host: str) -> str:
+    rows = []
+    for i, (token, player) in enumerate(zip(tokens, players, strict=True)):
+        link = seat_link(game, table_id, token, deal)
+        who = "a computer player (a player may take it with this link)" if player == COMPUTER else "a player"
+        rows.append(
+            f'<tr><td>{html.escape(DEFAULT_NAMES[i])}</td><td>{who}</td><td><a class="link seat-link" '
+            f'href="{html.escape(link)}">{html.escape(host + link)}</a></td></tr>'
+        )
+    return (
+        '<div class="scroll"><table class="seat-links"><tr><th>Seat</th><th>Played by</th><th>Invitation link</th></tr>'
+        + "".join(rows)
+        + "</table></div>"
+    )
+
+
+class SharedTableHandler(tornado.web.RequestHandler):
+    """``/tables/<game>/shared``: a form (how many of the seats are for people), then a new shared
+    table's invitation links, one per seat."""
+
+    def initialize(self, tables: Path, db: Path | None) -> None:
+        self.tables, self.db = tables, db
+
+    def get(self, game: str) -> None:
+        if game not in USUAL_SEATS or not (self.tables / f"{game}.ipynb").is_file():
+            raise tornado.web.HTTPError(404)
+        self.set_header("Cache-Control", "no-store")
+        people_arg = self.get_query_argument("people", None)
+        deal = (self.get_query_argument("deal", "") or "").strip() or None
+        title = f"Play {game.replace('-', ' ')} with others"
+        if people_arg is None:
+            options = "".join(f'<option value="{n}">{n}</option>' for n in range(1, USUAL_SEATS[game] + 1))
+            self.finish(page(title, (
+                "<p>A table for several players, each on their own computer: every player gets a link to their own "
+                "seat, and computer players take the others.</p>"
+                f'<form method="get"><label>Players (not computers) <select name="people">{options}</select></label>'
+                '<label>Deal code (optional) <input name="deal" size="24"></label>'
+                "<button>Open the table</button></form>"
+            )))  # fmt: skip
+            return
+        try:
+            people = int(people_arg)
+            table_id, tokens = open_shared(self.db, game, max(1, min(people, USUAL_SEATS[game])), deal)
+        except (ValueError, DealCodeError) as error:
+            self.set_status(400)
+            self.finish(page(title, f"<p>That table cannot be opened: {html.escape(str(error))}.</p>"))
+            return
+        players = [s.player for s in SeatBook(table_store(self.db)).seats(table_id)]
+        host = f"{self.request.protocol}://{self.request.host}"
+        self.finish(page(title, (
+            "<p>Give each player the link of their seat; open your own here. A seat belongs to the first "
+            "browser that opens its link, and comes back to it after a reload.</p>"
+            + links_html(game, table_id, tokens, players, deal, host)
+        )))  # fmt: skip
+
+
+def shared_tables_html(games: list[str]) -> str:
+    """The tables list's paragraph on playing with others: a link per game to open a shared table."""
+    links = " · ".join(f'<a class="loo-shared-link" href="/tables/{g}/shared">{html.escape(g.replace("-", " "))}</a>'
+                       for g in games)  # fmt: skip
+    return (
+        "<h2>Play with others</h2><p>Several players at one table, each on their own computer or phone, "
+        f"computer players at the seats left over: {links}.</p>\n"
+    )
+
+
+def taken_page() -> str:
+    return page("This seat is taken", (
+        "<p>Another browser has this seat and its page is open. If that was you on another computer, close "
+        "that page: the seat comes free here half a minute later. Otherwise ask for the link of your own seat.</p>"
+    ))  # fmt: skip
+
+
+def claim_seat(handler: tornado.web.RequestHandler, db: Path | None, table_id: str | None) -> bool:
+    """For a seat's link (``seat=<token>``): claim the seat for this browser; False (and a 409 page
+    sent) if another browser has it. True for any page that is not a seat's."""
+    token = handler.get_query_argument("seat", None)
+    if token is None or table_id is None:
+        return True
+    browser = handler.get_cookie(BROWSER_COOKIE)
+    if not browser or len(browser) > 64:
+        browser = secrets.token_urlsafe(16)
+        handler.set_cookie(BROWSER_COOKIE, browser, path="/", httponly=True, samesite="Lax", expires_days=30)
+    try:
+        claimed = SeatBook(table_store(db)).claim(table_id, token[:64], browser)
+    except Exception:
+        log.exception("could not claim a seat of table %s", table_id)
+        claimed = True  # the table's kernel says plainly if the seat is not there
+    if not claimed:
+        handler.set_status(409)
+        handler.set_header("Cache-Control", "no-store")
+        handler.finish(taken_page())
+    return claimed

@@ -1,0 +1,253 @@
+"""A shared table's page in its seat's kernel: the live table at that seat, the seats around it, and the
+:class:`Follower` that keeps the kernel up with the table's journal.
+
+:func:`served_shared` is what :func:`widgets.live_table.served_table` gives a request whose
+address carries a seat's token (``?table=<id>&seat=<token>``, an invitation link). The server
+has already checked that the seat is this browser's (:mod:`widgets.server.shared_pages`).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+import ipywidgets as ipw
+
+from widgets.dealcode import DealCode
+from widgets.journal import Journals
+from widgets.live_table import LiveTable, notice
+from widgets.model import TableModel
+from widgets.safety import guarded
+from widgets.seating import COMPUTER, HEARTBEAT_SECONDS, PERSON, SeatBook, SeatRow
+from widgets.shared import ROW, lean
+from widgets.shared_table import POLL_SECONDS, SharedTableModel
+from widgets.table_view import _show
+
+log = logging.getLogger("lanterloo.widgets.shared_view")
+
+SHARED_NEEDS_SEAT = (
+    "This table is shared by several players, and each opens it with the invitation link of their own seat "
+    "(its address ends in &seat=...). Ask whoever opened the table for yours."
+)
+NO_SEAT = "This invitation link opens no seat at this table. Ask for the link again: it may have been cut short."
+SEATS_EVERY = 10  # the seats are read every tenth look at the journal (once a second)
+PENDING_EVERY = 10
+
+
+class Follower:
+    """Every :data:`POLL_SECONDS`: the events the other seats wrote, applied; every second, the seats
+    (who plays which), the teacher's pending deal, and the computers' moves now due; every
+    :data:`HEARTBEAT_SECONDS`, this seat's heartbeat (its page is here)."""
+
+    def __init__(
+        self,
+        model: SharedTableModel,
+        book: SeatBook,
+        table_id: str,
+        on_seats: Callable[[list[SeatRow]], None] = lambda _rows: None,
+    ) -> None:
+        self.model, self.book, self.table_id, self.on_seats = model, book, table_id, on_seats
+        self.ticks = 0
+        self._beat = 0.0
+        self._seats: list[SeatRow] | None = None
+        self._callback: Any = None
+        self._failed = 0.0
+
+    def start(self) -> None:
+        from tornado.ioloop import PeriodicCallback
+
+        self._callback = PeriodicCallback(self.tick, POLL_SECONDS * 1000)
+        self._callback.start()
+
+    def stop(self) -> None:
+        if self._callback is not None:
+            self._callback.stop()
+
+    def tick(self) -> None:
+        try:
+            self._tick()
+        except Exception:
+            if time.monotonic() - self._failed > 60:  # one line a minute at most
+                log.exception("table %s: could not follow the shared game", self.table_id)
+                self._failed = time.monotonic()
+
+    def _tick(self) -> None:
+        model, book = self.model, self.book
+        self.ticks += 1
+        store = model._store
+        if store is None:
+            return
+        if store.count(self.table_id) != model._count and not model._unsaved:
+            model.catch_up()
+        now = time.time()
+        if now - self._beat >= HEARTBEAT_SECONDS:
+            book.heartbeat(self.table_id, model.seat, now)
+            self._beat = now
+        if self.ticks % SEATS_EVERY == 1:
+            rows = book.seats(self.table_id)
+            computers = frozenset(r.seat for r in rows if r.player == COMPUTER)
+            if computers != model.computers:
+                model.computers = computers
+            if rows != self._seats or self.ticks % (SEATS_EVERY * 5) == 1:
+                self._seats = rows
+                self.on_seats(rows)
+        if self.ticks % PENDING_EVERY == 1 and (model.hand.is_over or not model.hand.actions):
+            if book.pending(self.table_id) is not None:
+                code = book.take_pending(self.table_id)
+                if code is not None:
+                    model.deal_pending(code)
+        model.computers_move()
+
+
+class SharedLiveTable(LiveTable):
+    """The live table at one seat of a shared table: no take-back, teaching switch, deal codes, new
+    game or records, and the seats above the table, with a way to give an absent player's seat to a
+    computer (or to take one's own back)."""
+
+    def __init__(self, model: SharedTableModel, book: SeatBook, table_id: str) -> None:
+        super().__init__(model, saved=True)
+        self.shared_model, self.book, self.table_id = model, book, table_id
+        view = self.table
+        for widget in (view._undo, view._teaching, view._new_game, view._records, self.codes):
+            _show(widget, False)
+        view._keys.value = view._keys.value.replace(" U takes back,", "")  # no take-backs here
+        self.seats_html = lean(ipw.HTML, _dom_classes=["loo-seats"])
+        self.seat_buttons = lean(ipw.HBox, layout=ROW, _dom_classes=["loo-seat-controls"])
+        first = self.tabs.children[0]
+        first.children = (self.seats_html, self.seat_buttons, *first.children)
+        self._rows: list[SeatRow] = []
+        model.observe(guarded(view.say)(lambda _change: self._draw_seats()), names=["version"])
+
+    def show_seats(self, rows: list[SeatRow]) -> None:
+        self._rows = rows
+        self._draw_seats()
+        buttons: list[ipw.Widget] = []
+        now = time.time()
+        for row in rows:
+            name = self.model.names[row.seat]
+            if row.seat == self.model.seat and row.player == COMPUTER:
+                tip = "A computer player has been playing your seat: play it yourself again"
+                button = lean(ipw.Button, description="Take my seat back", _dom_classes=["loo-seat-back"], tooltip=tip)
+                button.on_click(guarded(self.table.say)(lambda _b, s=row.seat: self._give(s, PERSON)))
+                buttons.append(button)
+            elif row.seat != self.model.seat and row.player == PERSON and not row.here(now):
+                tip = f"{name}'s page is not here: let a computer player take the seat"
+                button = lean(
+                    ipw.Button, description=f"A computer plays {name}", _dom_classes=["loo-seat-computer"], tooltip=tip
+                )
+                button.on_click(guarded(self.table.say)(lambda _b, s=row.seat: self._give(s, COMPUTER)))
+                buttons.append(button)
+        old = self.seat_buttons.children
+        self.seat_buttons.children = tuple(buttons)
+        for widget in old:
+            widget.close()
+
+    def _give(self, seat: int, player: str) -> None:
+        self.book.set_player(self.table_id, seat, player)
+        self.show_seats(self.book.seats(self.table_id))
+
+    def _draw_seats(self) -> None:
+        model, now = self.model, time.time()
+        to_act = None if model.hand.is_over else model.hand.to_act
+        items = []
+        for row in self._rows:
+            name = escape(model.names[row.seat])
+            if row.player == COMPUTER:
+                who = "a computer player"
+            elif row.seat == model.seat:
+                who = "you"
+            elif row.here(now):
+                who = "a player, here"
+            else:
+                who = "a player, not here" if row.seen is not None else "a player, not come yet"
+            turn = ", to play" if row.seat == to_act else ""
+            items.append(f"<li><b>{name}</b> ({who}{turn})</li>")
+        self.seats_html.value = (
+            '<div class="loo-seats-list"><p style="margin:4px 0">A shared table: each player sees only their own '
+            "cards. Take-backs are off.</p>"
+            '<ul aria-label="the seats" style="margin:0 0 6px;padding:0;font-size:14px;list-style:none;display:flex;'
+            f'flex-wrap:wrap;gap:2px 14px">{"".join(items)}</ul></div>'
+        )
+
+
+def server_store(store: Journals) -> bool:
+    """Whether ``store`` is the server's database (:class:`widgets.store.TableStore`), asked without
+    importing it: the tables in a reader's browser (Pyodide) have no sqlite3, and keep no seats."""
+    module = sys.modules.get("widgets.store")
+    return module is not None and isinstance(store, module.TableStore)
+
+
+def is_shared(store: Journals, table_id: str) -> bool:
+    """Whether ``table_id`` is a shared table (it has seats): a server's store only."""
+    return server_store(store) and bool(SeatBook(store).seats(table_id))  # type: ignore[arg-type]
+
+
+def served_shared(
+    game: str,
+    preset: str | None,
+    table_id: str,
+    token: str,
+    code: DealCode | None,
+    store: Journals,
+    *,
+    follow: bool = True,
+) -> ipw.Widget:
+    """The seat ``token`` opens at the shared table ``table_id``, following the others' moves."""
+    assert server_store(store), "a shared table is the server's"
+    book = SeatBook(store)  # type: ignore[arg-type]
+    seat = book.seat_of(table_id, token)
+    if seat is None:
+        return notice(NO_SEAT, game, title="No such seat")
+    rows = book.seats(table_id)
+    computers = frozenset(r.seat for r in rows if r.player == COMPUTER)
+    model = SharedTableModel.at_seat(store, table_id, seat, computers, game=game, preset=preset, code=code)
+    table = SharedLiveTable(model, book, table_id)
+    book.heartbeat(table_id, seat)
+    table.show_seats(book.seats(table_id))
+    follower = Follower(model, book, table_id, table.show_seats)
+    table.follower = follower
+    if follow:
+        follower.start()
+    return table
+
+
+PENDING_SECONDS = 2.0
+
+
+class PendingDeals:
+    """At a reader's own saved table: every :data:`PENDING_SECONDS`, the teacher's pending deal
+    (:meth:`SeatBook.set_pending`), dealt as a new game between hands or before the hand's first move."""
+
+    def __init__(self, model: TableModel, book: SeatBook, table_id: str) -> None:
+        self.model, self.book, self.table_id = model, book, table_id
+        self._failed = 0.0
+
+    def start(self) -> None:
+        from tornado.ioloop import PeriodicCallback
+
+        PeriodicCallback(self.tick, PENDING_SECONDS * 1000).start()
+
+    def tick(self) -> None:
+        model = self.model
+        try:
+            if model._store is None or not (model.hand.is_over or not model.hand.actions):
+                return
+            if self.book.pending(self.table_id) is not None and (code := self.book.take_pending(self.table_id)):
+                model.play_code(code)
+        except Exception:
+            if time.monotonic() - self._failed > 60:
+                log.exception("table %s: could not deal the teacher's deal", self.table_id)
+                self._failed = time.monotonic()
+
+
+def follow_pending(model: TableModel, store: Journals, table_id: str) -> None:
+    """Deal the teacher's pending deals at this saved table (a server's store only)."""
+    if server_store(store):
+        try:
+            PendingDeals(model, SeatBook(store), table_id).start()  # type: ignore[arg-type]
+        except Exception:
+            log.exception("table %s: pending deals are not followed", table_id)
