@@ -109,20 +109,29 @@ class Served:
 
 @contextlib.contextmanager
 def serve_server(
-    folder: Path, *extra: str, tables: Path | None = None, max_files: int | None = None
+    folder: Path,
+    *extra: str,
+    tables: Path | None = None,
+    max_files: int | None = None,
+    base_url: str = "/",
+    port: int | None = None,
 ) -> Iterator[Served]:
     """`python -m widgets.server`, as `make serve` runs it, with its log and its own database in
     ``folder`` (so no test writes games into the user's data folder), and any ``extra`` arguments;
     ``tables`` replaces the folder of table notebooks; ``max_files`` caps the files (connections
-    among them) the server may open, soft and hard limit both. Yields the running server."""
+    among them) the server may open, soft and hard limit both; ``base_url`` is its ``--base-url``
+    (the address yielded ends with it, less its last slash); ``port`` a port of the caller's choice.
+    Yields the running server."""
     if not (BOOK / "index.html").exists():
         pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")
-    port = _free_port()
+    port = port or _free_port()
     env = {**os.environ, "LANTERLOO_LOG_DIR": str(folder)}
     env.pop("LANTERLOO_DB", None)
     args = ["--port", str(port), "--book", str(BOOK), "--db", str(folder / "tables.sqlite3"), *extra]
     if tables is not None:
         args += ["--tables", str(tables)]
+    if base_url != "/":
+        args += ["--base-url", base_url]
     with open(folder / "server.out", "w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "widgets.server", *args],
@@ -132,7 +141,7 @@ def serve_server(
             stderr=subprocess.STDOUT,
             preexec_fn=None if max_files is None else functools.partial(_limit_files, max_files),
         )
-        base = f"http://127.0.0.1:{port}"
+        base = f"http://127.0.0.1:{port}" + base_url.rstrip("/")
         deadline = time.monotonic() + 60
         while True:
             try:

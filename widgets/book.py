@@ -192,7 +192,7 @@ _OFFER_SCRIPT = """<script>
     try {
       if (address) { localStorage.setItem(key, address); } else { localStorage.removeItem(key); }
     } catch (e) { /* storage blocked: the table still works, it is just not remembered */ }
-    link.href = address || "/tables/" + table;
+    link.href = address || root + "tables/" + table;
     var shown = frame.firstChild;
     var browserShown = !!(shown && shown.getAttribute("data-loo-in-browser"));
     fresh.hidden = !address;
@@ -202,7 +202,7 @@ _OFFER_SCRIPT = """<script>
   }
   function open(address, inThisBrowser) {
     var f = document.createElement("iframe");
-    f.src = inThisBrowser ? playPage : (address || "/tables/" + table);
+    f.src = inThisBrowser ? playPage : (address || root + "tables/" + table);
     f.title = box.getAttribute("data-loo-title") + (inThisBrowser ? ", in your browser" : "");
     if (inThisBrowser) f.setAttribute("data-loo-in-browser", "1");
     f.className = "loo-offer-frame";

@@ -29,6 +29,9 @@ from widgets.server.logs import LOG_FORMAT, share_server_log
         (["--max-idle", "0"], "--max-idle must be 1 or more"),
         (["--Voila.root_dir=/"], "--Voila.root_dir is set by the server itself: use --tables"),
         (["--frobnicate"], "unrecognised argument '--frobnicate'"),
+        (["--base-url", "/a b/"], "--base-url '/a b/': give a path such as /loo/"),
+        (["--base-url", "/x/../"], "--base-url '/x/../': give a path such as /loo/"),
+        (["--ServerApp.base_url=/x/"], "--Voila.base_url is set by the server itself: use --base-url"),
     ],
 )
 def test_bad_arguments_are_named_before_any_file_is_looked_for(

@@ -135,19 +135,21 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             if handler is RequestInfoSocketHandler:
                 spec = (pattern, KernelRequestInfoHandler, *spec[2:])
             handlers.append(spec)
-        handlers.append((re.escape(SHEET_PATH), CardSheetHandler))
-        handlers.append((re.escape(NO_MATH_PATH), NoMathHandler))
+        # The server's own routes, under the base URL as Voila's are (--base-url; "" at a host's root).
+        base = re.escape(self.base_url.rstrip("/"))
+        handlers.append((base + re.escape(SHEET_PATH), CardSheetHandler))
+        handlers.append((base + re.escape(NO_MATH_PATH), NoMathHandler))
         bundle, missing = startup_bundle(self.static_paths, self.labextensions_path)
         if missing:
             self.log.warning(
                 "Voila's front end has none of %s: a table page fetches what it needs itself", ", ".join(missing)
             )
         etag = '"' + hashlib.sha256(bundle).hexdigest()[:32] + '"'
-        handlers.append((re.escape(STARTUP_BUNDLE_PATH), StartupBundleHandler, {"bundle": bundle, "etag": etag}))
-        handlers.append((r"/tables/?", TablesListHandler, {"tables": Path(self.root_dir)}))
+        handlers.append((base + re.escape(STARTUP_BUNDLE_PATH), StartupBundleHandler, {"bundle": bundle, "etag": etag}))
+        handlers.append((base + r"/tables/?", TablesListHandler, {"tables": Path(self.root_dir)}))
         handlers.append(
             (
-                r"/tables/([a-z0-9-]+)/?",
+                base + r"/tables/([a-z0-9-]+)/?",
                 TableLinkHandler,
                 {"tables": Path(self.root_dir), "seats": self.seats, "db": self.db_path},
             )
@@ -156,15 +158,19 @@ class LanterlooServer(Voila):  # type: ignore[misc]
         BookHandler.tables = tuple(
             sorted(p.stem for p in Path(self.root_dir).glob("*.ipynb") if TABLE_NAME.match(p.stem))
         )
-        handlers.append((r"/(.*)", BookHandler, {"path": str(self.book_dir), "default_filename": "index.html"}))
+        if base:  # the base URL without its last slash is the book's front page too
+            handlers.append((base, tornado.web.RedirectHandler, {"url": self.base_url}))
+        handlers.append((base + r"/(.*)", BookHandler, {"path": str(self.book_dir), "default_filename": "index.html"}))
         return handlers
 
 
-def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
+def server_config(*, tables: Path, port: int, ip: str, max_idle: int, base_url: str = "/") -> Config:
     c = Config()
     c.Voila.root_dir = str(tables)
-    c.Voila.base_url = "/"
-    c.Voila.server_url = "/"  # the book's catch-all route assumes Voila's routes start at the root
+    # Every route, Voila's and the server's own, is under the base URL (--base-url), and so are the
+    # addresses its pages ask for: a proxy passes the path on as it came.
+    c.Voila.base_url = base_url
+    c.Voila.server_url = base_url
     c.Voila.port = port
     c.Voila.port_retries = 0  # fail rather than move to another port than the one printed
     c.Voila.ip = ip
@@ -200,13 +206,15 @@ def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
 # Settings passed through to Voila as --Class.name=value. Voila runs without jupyter_server's
 # ServerApp, so --ServerApp.name=value is taken as Voila's setting of the same name where it has one.
 _SETTING = re.compile(r"--([A-Z][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
+# A base URL: "/", or path segments between slashes (none of them "." or "..").
+BASE_URL = re.compile(r"/(?:(?!\.\.?/)[A-Za-z0-9._~-]+/)*")
 # What the server itself decides: a setting passed through may not change these.
 _OWN_SETTINGS = {
     "Voila.root_dir": "--tables",
     "Voila.port": "--port",
     "Voila.ip": "--ip",
-    "Voila.base_url": None,
-    "Voila.server_url": None,
+    "Voila.base_url": "--base-url",
+    "Voila.server_url": "--base-url",
     "VoilaConfiguration.template": None,
 }
 
@@ -279,6 +287,13 @@ def main(argv: list[str] | None = None) -> int:
         help="the address to listen on (default: 127.0.0.1, this computer only; 0.0.0.0 lets other computers "
         "on the network reach it)",
     )
+    parser.add_argument(
+        "--base-url",
+        default="/",
+        metavar="PATH",
+        help="the path the server is reached under, for one behind a reverse proxy that passes the path on "
+        "as it came: with /loo/, the book is at /loo/ and the tables at /loo/tables/ (default: /)",
+    )
     parser.add_argument("--book", type=Path, default=DEFAULT_BOOK, help="the built book (default: _build/html)")
     parser.add_argument("--tables", type=Path, default=DEFAULT_TABLES, help="folder holding only the table notebooks")
     parser.add_argument(
@@ -346,6 +361,9 @@ def main(argv: list[str] | None = None) -> int:
         return _fail("--max-tables-per-client must be 1 or more")
     if not 1 <= args.request_timeout <= 3600:
         return _fail("--request-timeout must be from 1 to 3600 seconds")
+    base_url = "/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/"
+    if not BASE_URL.fullmatch(base_url):
+        return _fail(f"--base-url {args.base_url[:80]!r}: give a path such as /loo/ (letters, digits, - _ . ~)")
     try:
         settings = passed_settings(extra)
     except ValueError as problem:
@@ -381,7 +399,9 @@ def main(argv: list[str] | None = None) -> int:
     LanterlooServer.allowed_hosts = tuple(args.allowed_host)
     LanterlooServer.max_tables_per_client = min(args.max_tables_per_client, args.max_tables)
     _more_files()
-    app = LanterlooServer(config=server_config(tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle))
+    app = LanterlooServer(
+        config=server_config(tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle, base_url=base_url)
+    )
     try:
         app.initialize(settings)
     except Exception as problem:  # a setting Voila could not take (a bad value, say)
@@ -399,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{LanterlooServer.max_tables_per_client} for one client address (--max-tables-per-client)",
         flush=True,
     )
-    print(f"Lanterloo is being served at http://{args.ip}:{args.port}/  (press Ctrl-C to stop)", flush=True)
+    print(f"Lanterloo is being served at http://{args.ip}:{args.port}{base_url}  (press Ctrl-C to stop)", flush=True)
     # Voila stops its loop on SIGTERM; make Ctrl-C do the same, quietly.
     signal.signal(signal.SIGINT, app._handle_signal_stop)
     app.start()

@@ -271,9 +271,9 @@ _FULL_STYLE = """
 """
 
 
-def tables_full_page(*, cap: int, again: str, saved_game: bool, per_client: int | None = None) -> str:
+def tables_full_page(*, cap: int, again: str, saved_game: bool, per_client: int | None = None, book: str = "/") -> str:
     """The page a reader gets when every table is taken (or, with ``per_client``, every table one
-    address may have): what happened, what is safe, what to do."""
+    address may have): what happened, what is safe, what to do; ``book`` is the book's front page."""
     if per_client is not None:
         taken = (
             f"This computer's network address already has {per_client} live tables open on this server, "
@@ -304,7 +304,8 @@ def tables_full_page(*, cap: int, again: str, saved_game: bool, per_client: int 
 <p>{taken} A table comes free as soon as its player leaves its page.</p>
 {safe}
 <p><a class="again" href="{html.escape(again, quote=True)}">Try again</a></p>
-<p>Or <a href="/" target="_top">go back to the book</a>: its pages and their example hands need no table.</p>
+<p>Or <a href="{html.escape(book, quote=True)}" target="_top">go back to the book</a>:
+its pages and their example hands need no table.</p>
 </main>
 </body>
 </html>
@@ -326,7 +327,9 @@ def send_tables_full(handler: tornado.web.RequestHandler, seats: TableSeats) -> 
     else:
         quiet_log.warning(client, "the tables are full (%d of %d places taken): refused %s", in_use, seats.cap,
                           handler.request.path)  # fmt: skip
-    page = tables_full_page(cap=seats.cap, again=handler.request.uri or "/", saved_game=saved_game, per_client=mine)
+    book = str(handler.settings.get("base_url") or "/")  # the server's base URL (--base-url)
+    again = handler.request.uri or book
+    page = tables_full_page(cap=seats.cap, again=again, saved_game=saved_game, per_client=mine, book=book)
     handler.finish(page)
 
 
