@@ -185,6 +185,24 @@ def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 
 
 @pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """A PostgreSQL server for the session (:mod:`tests.helpers.postgres`); ``new_database()`` gives
+    each test an empty database of its own."""
+    from tests.helpers.postgres import running_postgres
+
+    try:
+        cluster = running_postgres()
+        started = cluster.__enter__()
+    except (RuntimeError, subprocess.CalledProcessError) as problem:
+        detail = getattr(problem, "stderr", b"") or b""
+        pytest.fail(f"PostgreSQL would not start: {problem} {detail.decode(errors='replace')[-2000:]}")
+    try:
+        yield started
+    finally:
+        cluster.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="session")
 def site(served_site: Served) -> str:
     """The address of the book and the live tables served together (:func:`served_site`)."""
     return served_site.base

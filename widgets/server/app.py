@@ -71,6 +71,7 @@ from widgets.server.sockets import (
     play_clock,
 )
 from widgets.store import default_path
+from widgets.store_backends import is_database_url, shown
 
 log = logging.getLogger("lanterloo.server")
 
@@ -85,7 +86,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
     """Voila with the book at the root and only the table notebooks behind it."""
 
     book_dir = Path(DEFAULT_BOOK)
-    db_path: Path | None = None  # the tables' database; None: widgets.store.default_path()
+    db_path: Path | str | None = None  # the tables' database (a file, or a PostgreSQL address); None: the default
     max_tables = DEFAULT_MAX_TABLES  # live table kernels at once (--max-tables), preheated ones apart
     seats: TableSeats | None = None  # made with the handlers, once the kernel manager exists
     request_timeout = DEFAULT_REQUEST_TIMEOUT  # --request-timeout
@@ -339,9 +340,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--db",
-        type=Path,
         default=None,
-        help="the SQLite file where games are saved (default: $LANTERLOO_DB, else the user's data folder)",
+        help="where games are saved: an SQLite file (default: $LANTERLOO_DB, else the user's data folder), or a "
+        "PostgreSQL address, postgresql://user@host/dbname, which several server processes or machines may share",
     )
     parser.add_argument(
         "--keep-days", type=float, default=365, help="forget games not played for this many days (default: 365)"
@@ -374,16 +375,21 @@ def main(argv: list[str] | None = None) -> int:
     tables = args.tables.resolve()
     if not tables.is_dir():
         return _fail(f"no table folder at {tables} (give the folder of the table notebooks with --tables)")
-    db = (args.db.expanduser() if args.db is not None else default_path()).resolve()
-    for folder, what in ((book, "the built book"), (tables, "the table folder")):
-        if db.is_relative_to(folder):  # the book is served file by file: the saved games would be too
-            return _fail(f"the tables' database {db} must not be inside {what} ({folder})")
+    place: str | None = args.db if args.db is not None else os.environ.get("LANTERLOO_DB")
+    db: Path | str  # an SQLite file, or a PostgreSQL address (several processes may share it)
+    if place is not None and is_database_url(place):
+        db = place
+    else:
+        db = (Path(place).expanduser() if place else default_path()).resolve()
+        for folder, what in ((book, "the built book"), (tables, "the table folder")):
+            if db.is_relative_to(folder):  # the book is served file by file: the saved games would be too
+                return _fail(f"the tables' database {db} must not be inside {what} ({folder})")
     try:
         unused = table_store(db).forget_unused()
         idle = table_store(db).forget_idle(args.keep_days * 86_400)
     except Exception as exc:
-        return _fail(f"cannot open the tables' database {db}: {exc}")
-    os.environ["LANTERLOO_DB"] = str(db)  # the kernels save their games in the same file
+        return _fail(f"cannot open the tables' database {shown(str(db))}: {exc}")
+    os.environ["LANTERLOO_DB"] = str(db)  # the kernels save their games in the same database
     os.environ[PAGE_SHEET_ENV] = "1"  # the table pages link the card sheet: the kernels need not send it
     # Voila finds templates on the Jupyter data path; ours is shipped beside this module.
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
@@ -413,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
     pruned = prune_kernel_logs()
     if pruned:
         log.info("removed %d kernel logs older than %d days from %s", pruned, KERNEL_LOG_DAYS, log_dir())
-    print(f"Games are saved in {db}", flush=True)
+    print(f"Games are saved in {shown(str(db))}", flush=True)
     print(
         f"At most {args.max_tables} live tables at once (--max-tables), "
         f"{LanterlooServer.max_tables_per_client} for one client address (--max-tables-per-client)",

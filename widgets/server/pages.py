@@ -220,7 +220,7 @@ class TableLinkHandler(tornado.web.RequestHandler):
     page instead, and no id is reserved.
     """
 
-    def initialize(self, tables: Path, seats: TableSeats, db: Path | None = None) -> None:
+    def initialize(self, tables: Path, seats: TableSeats, db: Path | str | None = None) -> None:
         self.tables = tables
         self.seats = seats
         self.db = db
@@ -250,7 +250,7 @@ class TableRenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
     (:class:`TableSeats`), or gets the tables-full page.
     """
 
-    db: Path | None = None
+    db: Path | str | None = None  # a file, or a PostgreSQL address
     tables: Path = DEFAULT_TABLES
     seats: TableSeats | None = None
     _seat: Seat | None = None

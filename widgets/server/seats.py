@@ -53,18 +53,19 @@ REFILL_DELAY_SECONDS = 5.0
 REFILL_TURN_SECONDS = 60.0
 
 
-_stores: dict[Path, TableStore] = {}
+_stores: dict[Path | str, TableStore] = {}
 
 
-def table_store(path: Path | None) -> TableStore:
-    """The server's one connection to the tables' database at ``path`` (opened on first use)."""
-    path = (path or default_path()).resolve()
+def table_store(path: Path | str | None) -> TableStore:
+    """The server's one connection to the tables' database at ``path`` (a file, or a PostgreSQL
+    address), opened on first use."""
+    path = path if isinstance(path, str) else (path or default_path()).resolve()
     if path not in _stores:
         _stores[path] = TableStore(path)
     return _stores[path]
 
 
-def reserve_table_id(page: str, db: Path | None) -> str | None:
+def reserve_table_id(page: str, db: Path | str | None) -> str | None:
     """A fresh table id reserved for a new table of ``page``; None if the database cannot be reached."""
     try:
         return table_store(db).new_table(page)
@@ -77,7 +78,7 @@ def query_with(table_id: str, query: str) -> str:
     return urlencode([("table", table_id), *parse_qsl(query, keep_blank_values=True)])
 
 
-def with_table_id(page: str, query: str, db: Path | None) -> str | None:
+def with_table_id(page: str, query: str, db: Path | str | None) -> str | None:
     """``query`` with a freshly reserved table id first; None if the database cannot be reached."""
     table_id = reserve_table_id(page, db)
     return None if table_id is None else query_with(table_id, query)
