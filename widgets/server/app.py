@@ -92,6 +92,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
     request_timeout = DEFAULT_REQUEST_TIMEOUT  # --request-timeout
     max_tables_per_client: int | None = None  # --max-tables-per-client; None: no share per address
     allowed_hosts: tuple[str, ...] = ()  # --allowed-host: names the server answers to besides its own
+    behind_proxy = False  # --behind-proxy: a reader's address is the one the proxy names (X-Real-IP)
 
     def listen(self) -> None:
         """Voila's ``listen``, with the HTTP server's timeouts and sizes bounded (see the module's
@@ -108,6 +109,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             body_timeout=self.request_timeout,
             max_header_size=MAX_HEADER_BYTES,
             max_body_size=MAX_BODY_BYTES,
+            xheaders=self.behind_proxy,
         )
         super().listen()
 
@@ -332,6 +334,13 @@ def main(argv: list[str] | None = None) -> int:
         "can reach the tables by pointing its name at this machine",
     )
     parser.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="take a reader's address from the X-Real-IP (or X-Forwarded-For) header a reverse proxy sets, so "
+        "that --max-tables-per-client counts each reader's address and not the proxy's; only for a server that "
+        "nothing but the proxy can reach",
+    )
+    parser.add_argument(
         "--request-timeout",
         type=float,
         default=DEFAULT_REQUEST_TIMEOUT,
@@ -403,6 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     LanterlooServer.max_tables = args.max_tables
     LanterlooServer.request_timeout = args.request_timeout
     LanterlooServer.allowed_hosts = tuple(args.allowed_host)
+    LanterlooServer.behind_proxy = args.behind_proxy
     LanterlooServer.max_tables_per_client = min(args.max_tables_per_client, args.max_tables)
     _more_files()
     app = LanterlooServer(
