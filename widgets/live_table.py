@@ -337,7 +337,7 @@ def served_table(
                 return notice(code_problem, game, title="This deal cannot be dealt")
             return LiveTable(TableModel(game, preset=preset, code=code, rng=rng))
         if store is None:
-            from widgets.store import TableStore  # the server's database (SQLite), imported only here
+            from widgets.store import TableStore  # the server's database (SQLite or PostgreSQL), imported only here
 
             store = TableStore()
         try:

@@ -141,7 +141,8 @@ class TableStore:
     def __init__(self, path: str | Path | None = None, *, timeout: float = 10.0) -> None:
         """Open (or create) the database at ``path`` (an SQLite file, or a ``postgresql://`` address);
         a :class:`StoreError` if it cannot be opened or written."""
-        place = path if path is not None else os.environ.get("LANTERLOO_DB") or default_path()
+        named = os.environ.get("LANTERLOO_DB") or ""
+        place: str | Path = path if path is not None else named if is_database_url(named) else default_path()
         self.path: Path | str = shown(str(place)) if is_database_url(place) else Path(place)
         self._db: Any  # sqlite3's connection, or one that behaves as it does
         self._identity: tuple[int, int] | None = None

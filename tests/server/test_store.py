@@ -523,3 +523,19 @@ def test_a_postgresql_address_is_told_from_a_file_and_its_password_is_never_show
     with pytest.raises(StoreError, match="cannot be opened") as refused:
         TableStore(hidden, timeout=1)
     assert "s3cret" not in str(refused.value) and "lanterloo:***@" in str(refused.value)
+
+
+def test_a_postgresql_connection_cut_fails_one_write_and_the_next_connects_again(postgres: Any) -> None:
+    """The database restarted or the network dropped: the write under way fails as a StoreError (the
+    table plays on unsaved and says so), and the next one connects again and is saved."""
+    import psycopg
+
+    store = TableStore(postgres.emptied_database())
+    table_id = store.new_table("nap")
+    (backend,) = store._db.execute("SELECT pg_backend_pid()").fetchone()
+    with psycopg.connect(postgres.url(), autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
+    start = {"type": "start", "code": "nap.hoffmann.s0.n1"}
+    with pytest.raises(StoreError, match="the tables' database failed"):
+        store.append(table_id, 0, [start])
+    assert store.append(table_id, 0, [start]) == 1 and store.load(table_id).events == [start]
