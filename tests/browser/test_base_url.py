@@ -2,8 +2,8 @@
 passes the path on as it came serves it: the book, the list of tables, a table page, what the page
 loads and its kernel websocket all answer under the path, and nothing the pages link leaves it.
 
-No browser: HTTP and the kernel websocket (:class:`tests.kernel_client.TableClient`). The server
-runs one table notebook, so that it preheats one kernel only.
+HTTP and the kernel websocket (:class:`tests.kernel_client.TableClient`), and a book page's table
+box in the browser. The server runs one table notebook, so that it preheats one kernel only.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+from playwright.sync_api import Page, expect
 
 from tests.conftest import ROOT, Served, run_async, serve_server
 from tests.kernel_client import TableClient, fetch
@@ -93,3 +94,18 @@ def test_a_table_under_the_base_url_loads_plays_and_links_under_it(under_prefix:
             await client.close(shutdown=True)
 
     run_async(scenario())
+
+
+def test_a_book_page_under_the_base_url_embeds_its_table_from_under_it(page: Page, under_prefix: Served) -> None:
+    page.goto(f"{under_prefix.base}/book/first-hand.html")
+    offer = page.locator(f"#live-{TABLE}")
+    expect(offer.get_by_role("link", name="Open the table in a new tab")).to_have_attribute(
+        "href", f"{PREFIX}tables/{TABLE}"
+    )
+    offer.get_by_role("button", name="Play here, in this page").click()
+    table = page.frame_locator(f"#live-{TABLE} iframe")
+    expect(table.locator(".loo-table-view")).to_contain_text("Ann (you)", timeout=60_000)
+    framed = page.evaluate(f"document.querySelector('#live-{TABLE} iframe').contentWindow.location.pathname")
+    assert framed == f"{PREFIX}voila/render/{TABLE}.ipynb"
+    offer.get_by_role("button", name="Close the table").click()  # its kernel is shut down as it goes
+    expect(offer.locator("iframe")).to_have_count(0)
