@@ -26,7 +26,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 # Run apt-get as root, through sudo when not root.
 APT := DEBIAN_FRONTEND=noninteractive $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get
 
-.PHONY: help serve test lint unit book system chromium lock clean
+.PHONY: help serve test lint unit book system chromium servers lock clean
 
 help:
 	@echo "make serve   build the book and serve it with the live tables at http://$(IP):$(PORT)/"
@@ -59,6 +59,19 @@ chromium:
 	  $(APT) install -y -qq $$missing >/dev/null; \
 	fi
 
+# The servers the tests start of their own: Debian's postgresql (the store's tests run against a
+# PostgreSQL cluster made in a temporary folder) and nginx-light (the deployment's nginx.conf, in
+# front of two Lanterloo processes). Neither is left running: the package's own service is not needed.
+servers:
+	@missing=""; \
+	ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	[ -x /usr/sbin/nginx ] || missing="$$missing nginx-light"; \
+	if [ -n "$$missing" ]; then \
+	  echo "==> installing Debian's$$missing"; \
+	  $(APT) update -qq; \
+	  $(APT) install -y -qq $$missing >/dev/null; \
+	fi
+
 $(VENV)/bin/python: | system
 	$(PYTHON) -m venv $(VENV)
 
@@ -69,8 +82,8 @@ $(RUNTIME_STAMP): pyproject.toml $(CONSTRAINTS) | $(VENV)/bin/python
 	touch $@
 
 $(TEST_STAMP): $(RUNTIME_STAMP)
-	@echo "==> installing the test tools into $(VENV)"
-	$(PIP) install --quiet -e '.[test]'
+	@echo "==> installing the test tools, and psycopg for the PostgreSQL store, into $(VENV)"
+	$(PIP) install --quiet -e '.[test,postgres]'
 	touch $@
 
 $(WIDGET_JS): web/package.json web/package-lock.json web/vendor.sh | system
@@ -108,10 +121,10 @@ lint: $(TEST_STAMP)
 	@echo "==> mypy --strict loo widgets"
 	$(VENV)/bin/mypy --strict loo widgets
 
-unit: $(TEST_STAMP)
+unit: $(TEST_STAMP) servers
 	$(PY) -m pytest -m "not browser" -q
 
-test: $(TEST_STAMP) chromium lint book
+test: $(TEST_STAMP) chromium servers lint book
 	@echo "==> pytest: unit, doctests and browser tests"
 	$(PY) -m pytest -q
 

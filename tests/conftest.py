@@ -109,20 +109,29 @@ class Served:
 
 @contextlib.contextmanager
 def serve_server(
-    folder: Path, *extra: str, tables: Path | None = None, max_files: int | None = None
+    folder: Path,
+    *extra: str,
+    tables: Path | None = None,
+    max_files: int | None = None,
+    base_url: str = "/",
+    port: int | None = None,
 ) -> Iterator[Served]:
     """`python -m widgets.server`, as `make serve` runs it, with its log and its own database in
     ``folder`` (so no test writes games into the user's data folder), and any ``extra`` arguments;
     ``tables`` replaces the folder of table notebooks; ``max_files`` caps the files (connections
-    among them) the server may open, soft and hard limit both. Yields the running server."""
+    among them) the server may open, soft and hard limit both; ``base_url`` is its ``--base-url``
+    (the address yielded ends with it, less its last slash); ``port`` a port of the caller's choice.
+    Yields the running server."""
     if not (BOOK / "index.html").exists():
         pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")
-    port = _free_port()
+    port = port or _free_port()
     env = {**os.environ, "LANTERLOO_LOG_DIR": str(folder)}
     env.pop("LANTERLOO_DB", None)
     args = ["--port", str(port), "--book", str(BOOK), "--db", str(folder / "tables.sqlite3"), *extra]
     if tables is not None:
         args += ["--tables", str(tables)]
+    if base_url != "/":
+        args += ["--base-url", base_url]
     with open(folder / "server.out", "w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "widgets.server", *args],
@@ -132,7 +141,7 @@ def serve_server(
             stderr=subprocess.STDOUT,
             preexec_fn=None if max_files is None else functools.partial(_limit_files, max_files),
         )
-        base = f"http://127.0.0.1:{port}"
+        base = f"http://127.0.0.1:{port}" + base_url.rstrip("/")
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -173,6 +182,24 @@ def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The book and the live tables served together, as `make serve` does."""
     with serve_server(tmp_path_factory.mktemp("server-logs")) as served:
         yield served
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """A PostgreSQL server for the session (:mod:`tests.helpers.postgres`); ``new_database()`` gives
+    each test an empty database of its own."""
+    from tests.helpers.postgres import running_postgres
+
+    try:
+        cluster = running_postgres()
+        started = cluster.__enter__()
+    except (RuntimeError, subprocess.CalledProcessError) as problem:
+        detail = getattr(problem, "stderr", b"") or b""
+        pytest.fail(f"PostgreSQL would not start: {problem} {detail.decode(errors='replace')[-2000:]}")
+    try:
+        yield started
+    finally:
+        cluster.__exit__(None, None, None)
 
 
 @pytest.fixture(scope="session")

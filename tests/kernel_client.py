@@ -243,8 +243,10 @@ class TableClient:
         kernel_id: str,
         roots: list[str],
         protocol: Protocol,
+        headers: dict[str, str] | None = None,
     ) -> None:
         self.base = base.rstrip("/")
+        self.headers = dict(headers or {})  # sent with every request (a cookie a proxy routes by, say)
         self.url = url  # the page's final address, which carries ?table=<id>
         self.page = page  # the page's HTML
         self.kernel_id = kernel_id
@@ -273,16 +275,18 @@ class TableClient:
         protocol: Protocol = "v1",
         loader: Loader = "control",
         timeout: float = 120.0,
+        headers: dict[str, str] | None = None,
     ) -> TableClient:
-        """Open ``/tables/<table>[?query]`` as a reader's page does, with every widget's state loaded."""
+        """Open ``/tables/<table>[?query]`` as a reader's page does, with every widget's state loaded;
+        ``headers`` go with every request the client makes."""
         address = f"{base.rstrip('/')}/tables/{table}" + (f"?{query}" if query else "")
-        response = await fetch(address, timeout=timeout)
+        response = await fetch(address, timeout=timeout, headers=headers)
         html = response.body.decode("utf-8", "replace")
         config, roots = _page_parts(html)
         kernel_id = config.get("kernelId")
         if response.code != 200 or not kernel_id:
             raise TableClientError(f"{address} gave {response.code} with no kernel id: {html[:500]!r}")
-        client = cls(base, response.effective_url, html, str(kernel_id), roots, protocol)
+        client = cls(base, response.effective_url, html, str(kernel_id), roots, protocol, headers)
         try:
             await client.connect(timeout=timeout)
             await client.load_widgets(loader, timeout=timeout)
@@ -302,13 +306,13 @@ class TableClient:
 
     async def connect(self, *, timeout: float = 60.0) -> None:
         """Ask for the kernel's model, open the kernel websocket and wait for its ``kernel_info_reply``."""
-        model = await fetch(f"{self.base}/api/kernels/{self.kernel_id}", timeout=timeout)
+        model = await fetch(f"{self.base}/api/kernels/{self.kernel_id}", timeout=timeout, headers=self.headers)
         if model.code != 200:
             raise TableClientError(f"no kernel {self.kernel_id}: {model.code}")
         ws_base = "ws" + self.base.removeprefix("http")
         request = HTTPRequest(
             f"{ws_base}/api/kernels/{self.kernel_id}/channels?session_id={self.session_id}",
-            headers={"Origin": self.base},
+            headers={**self.headers, "Origin": "{0.scheme}://{0.netloc}".format(urlsplit(self.base))},
             connect_timeout=timeout,
             request_timeout=timeout,
         )
@@ -332,7 +336,7 @@ class TableClient:
                 f"{self.base}/voila/api/shutdown/{self.kernel_id}",
                 method="POST",
                 body="_xsrf=",
-                headers={"Content-Type": "application/x-www-form-urlencoded"},
+                headers={**self.headers, "Content-Type": "application/x-www-form-urlencoded"},
             )
             if response.code >= 400 and response.code != 404:  # 404: the kernel was gone already
                 raise TableClientError(f"the shutdown beacon got {response.code}")

@@ -1,7 +1,7 @@
 """Write constraints.txt: the exact version of every Python package the README's commands install.
 
 ``make lock`` runs this. It resolves pyproject.toml's ranges (the dependencies and the ``test``
-extra) afresh with pip, as a dry run that installs nothing, for Python 3.11.2: Debian 12's Python,
+and ``postgres`` extras) afresh with pip, as a dry run that installs nothing, for Python 3.11.2: Debian 12's Python,
 the oldest the project promises to run on. Resolving for the Python that happens to run this
 script instead once pinned a package that needs 3.11.5, and a fresh Debian 12 could not install
 it. pip and setuptools are pinned too, since the Makefile upgrades them before installing.
@@ -29,7 +29,8 @@ HEADER = (
 
 def requirements() -> list[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    return ["pip", "setuptools", *project["dependencies"], *project["optional-dependencies"]["test"]]
+    extras = project["optional-dependencies"]
+    return ["pip", "setuptools", *project["dependencies"], *extras["test"], *extras["postgres"]]
 
 
 def resolve(wanted: list[str]) -> dict[str, str]:

@@ -161,6 +161,8 @@ _OFFER_SCRIPT = """<script>
   var browserLink = box.querySelector("[data-loo-browser-link]");
   // The play pages sit at the site's root, beside book/: Sphinx names the root of every page.
   var root = document.documentElement.getAttribute("data-content_root") || "../";
+  // The server's tables sit beside book/ too, under the server's base URL if it has one.
+  var tablesAt = new URL(root + "tables/", location.href).pathname;
   var deal = new URLSearchParams(location.search).get("deal");
   var playPage = root + browserLink.getAttribute("data-loo-play") + (deal ? "?deal=" + encodeURIComponent(deal) : "");
   browserLink.href = playPage;
@@ -190,7 +192,7 @@ _OFFER_SCRIPT = """<script>
     try {
       if (address) { localStorage.setItem(key, address); } else { localStorage.removeItem(key); }
     } catch (e) { /* storage blocked: the table still works, it is just not remembered */ }
-    link.href = address || "/tables/" + table;
+    link.href = address || tablesAt + table;
     var shown = frame.firstChild;
     var browserShown = !!(shown && shown.getAttribute("data-loo-in-browser"));
     fresh.hidden = !address;
@@ -200,7 +202,7 @@ _OFFER_SCRIPT = """<script>
   }
   function open(address, inThisBrowser) {
     var f = document.createElement("iframe");
-    f.src = inThisBrowser ? playPage : (address || "/tables/" + table);
+    f.src = inThisBrowser ? playPage : (address || tablesAt + table);
     f.title = box.getAttribute("data-loo-title") + (inThisBrowser ? ", in your browser" : "");
     if (inThisBrowser) f.setAttribute("data-loo-in-browser", "1");
     f.className = "loo-offer-frame";

@@ -60,8 +60,10 @@ LEDGER_TAB, RULES_TAB = 2, 3  # the tabs' places, as LiveTable lays them out
 
 
 def server_address(game: str, deal: str | None = None) -> str:
-    """The address of a new table of ``game`` (at ``deal``'s hand, if given) on the Lanterloo server."""
-    return f"/tables/{quote(game)}" + (f"?deal={quote(deal)}" if deal else "")
+    """The address of a new table of ``game`` (at ``deal``'s hand, if given) on the Lanterloo server,
+    under its base URL (``lanterloo --base-url``; Voila tells its kernels as ``VOILA_BASE_URL``)."""
+    base = os.environ.get("VOILA_BASE_URL") or "/"
+    return f"{base}tables/{quote(game)}" + (f"?deal={quote(deal)}" if deal else "")
 
 
 @dataclass(frozen=True)
@@ -336,7 +338,7 @@ def served_table(
                 return notice(code_problem, game, title="This deal cannot be dealt")
             return LiveTable(TableModel(game, preset=preset, code=code, rng=rng))
         if store is None:
-            from widgets.store import TableStore  # the server's database (SQLite), imported only here
+            from widgets.store import TableStore  # the server's database (SQLite or PostgreSQL), imported only here
 
             store = TableStore()
         try:

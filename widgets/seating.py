@@ -86,9 +86,7 @@ class SeatBook:
         if getattr(store, "_seats_ready", False):
             return
         try:
-            with store._write():
-                for statement in _SCHEMA:
-                    store._db.execute(statement)
+            store.add_tables(_SCHEMA)
         except Exception as error:
             raise StoreError(f"the tables' database cannot keep seats: {error}") from error
         store._seats_ready = True  # type: ignore[attr-defined]

@@ -18,7 +18,9 @@ writing nothing. The primary key (table, number) is a second guard.
 
 The file is in WAL mode, so readers never block the writer, and is created readable by its
 owner only. Its place: ``--db`` of ``python -m widgets.server``, else ``$LANTERLOO_DB``, else
-``$XDG_DATA_HOME/lanterloo/tables.sqlite3`` (``~/.local/share/lanterloo/tables.sqlite3``).
+``$XDG_DATA_HOME/lanterloo/tables.sqlite3`` (``~/.local/share/lanterloo/tables.sqlite3``). A
+``postgresql://`` address there keeps the same tables in PostgreSQL instead, for more than one
+server process or machine (:mod:`widgets.store_backends`).
 
 >>> import tempfile, pathlib
 >>> store = TableStore(pathlib.Path(tempfile.mkdtemp()) / "t.sqlite3")
@@ -61,6 +63,7 @@ from widgets.journal import (
     new_id,
     valid_id,
 )
+from widgets.store_backends import PostgresConnection, is_database_url, postgres_schema, shown
 
 __all__ = [
     "MAX_EVENT_CHARS",
@@ -110,7 +113,7 @@ def default_path() -> Path:
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _identity(path: Path) -> tuple[int, int] | None:
+def _identity(path: str | Path) -> tuple[int, int] | None:
     """The file at ``path`` (its device and inode), or None if there is none."""
     try:
         found = os.stat(path)
@@ -136,20 +139,29 @@ class TableStore:
     """The tables' database. One object per process (or per kernel); many may share one file."""
 
     def __init__(self, path: str | Path | None = None, *, timeout: float = 10.0) -> None:
-        """Open (or create) the database at ``path``; a :class:`StoreError` if it cannot be opened or written."""
-        self.path = Path(path) if path is not None else default_path()
+        """Open (or create) the database at ``path`` (an SQLite file, or a ``postgresql://`` address);
+        a :class:`StoreError` if it cannot be opened or written."""
+        named = os.environ.get("LANTERLOO_DB") or ""
+        place: str | Path = path if path is not None else named if is_database_url(named) else default_path()
+        self.path: Path | str = shown(str(place)) if is_database_url(place) else Path(place)
+        self._db: Any  # sqlite3's connection, or one that behaves as it does
+        self._identity: tuple[int, int] | None = None
         try:
-            self._open(timeout)
+            if is_database_url(place):
+                self._db = PostgresConnection(str(place), timeout=timeout)
+                self._db.create_schema(postgres_schema(_SCHEMA), SCHEMA_VERSION)
+            else:
+                self._open(Path(place), timeout)
         except (sqlite3.Error, OSError) as error:
             raise StoreError(f"the tables' database {self.path} cannot be opened: {error}") from error
 
-    def _open(self, timeout: float) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        if not self.path.exists():  # every hidden card is in here: readable by its owner only
-            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+    def _open(self, path: Path, timeout: float) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not path.exists():  # every hidden card is in here: readable by its owner only
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         # Autocommit mode: every transaction below is begun and ended explicitly.
-        self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
-        self._identity = _identity(self.path)  # the file written to, to notice one deleted or replaced
+        self._db = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+        self._identity = _identity(path)  # the file written to, to notice one deleted or replaced
         self._db.execute("PRAGMA foreign_keys = ON")
         # No memory-mapped I/O: a mapped file that cannot be written (a full disk, a file made
         # read-only or taken away) ends the process with SIGBUS, where a read or write gives an error.
@@ -178,7 +190,7 @@ class TableStore:
 
         A file deleted or replaced since it was opened is refused: what SQLite wrote to it would be lost.
         """
-        if _identity(self.path) != self._identity:
+        if isinstance(self.path, Path) and _identity(self.path) != self._identity:
             raise StoreError(f"the tables' database {self.path} was deleted or replaced while in use")
         self._db.execute("BEGIN IMMEDIATE")
         try:
@@ -201,6 +213,13 @@ class TableStore:
 
     def mmap_size(self) -> int:
         return int(self._db.execute("PRAGMA mmap_size").fetchone()[0])
+
+    def add_tables(self, statements: Sequence[str]) -> None:
+        """Create more tables in the store's database (``CREATE TABLE IF NOT EXISTS``, written for
+        SQLite), in one write; on PostgreSQL as :func:`~widgets.store_backends.postgres_schema` gives them."""
+        with self._write():
+            for statement in statements:
+                self._db.execute(postgres_schema(statement) if isinstance(self._db, PostgresConnection) else statement)
 
     def journal_mode(self) -> str:
         return str(self._db.execute("PRAGMA journal_mode").fetchone()[0]).lower()
@@ -248,16 +267,18 @@ class TableStore:
             _page, actual = self._count(table_id)
             if actual != expected:
                 raise StaleTable(expected, actual)
-            self._db.executemany(
-                "INSERT INTO events (table_id, seq, kind, body, at) VALUES (?, ?, ?, ?, ?)",
-                [(table_id, expected + i + 1, kind, body, now) for i, (kind, body) in enumerate(bodies)],
-            )
+            # The count moves first, only from the one the writer saw: on PostgreSQL this takes the
+            # table's row lock, so a second writer waits here and then finds the count moved on.
             changed = self._db.execute(
                 "UPDATE tables SET events = ?, updated = ? WHERE id = ? AND events = ?",
                 (expected + len(bodies), now, table_id, expected),
             ).rowcount
-            if changed != 1:  # pragma: no cover - the count was read in this very transaction
+            if changed != 1:  # another writer's transaction got there first
                 raise StaleTable(expected, self._count(table_id)[1])
+            self._db.executemany(
+                "INSERT INTO events (table_id, seq, kind, body, at) VALUES (?, ?, ?, ?, ?)",
+                [(table_id, expected + i + 1, kind, body, now) for i, (kind, body) in enumerate(bodies)],
+            )
             starts = [expected + i + 1 for i, (kind, _body) in enumerate(bodies) if kind == START]
             if starts:  # a new game: the last one is never read again, and is not kept
                 self._db.execute("DELETE FROM events WHERE table_id = ? AND seq < ?", (table_id, starts[-1]))

@@ -92,11 +92,12 @@ def page_title(game: str) -> str:
     return f"{PAGES[game].title}: a live table · Lanterloo"
 
 
-def links_html(game: str, root: str = "/", *, tables: str = "/tables/") -> str:
+def links_html(game: str, root: str = "../../", *, tables: str = "../../tables/") -> str:
     """The line of links under a table's heading: its chapter, how to play, every table.
 
-    ``root`` is the site's root as the page reaches it ("/" on the server, "../" from ``play/``). The
-    links open in the whole window, also from a table embedded in a chapter's page (an iframe).
+    ``root`` is the site's root as the page reaches it: "../../" from the server's table page
+    (``<base>voila/render/<game>.ipynb``, so the links hold under any ``--base-url``), "../" from
+    ``play/``. The links open in the whole window, also from a table embedded in a chapter's page (an iframe).
     """
     page = PAGES[game]
     return (

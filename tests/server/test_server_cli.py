@@ -29,6 +29,9 @@ from widgets.server.logs import LOG_FORMAT, share_server_log
         (["--max-idle", "0"], "--max-idle must be 1 or more"),
         (["--Voila.root_dir=/"], "--Voila.root_dir is set by the server itself: use --tables"),
         (["--frobnicate"], "unrecognised argument '--frobnicate'"),
+        (["--base-url", "/a b/"], "--base-url '/a b/': give a path such as /loo/"),
+        (["--base-url", "/x/../"], "--base-url '/x/../': give a path such as /loo/"),
+        (["--ServerApp.base_url=/x/"], "--Voila.base_url is set by the server itself: use --base-url"),
     ],
 )
 def test_bad_arguments_are_named_before_any_file_is_looked_for(
@@ -40,6 +43,18 @@ def test_bad_arguments_are_named_before_any_file_is_looked_for(
     assert server.main(["--book", str(empty), "--db", str(tmp_path / "t.sqlite3"), *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and message in err and "Traceback" not in err
+
+
+def test_a_postgresql_database_that_cannot_be_reached_is_named_without_its_password(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "index.html").write_text("<p>book</p>")
+    url = "postgresql://loo:s3cret@127.0.0.1:1/tables"
+    assert server.main(["--book", str(tmp_path / "book"), "--tables", str(tmp_path), "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot open the tables' database postgresql://loo:***@127.0.0.1:1/tables")
+    assert "s3cret" not in err and "Traceback" not in err
 
 
 def test_a_missing_book_names_the_folder_and_the_fix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,16 +1,20 @@
 """Where tables keep their games: saved as they happen and resumed exactly, in every game; ids that
-are not ours refused; a stale writer refused without harm. The contract's tests run against both
-homes of a table, the server's SQLite database and the journals kept for a table in the reader's
-browser (``widgets.journal.MemoryJournals``); WAL mode, restarts and forgetting are the database's own."""
+are not ours refused; a stale writer refused without harm. The contract's tests run against every
+home of a table: the server's database, on SQLite (the default) and on PostgreSQL (a server of the
+tests' own, :mod:`tests.helpers.postgres`), and the journals kept for a table in the reader's
+browser (``widgets.journal.MemoryJournals``); restarts and forgetting are the databases' own, and
+WAL mode, the file's privacy and a file deleted in use are SQLite's."""
 
 from __future__ import annotations
 
 import random
 import sqlite3
 import stat
+import threading
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,17 +30,28 @@ from widgets.table_view import TableView
 GAMES = EVERY_TABLE_GAME
 
 
-@pytest.fixture(params=["sqlite", "browser"])
+@pytest.fixture(params=["sqlite", "postgresql"])
+def place(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where the server's database is, in turn: an SQLite file, and an empty PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "tables.sqlite3"
+    return str(request.getfixturevalue("postgres").emptied_database())
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "browser"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Journals:
-    """Each home of a table in turn: the server's database, and the journals of an in-browser table."""
+    """Each home of a table in turn: the server's database (SQLite, PostgreSQL), and the journals of
+    an in-browser table."""
     if request.param == "sqlite":
         return TableStore(tmp_path / "tables.sqlite3")
+    if request.param == "postgresql":
+        return TableStore(request.getfixturevalue("postgres").emptied_database())
     return MemoryJournals()
 
 
 @pytest.fixture
-def database(tmp_path: Path) -> TableStore:
-    return TableStore(tmp_path / "tables.sqlite3")
+def database(place: str | Path) -> TableStore:
+    return TableStore(place)
 
 
 def same_game(a: TableModel, b: TableModel) -> None:
@@ -156,8 +171,8 @@ def test_two_writers_with_the_same_starting_state_the_second_is_refused(store: J
     assert saved.count == 2 and saved.events[-1] == {"type": "deal", "seed": 2}
 
 
-def test_two_tabs_on_one_table_the_stale_one_is_told_and_nothing_is_corrupted(tmp_path: Path) -> None:
-    path = tmp_path / "tables.sqlite3"
+def test_two_tabs_on_one_table_the_stale_one_is_told_and_nothing_is_corrupted(place: str | Path) -> None:
+    path = place
     table_id = TableStore(path).new_table("nap")
     first = TableModel("nap", seed=4, rng=random.Random(4))
     first.attach(TableStore(path), table_id)
@@ -197,8 +212,8 @@ def test_the_file_is_in_wal_mode_and_private(tmp_path: Path) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
-def test_a_restart_is_a_new_store_on_the_same_file_and_resumes(tmp_path: Path) -> None:
-    path = tmp_path / "tables.sqlite3"
+def test_a_restart_is_a_new_store_on_the_same_file_and_resumes(place: str | Path) -> None:
+    path = place
     store = TableStore(path)
     table_id = store.new_table("irish-loo")
     table = TableModel("irish-loo", rng=random.Random(6))
@@ -242,8 +257,9 @@ class FlakyJournals:
         return self.inner.append(table_id, expected, events)
 
 
-def test_the_database_maps_no_memory(database: TableStore) -> None:
-    assert database.mmap_size() == 0  # a file that cannot be written gives errors, never SIGBUS
+def test_the_database_maps_no_memory(tmp_path: Path) -> None:
+    # a file that cannot be written gives errors, never SIGBUS
+    assert TableStore(tmp_path / "tables.sqlite3").mmap_size() == 0
 
 
 def test_a_full_disk_at_a_new_table_loses_no_move_and_the_page_says_so(store: Journals) -> None:
@@ -424,8 +440,8 @@ def test_an_event_longer_than_a_table_saves_is_refused_in_plain_words(store: Jou
     assert store.count(table_id) == 1 and len(store.load(table_id).events) == 1  # nothing was written
 
 
-def test_a_new_game_refused_because_another_tab_played_on_says_so(tmp_path: Path) -> None:
-    path = tmp_path / "tables.sqlite3"
+def test_a_new_game_refused_because_another_tab_played_on_says_so(place: str | Path) -> None:
+    path = place
     table_id = TableStore(path).new_table("nap")
     first = TableModel("nap", rng=random.Random(1))
     first.attach(TableStore(path), table_id)
@@ -465,3 +481,61 @@ def test_a_database_file_deleted_while_in_use_is_a_store_error_and_no_move_is_lo
         database.append(table_id, 1, [{"type": "undo"}])
     play(table, random.Random(3), 3)
     assert NOT_SAVING_MESSAGE in table.message and len(table._unsaved) == 3
+
+
+def test_writers_racing_on_one_table_one_wins_and_the_others_are_told(place: str | Path) -> None:
+    """Eight processes' connections write the same table at the same moment, each having seen one
+    event: one move is kept, every other writer is refused as stale, and nothing is half written."""
+    table_id = TableStore(place).new_table("nap")
+    TableStore(place).append(table_id, 0, [{"type": "start", "code": "nap.hoffmann.s0.n1"}])
+    ready = threading.Barrier(8)
+    outcomes: list[str] = []
+
+    def write(seed: int) -> None:
+        with TableStore(place) as store:  # a connection of its own, as each process has
+            ready.wait()
+            try:
+                store.append(table_id, 1, [{"type": "deal", "seed": seed}, {"type": "undo"}])
+                outcomes.append("kept")
+            except StaleTable:
+                outcomes.append("stale")
+            except StoreError as error:  # a broken check: the store must say stale, not fail
+                outcomes.append(str(error))
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(outcomes) == ["kept"] + ["stale"] * 7, outcomes
+    saved = TableStore(place).load(table_id)
+    assert saved.count == 3 and [e["type"] for e in saved.events] == ["start", "deal", "undo"]
+
+
+def test_a_postgresql_address_is_told_from_a_file_and_its_password_is_never_shown(
+    postgres: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = postgres.emptied_database()
+    monkeypatch.setenv("LANTERLOO_DB", url)  # as the server hands it to its kernels
+    store = TableStore()
+    assert store.path == url and store.new_table("nap")
+    hidden = url.replace("lanterloo@", "lanterloo:s3cret@").replace(f":{postgres.port}/", ":1/")
+    with pytest.raises(StoreError, match="cannot be opened") as refused:
+        TableStore(hidden, timeout=1)
+    assert "s3cret" not in str(refused.value) and "lanterloo:***@" in str(refused.value)
+
+
+def test_a_postgresql_connection_cut_fails_one_write_and_the_next_connects_again(postgres: Any) -> None:
+    """The database restarted or the network dropped: the write under way fails as a StoreError (the
+    table plays on unsaved and says so), and the next one connects again and is saved."""
+    import psycopg
+
+    store = TableStore(postgres.emptied_database())
+    table_id = store.new_table("nap")
+    (backend,) = store._db.execute("SELECT pg_backend_pid()").fetchone()
+    with psycopg.connect(postgres.url(), autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
+    start = {"type": "start", "code": "nap.hoffmann.s0.n1"}
+    with pytest.raises(StoreError, match="the tables' database failed"):
+        store.append(table_id, 0, [start])
+    assert store.append(table_id, 0, [start]) == 1 and store.load(table_id).events == [start]

@@ -18,8 +18,11 @@ from widgets.store import TableStore
 DEAL = "l3.peel.s0.n482910233"
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> TableStore:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> TableStore:
+    """The seats on each of the store's databases (PostgreSQL's: tests/helpers/postgres.py)."""
+    if request.param == "postgresql":
+        return TableStore(request.getfixturevalue("postgres").emptied_database())
     return TableStore(tmp_path / "t.sqlite3")
 
 

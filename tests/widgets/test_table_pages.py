@@ -35,7 +35,8 @@ def test_each_table_page_is_titled_for_its_game_and_links_the_book(game: str) ->
     assert metadata["title"] == page_title(game) and PAGES[game].title in page_title(game)
     text = introduction(game)
     assert links_html(game) in text, "the chapter, how to play and every table, under the heading"
-    assert f'href="/{PAGES[game].chapter}"' in text and f'href="/{HOW_TO_PLAY}"' in text
+    # relative to the table's page (<base>voila/render/<game>.ipynb), so they hold under any --base-url
+    assert f'href="../../{PAGES[game].chapter}"' in text and f'href="../../{HOW_TO_PLAY}"' in text
     assert links_html(game).count('target="_top"') == 3, "from a table embedded in a chapter, the whole window"
     # the heading and a short lead stay; the rest is in a <details> the page folds once it was read
     before, _, folded = text.partition(f'<details class="loo-intro" data-loo-intro="{game}" open>')

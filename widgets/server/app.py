@@ -74,6 +74,7 @@ from widgets.server.sockets import (
     play_clock,
 )
 from widgets.store import default_path
+from widgets.store_backends import is_database_url, shown
 
 log = logging.getLogger("lanterloo.server")
 
@@ -88,13 +89,14 @@ class LanterlooServer(Voila):  # type: ignore[misc]
     """Voila with the book at the root and only the table notebooks behind it."""
 
     book_dir = Path(DEFAULT_BOOK)
-    db_path: Path | None = None  # the tables' database; None: widgets.store.default_path()
+    db_path: Path | str | None = None  # the tables' database (a file, or a PostgreSQL address); None: the default
     max_tables = DEFAULT_MAX_TABLES  # live table kernels at once (--max-tables), preheated ones apart
     seats: TableSeats | None = None  # made with the handlers, once the kernel manager exists
     request_timeout = DEFAULT_REQUEST_TIMEOUT  # --request-timeout
     max_tables_per_client: int | None = None  # --max-tables-per-client; None: no share per address
     allowed_hosts: tuple[str, ...] = ()  # --allowed-host: names the server answers to besides its own
     console_token: str | None = None  # the teacher's console's token, made at start (widgets.server.console)
+    behind_proxy = False  # --behind-proxy: a reader's address is the one the proxy names (X-Real-IP)
 
     def listen(self) -> None:
         """Voila's ``listen``, with the HTTP server's timeouts and sizes bounded (see the module's
@@ -111,6 +113,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             body_timeout=self.request_timeout,
             max_header_size=MAX_HEADER_BYTES,
             max_body_size=MAX_BODY_BYTES,
+            xheaders=self.behind_proxy,
         )
         super().listen()
 
@@ -139,40 +142,50 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             if handler is RequestInfoSocketHandler:
                 spec = (pattern, KernelRequestInfoHandler, *spec[2:])
             handlers.append(spec)
-        handlers.append((re.escape(SHEET_PATH), CardSheetHandler))
-        handlers.append((re.escape(NO_MATH_PATH), NoMathHandler))
+        # The server's own routes, under the base URL as Voila's are (--base-url; "" at a host's root).
+        base = re.escape(self.base_url.rstrip("/"))
+        handlers.append((base + re.escape(SHEET_PATH), CardSheetHandler))
+        handlers.append((base + re.escape(NO_MATH_PATH), NoMathHandler))
         bundle, missing = startup_bundle(self.static_paths, self.labextensions_path)
         if missing:
             self.log.warning(
                 "Voila's front end has none of %s: a table page fetches what it needs itself", ", ".join(missing)
             )
         etag = '"' + hashlib.sha256(bundle).hexdigest()[:32] + '"'
-        handlers.append((re.escape(STARTUP_BUNDLE_PATH), StartupBundleHandler, {"bundle": bundle, "etag": etag}))
-        handlers.append((r"/tables/?", TablesListHandler, {"tables": Path(self.root_dir)}))
+        handlers.append((base + re.escape(STARTUP_BUNDLE_PATH), StartupBundleHandler, {"bundle": bundle, "etag": etag}))
+        handlers.append((base + r"/tables/?", TablesListHandler, {"tables": Path(self.root_dir)}))
         handlers.append(
-            (r"/tables/([a-z0-9-]+)/shared/?", SharedTableHandler, {"tables": Path(self.root_dir), "db": self.db_path})
+            (
+                base + r"/tables/([a-z0-9-]+)/shared/?",
+                SharedTableHandler,
+                {"tables": Path(self.root_dir), "db": self.db_path},
+            )
         )
         handlers.append(
             (
-                r"/tables/([a-z0-9-]+)/?",
+                base + r"/tables/([a-z0-9-]+)/?",
                 TableLinkHandler,
                 {"tables": Path(self.root_dir), "seats": self.seats, "db": self.db_path},
             )
         )
-        handlers.extend(console_routes(self.console_token, self.db_path, Path(self.root_dir)))  # issue 21
+        handlers.extend(console_routes(self.console_token, self.db_path, Path(self.root_dir), base=base))  # issue 21
         # Last, so that every Voila route above wins: the book answers everything else.
         BookHandler.tables = tuple(
             sorted(p.stem for p in Path(self.root_dir).glob("*.ipynb") if TABLE_NAME.match(p.stem))
         )
-        handlers.append((r"/(.*)", BookHandler, {"path": str(self.book_dir), "default_filename": "index.html"}))
+        if base:  # the base URL without its last slash is the book's front page too
+            handlers.append((base, tornado.web.RedirectHandler, {"url": self.base_url}))
+        handlers.append((base + r"/(.*)", BookHandler, {"path": str(self.book_dir), "default_filename": "index.html"}))
         return handlers
 
 
-def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
+def server_config(*, tables: Path, port: int, ip: str, max_idle: int, base_url: str = "/") -> Config:
     c = Config()
     c.Voila.root_dir = str(tables)
-    c.Voila.base_url = "/"
-    c.Voila.server_url = "/"  # the book's catch-all route assumes Voila's routes start at the root
+    # Every route, Voila's and the server's own, is under the base URL (--base-url), and so are the
+    # addresses its pages ask for: a proxy passes the path on as it came.
+    c.Voila.base_url = base_url
+    c.Voila.server_url = base_url
     c.Voila.port = port
     c.Voila.port_retries = 0  # fail rather than move to another port than the one printed
     c.Voila.ip = ip
@@ -208,13 +221,15 @@ def server_config(*, tables: Path, port: int, ip: str, max_idle: int) -> Config:
 # Settings passed through to Voila as --Class.name=value. Voila runs without jupyter_server's
 # ServerApp, so --ServerApp.name=value is taken as Voila's setting of the same name where it has one.
 _SETTING = re.compile(r"--([A-Z][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
+# A base URL: "/", or path segments between slashes (none of them "." or "..").
+BASE_URL = re.compile(r"/(?:(?!\.\.?/)[A-Za-z0-9._~-]+/)*")
 # What the server itself decides: a setting passed through may not change these.
 _OWN_SETTINGS = {
     "Voila.root_dir": "--tables",
     "Voila.port": "--port",
     "Voila.ip": "--ip",
-    "Voila.base_url": None,
-    "Voila.server_url": None,
+    "Voila.base_url": "--base-url",
+    "Voila.server_url": "--base-url",
     "VoilaConfiguration.template": None,
 }
 
@@ -287,6 +302,13 @@ def main(argv: list[str] | None = None) -> int:
         help="the address to listen on (default: 127.0.0.1, this computer only; 0.0.0.0 lets other computers "
         "on the network reach it)",
     )
+    parser.add_argument(
+        "--base-url",
+        default="/",
+        metavar="PATH",
+        help="the path the server is reached under, for one behind a reverse proxy that passes the path on "
+        "as it came: with /loo/, the book is at /loo/ and the tables at /loo/tables/ (default: /)",
+    )
     parser.add_argument("--book", type=Path, default=DEFAULT_BOOK, help="the built book (default: _build/html)")
     parser.add_argument("--tables", type=Path, default=DEFAULT_TABLES, help="folder holding only the table notebooks")
     parser.add_argument(
@@ -324,6 +346,13 @@ def main(argv: list[str] | None = None) -> int:
         "can reach the tables by pointing its name at this machine",
     )
     parser.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="take a reader's address from the X-Real-IP (or X-Forwarded-For) header a reverse proxy sets, so "
+        "that --max-tables-per-client counts each reader's address and not the proxy's; only for a server that "
+        "nothing but the proxy can reach",
+    )
+    parser.add_argument(
         "--request-timeout",
         type=float,
         default=DEFAULT_REQUEST_TIMEOUT,
@@ -332,9 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--db",
-        type=Path,
         default=None,
-        help="the SQLite file where games are saved (default: $LANTERLOO_DB, else the user's data folder)",
+        help="where games are saved: an SQLite file (default: $LANTERLOO_DB, else the user's data folder), or a "
+        "PostgreSQL address, postgresql://user@host/dbname, which several server processes or machines may share",
     )
     parser.add_argument(
         "--keep-days", type=float, default=365, help="forget games not played for this many days (default: 365)"
@@ -354,6 +383,9 @@ def main(argv: list[str] | None = None) -> int:
         return _fail("--max-tables-per-client must be 1 or more")
     if not 1 <= args.request_timeout <= 3600:
         return _fail("--request-timeout must be from 1 to 3600 seconds")
+    base_url = "/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/"
+    if not BASE_URL.fullmatch(base_url):
+        return _fail(f"--base-url {args.base_url[:80]!r}: give a path such as /loo/ (letters, digits, - _ . ~)")
     try:
         settings = passed_settings(extra)
     except ValueError as problem:
@@ -364,16 +396,21 @@ def main(argv: list[str] | None = None) -> int:
     tables = args.tables.resolve()
     if not tables.is_dir():
         return _fail(f"no table folder at {tables} (give the folder of the table notebooks with --tables)")
-    db = (args.db.expanduser() if args.db is not None else default_path()).resolve()
-    for folder, what in ((book, "the built book"), (tables, "the table folder")):
-        if db.is_relative_to(folder):  # the book is served file by file: the saved games would be too
-            return _fail(f"the tables' database {db} must not be inside {what} ({folder})")
+    place: str | None = args.db if args.db is not None else os.environ.get("LANTERLOO_DB")
+    db: Path | str  # an SQLite file, or a PostgreSQL address (several processes may share it)
+    if place is not None and is_database_url(place):
+        db = place
+    else:
+        db = (Path(place).expanduser() if place else default_path()).resolve()
+        for folder, what in ((book, "the built book"), (tables, "the table folder")):
+            if db.is_relative_to(folder):  # the book is served file by file: the saved games would be too
+                return _fail(f"the tables' database {db} must not be inside {what} ({folder})")
     try:
         unused = table_store(db).forget_unused()
         idle = table_store(db).forget_idle(args.keep_days * 86_400)
     except Exception as exc:
-        return _fail(f"cannot open the tables' database {db}: {exc}")
-    os.environ["LANTERLOO_DB"] = str(db)  # the kernels save their games in the same file
+        return _fail(f"cannot open the tables' database {shown(str(db))}: {exc}")
+    os.environ["LANTERLOO_DB"] = str(db)  # the kernels save their games in the same database
     os.environ[PAGE_SHEET_ENV] = "1"  # the table pages link the card sheet: the kernels need not send it
     # Voila finds templates on the Jupyter data path; ours is shipped beside this module.
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
@@ -387,10 +424,13 @@ def main(argv: list[str] | None = None) -> int:
     LanterlooServer.max_tables = args.max_tables
     LanterlooServer.request_timeout = args.request_timeout
     LanterlooServer.allowed_hosts = tuple(args.allowed_host)
+    LanterlooServer.behind_proxy = args.behind_proxy
     LanterlooServer.max_tables_per_client = min(args.max_tables_per_client, args.max_tables)
     LanterlooServer.console_token = secrets.token_urlsafe(24)
     _more_files()
-    app = LanterlooServer(config=server_config(tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle))
+    app = LanterlooServer(
+        config=server_config(tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle, base_url=base_url)
+    )
     try:
         app.initialize(settings)
     except Exception as problem:  # a setting Voila could not take (a bad value, say)
@@ -402,16 +442,16 @@ def main(argv: list[str] | None = None) -> int:
     pruned = prune_kernel_logs()
     if pruned:
         log.info("removed %d kernel logs older than %d days from %s", pruned, KERNEL_LOG_DAYS, log_dir())
-    print(f"Games are saved in {db}", flush=True)
+    print(f"Games are saved in {shown(str(db))}", flush=True)
     print(
         f"At most {args.max_tables} live tables at once (--max-tables), "
         f"{LanterlooServer.max_tables_per_client} for one client address (--max-tables-per-client)",
         flush=True,
     )
-    print(f"Lanterloo is being served at http://{args.ip}:{args.port}/  (press Ctrl-C to stop)", flush=True)
+    print(f"Lanterloo is being served at http://{args.ip}:{args.port}{base_url}  (press Ctrl-C to stop)", flush=True)
     print(
         f"The teacher's console (keep this address to yourself): "
-        f"http://{args.ip}:{args.port}/console?token={LanterlooServer.console_token}",
+        f"http://{args.ip}:{args.port}{base_url}console?token={LanterlooServer.console_token}",
         flush=True,
     )
     # Voila stops its loop on SIGTERM; make Ctrl-C do the same, quietly.

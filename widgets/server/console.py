@@ -33,6 +33,7 @@ from widgets.card_style import SHEET_PATH
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.model import TableModel
 from widgets.seating import COMPUTER, SeatBook, SeatRow
+from widgets.server.pages import base_url
 from widgets.server.seats import table_store
 from widgets.server.shared_pages import links_html, open_shared, page
 from widgets.shared_table import SharedTableModel
@@ -55,7 +56,7 @@ class ClassTable:
     seats: list[SeatRow]
 
 
-def class_tables(db: Path | None) -> list[ClassTable]:
+def class_tables(db: Path | str | None) -> list[ClassTable]:
     store = table_store(db)
     book = SeatBook(store)
     found = []
@@ -134,7 +135,7 @@ class ConsoleHandler(tornado.web.RequestHandler):
     """Every console page: a 403 without the token."""
 
     token: str | None = None  # set when the server starts (widgets.server.app)
-    db: Path | None = None
+    db: Path | str | None = None
     tables: Path | None = None
 
     def prepare(self) -> None:
@@ -155,7 +156,11 @@ class ConsoleHandler(tornado.web.RequestHandler):
         self.finish(page(f"{status_code}", f"<p>{html.escape(words or self._reason)}</p>"))
 
     def link(self, path: str, **query: Any) -> str:
-        return f"{path}?{urlencode({'token': self.token, **query})}"
+        return f"{self.base()}{path}?{urlencode({'token': self.token, **query})}"
+
+    def base(self) -> str:
+        """The server's base URL (``--base-url``) without its last slash: "" at a host's root."""
+        return base_url(self).rstrip("/")
 
     def hidden_token(self) -> str:
         return f'<input type="hidden" name="token" value="{html.escape(self.token or "")}">'
@@ -193,16 +198,16 @@ class ConsoleHome(ConsoleHandler):
             "Download the class's records</a>"
             ' <span class="note">(every finished hand, one loo-record/1 a line)</span></p>'
             "<h2>A duplicate lesson</h2>"
-            '<form method="post" action="/console/deal" class="deal-every">'
+            f'<form method="post" action="{self.base()}/console/deal" class="deal-every">'
             f'{token}<label>Deal this code to every table <input name="code" required size="26"></label>'
             "<button>Deal it</button></form>"
             '<p class="note">Each table deals it at its next hand (at once if between hands), as a new game.</p>'
-            '<form method="post" action="/console/open" class="open-tables">'
+            f'<form method="post" action="{self.base()}/console/open" class="open-tables">'
             f'{token}<label>Open <input name="count" type="number" min="1" max="{MAX_OPEN}" value="4" size="3"> '
             f'tables of <select name="game">{options}</select></label>'
             '<label>with <input name="people" type="number" min="1" max="5" value="3" size="2"> players each</label>'
             '<label>at the deal <input name="code" size="26"></label><button>Open them</button></form>'
-            '<form method="get" action="/console/results" class="results">'
+            f'<form method="get" action="{self.base()}/console/results" class="results">'
             f'{token}<label>Results of the deal <input name="code" required size="26"></label>'
             "<button>Compare the tables</button></form>"
         )
@@ -255,7 +260,9 @@ class ConsoleOpen(ConsoleHandler):
         parts = []
         for n, (table_id, tokens) in enumerate(opened, start=1):
             players = [s.player for s in book.seats(table_id)]
-            parts.append(f"<h2>Table {n}</h2>" + links_html(game, table_id, tokens, players, code, host))
+            parts.append(
+                f"<h2>Table {n}</h2>" + links_html(game, table_id, tokens, players, code, host, base=base_url(self))
+            )
         back = html.escape(self.link("/console"))
         self.finish(page(f"{count} tables of {game}", "".join(parts) + f'<p><a href="{back}">Back</a></p>'))
 
@@ -339,7 +346,7 @@ class ConsoleTable(ConsoleHandler):
         holdings = [hand.holding(p) for p in range(len(model.names))]
         # Seat -1: nobody's "you"; every hand drawn from ``holdings``, face up.
         board = board_html(hand.view(0), model.names, -1, show_own=True, open_hands=holdings, open_label=", face up")
-        sheet = f'<link rel="stylesheet" href="{SHEET_PATH}">'
+        sheet = f'<link rel="stylesheet" href="{self.base()}{SHEET_PATH}">'
         self.finish(
             page(
                 title, refresh + sheet + nav + board + f'<p><a href="{html.escape(self.link("/console"))}">Back</a></p>'
@@ -372,14 +379,14 @@ class ConsoleNothing(ConsoleHandler):
     post = get
 
 
-def console_routes(token: str | None, db: Path | None, tables: Path) -> list[Any]:
+def console_routes(token: str | None, db: Path | str | None, tables: Path, *, base: str = "") -> list[Any]:
     ConsoleHandler.token, ConsoleHandler.db, ConsoleHandler.tables = token, db, tables
     return [
-        (r"/console/?", ConsoleHome),
-        (r"/console/deal", ConsoleDeal),
-        (r"/console/open", ConsoleOpen),
-        (r"/console/results", ConsoleResults),
-        (r"/console/table/([A-Za-z0-9_-]{22})", ConsoleTable),
-        (r"/console/records\.jsonl", ConsoleRecords),
-        (r"/console(/.*)", ConsoleNothing),
+        (base + r"/console/?", ConsoleHome),
+        (base + r"/console/deal", ConsoleDeal),
+        (base + r"/console/open", ConsoleOpen),
+        (base + r"/console/results", ConsoleResults),
+        (base + r"/console/table/([A-Za-z0-9_-]{22})", ConsoleTable),
+        (base + r"/console/records\.jsonl", ConsoleRecords),
+        (base + r"/console(/.*)", ConsoleNothing),
     ]

@@ -46,6 +46,11 @@ TEMPLATES = Path(__file__).resolve().parents[1] / "share" / "jupyter"
 TABLE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
+def base_url(handler: tornado.web.RequestHandler) -> str:
+    """The path the server is served under (``--base-url``, Voila's ``base_url``): "/" at a host's root."""
+    return str(handler.settings.get("base_url") or "/")
+
+
 class BookHandler(tornado.web.StaticFileHandler):
     """The built book; a folder path serves its index.html.
 
@@ -95,10 +100,10 @@ NO_MATH_JS = (
 UNUSED_EXTENSIONS = frozenset({"jupyterlab_pygments"})
 
 
-def page_config(config: dict[str, Any], **_context: Any) -> dict[str, Any]:
+def page_config(config: dict[str, Any], base_url: str = "/", **_context: Any) -> dict[str, Any]:
     """Voila's page configuration for a table page (its ``page_config_hook``): no MathJax (see
-    :data:`NO_MATH_JS`), and none of the :data:`UNUSED_EXTENSIONS`."""
-    config["fullMathjaxUrl"] = NO_MATH_PATH
+    :data:`NO_MATH_JS`, under the server's base URL), and none of the :data:`UNUSED_EXTENSIONS`."""
+    config["fullMathjaxUrl"] = base_url.rstrip("/") + NO_MATH_PATH
     config["mathjaxConfig"] = "none"
     config["federated_extensions"] = [
         e for e in config.get("federated_extensions", []) if e.get("name") not in UNUSED_EXTENSIONS
@@ -202,10 +207,11 @@ class TablesListHandler(tornado.web.RequestHandler):
 
     def get(self) -> None:
         games = [p.stem for p in sorted(self.tables.glob("*.ipynb")) if TABLE_NAME.match(p.stem)]
+        base = base_url(self)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Cache-Control", "no-cache")
-        listing = tables_page(lambda game: f"/tables/{game}", "/", where=SERVED_TABLES, games=games)
-        self.write(listing.replace("</main>", shared_tables_html(games) + "</main>", 1))
+        listing = tables_page(lambda game: f"{base}tables/{game}", base, where=SERVED_TABLES, games=games)
+        self.write(listing.replace("</main>", shared_tables_html(games, base) + "</main>", 1))
 
 
 class TableLinkHandler(tornado.web.RequestHandler):
@@ -216,7 +222,7 @@ class TableLinkHandler(tornado.web.RequestHandler):
     page instead, and no id is reserved.
     """
 
-    def initialize(self, tables: Path, seats: TableSeats, db: Path | None = None) -> None:
+    def initialize(self, tables: Path, seats: TableSeats, db: Path | str | None = None) -> None:
         self.tables = tables
         self.seats = seats
         self.db = db
@@ -236,7 +242,7 @@ class TableLinkHandler(tornado.web.RequestHandler):
             self.seats.hold(table_id, client)
             query = query_with(table_id, query)
         self.set_header("Cache-Control", "no-store")  # each visit gets its own new table
-        self.redirect(f"/voila/render/{name}.ipynb" + (f"?{query}" if query else ""))
+        self.redirect(f"{base_url(self)}voila/render/{name}.ipynb" + (f"?{query}" if query else ""))
 
 
 class TableRenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
@@ -246,7 +252,7 @@ class TableRenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
     (:class:`TableSeats`), or gets the tables-full page.
     """
 
-    db: Path | None = None
+    db: Path | str | None = None  # a file, or a PostgreSQL address
     tables: Path = DEFAULT_TABLES
     seats: TableSeats | None = None
     _seat: Seat | None = None

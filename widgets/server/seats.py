@@ -53,18 +53,19 @@ REFILL_DELAY_SECONDS = 5.0
 REFILL_TURN_SECONDS = 60.0
 
 
-_stores: dict[Path, TableStore] = {}
+_stores: dict[Path | str, TableStore] = {}
 
 
-def table_store(path: Path | None) -> TableStore:
-    """The server's one connection to the tables' database at ``path`` (opened on first use)."""
-    path = (path or default_path()).resolve()
+def table_store(path: Path | str | None) -> TableStore:
+    """The server's one connection to the tables' database at ``path`` (a file, or a PostgreSQL
+    address), opened on first use."""
+    path = path if isinstance(path, str) else (path or default_path()).resolve()
     if path not in _stores:
         _stores[path] = TableStore(path)
     return _stores[path]
 
 
-def reserve_table_id(page: str, db: Path | None) -> str | None:
+def reserve_table_id(page: str, db: Path | str | None) -> str | None:
     """A fresh table id reserved for a new table of ``page``; None if the database cannot be reached."""
     try:
         return table_store(db).new_table(page)
@@ -77,7 +78,7 @@ def query_with(table_id: str, query: str) -> str:
     return urlencode([("table", table_id), *parse_qsl(query, keep_blank_values=True)])
 
 
-def with_table_id(page: str, query: str, db: Path | None) -> str | None:
+def with_table_id(page: str, query: str, db: Path | str | None) -> str | None:
     """``query`` with a freshly reserved table id first; None if the database cannot be reached."""
     table_id = reserve_table_id(page, db)
     return None if table_id is None else query_with(table_id, query)
@@ -271,9 +272,9 @@ _FULL_STYLE = """
 """
 
 
-def tables_full_page(*, cap: int, again: str, saved_game: bool, per_client: int | None = None) -> str:
+def tables_full_page(*, cap: int, again: str, saved_game: bool, per_client: int | None = None, book: str = "/") -> str:
     """The page a reader gets when every table is taken (or, with ``per_client``, every table one
-    address may have): what happened, what is safe, what to do."""
+    address may have): what happened, what is safe, what to do; ``book`` is the book's front page."""
     if per_client is not None:
         taken = (
             f"This computer's network address already has {per_client} live tables open on this server, "
@@ -304,7 +305,8 @@ def tables_full_page(*, cap: int, again: str, saved_game: bool, per_client: int 
 <p>{taken} A table comes free as soon as its player leaves its page.</p>
 {safe}
 <p><a class="again" href="{html.escape(again, quote=True)}">Try again</a></p>
-<p>Or <a href="/" target="_top">go back to the book</a>: its pages and their example hands need no table.</p>
+<p>Or <a href="{html.escape(book, quote=True)}" target="_top">go back to the book</a>:
+its pages and their example hands need no table.</p>
 </main>
 </body>
 </html>
@@ -326,7 +328,9 @@ def send_tables_full(handler: tornado.web.RequestHandler, seats: TableSeats) -> 
     else:
         quiet_log.warning(client, "the tables are full (%d of %d places taken): refused %s", in_use, seats.cap,
                           handler.request.path)  # fmt: skip
-    page = tables_full_page(cap=seats.cap, again=handler.request.uri or "/", saved_game=saved_game, per_client=mine)
+    book = str(handler.settings.get("base_url") or "/")  # the server's base URL (--base-url)
+    again = handler.request.uri or book
+    page = tables_full_page(cap=seats.cap, again=again, saved_game=saved_game, per_client=mine, book=book)
     handler.finish(page)
 
 

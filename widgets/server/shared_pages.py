@@ -64,12 +64,13 @@ def page(title: str, body: str) -> str:
 """
 
 
-def seat_link(game: str, table_id: str, token: str, deal: str | None = None) -> str:
+def seat_link(game: str, table_id: str, token: str, deal: str | None = None, *, base: str = "/") -> str:
+    """A seat's invitation link, under the server's base URL ``base`` (ending in "/")."""
     query = [("table", table_id), ("seat", token)] + ([("deal", deal)] if deal else [])
-    return f"/tables/{game}?{urlencode(query)}"
+    return f"{base}tables/{game}?{urlencode(query)}"
 
 
-def open_shared(db: Path | None, game: str, people: int, deal: str | None = None) -> tuple[str, list[str]]:
+def open_shared(db: Path | str | None, game: str, people: int, deal: str | None = None) -> tuple[str, list[str]]:
     """A new shared table of ``game``: its first ``people`` seats for people, the rest computer
     players; its id and its seats' tokens. A bad deal code raises :class:`DealCodeError`."""
     seats = USUAL_SEATS[game]
@@ -81,10 +82,12 @@ def open_shared(db: Path | None, game: str, people: int, deal: str | None = None
     return table_id, SeatBook(store).open_seats(table_id, players)
 
 
-def links_html(game: str, table_id: str, tokens: list[str], players: list[str], deal: str | None, host: str) -> str:
+def links_html(
+    game: str, table_id: str, tokens: list[str], players: list[str], deal: str | None, host: str, *, base: str = "/"
+) -> str:
     rows = []
     for i, (token, player) in enumerate(zip(tokens, players, strict=True)):
-        link = seat_link(game, table_id, token, deal)
+        link = seat_link(game, table_id, token, deal, base=base)
         who = "a computer player (a player may take it with this link)" if player == COMPUTER else "a player"
         rows.append(
             f'<tr><td>{html.escape(DEFAULT_NAMES[i])}</td><td>{who}</td><td><a class="link seat-link" '
@@ -101,7 +104,7 @@ class SharedTableHandler(tornado.web.RequestHandler):
     """``/tables/<game>/shared``: a form (how many of the seats are for people), then a new shared
     table's invitation links, one per seat."""
 
-    def initialize(self, tables: Path, db: Path | None) -> None:
+    def initialize(self, tables: Path, db: Path | str | None) -> None:
         self.tables, self.db = tables, db
 
     def get(self, game: str) -> None:
@@ -133,14 +136,17 @@ class SharedTableHandler(tornado.web.RequestHandler):
         self.finish(page(title, (
             "<p>Give each player the link of their seat; open your own here. A seat belongs to the first "
             "browser that opens its link, and comes back to it after a reload.</p>"
-            + links_html(game, table_id, tokens, players, deal, host)
+            + links_html(game, table_id, tokens, players, deal, host, base=str(self.settings.get("base_url") or "/"))
         )))  # fmt: skip
 
 
-def shared_tables_html(games: list[str]) -> str:
-    """The tables list's paragraph on playing with others: a link per game to open a shared table."""
-    links = " · ".join(f'<a class="loo-shared-link" href="/tables/{g}/shared">{html.escape(g.replace("-", " "))}</a>'
-                       for g in games)  # fmt: skip
+def shared_tables_html(games: list[str], base: str = "/") -> str:
+    """The tables list's paragraph on playing with others: a link per game to open a shared table
+    (under the server's base URL ``base``, ending in "/")."""
+    links = " · ".join(
+        f'<a class="loo-shared-link" href="{base}tables/{g}/shared">{html.escape(g.replace("-", " "))}</a>'
+        for g in games
+    )
     return (
         "<h2>Play with others</h2><p>Several players at one table, each on their own computer or phone, "
         f"computer players at the seats left over: {links}.</p>\n"
@@ -154,7 +160,7 @@ def taken_page() -> str:
     ))  # fmt: skip
 
 
-def claim_seat(handler: tornado.web.RequestHandler, db: Path | None, table_id: str | None) -> bool:
+def claim_seat(handler: tornado.web.RequestHandler, db: Path | str | None, table_id: str | None) -> bool:
     """For a seat's link (``seat=<token>``): claim the seat for this browser; False (and a 409 page
     sent) if another browser has it. True for any page that is not a seat's."""
     token = handler.get_query_argument("seat", None)
