@@ -146,7 +146,7 @@ _PAGE_STYLE = """
          Roboto, sans-serif; }
   main { max-width: 72rem; margin: 0 auto; padding: 2rem 1.5rem; }
   h1 { font-size: 2rem; margin: 0 0 1rem; }
-  .loo-class-address { font: 700 clamp(2rem, 6vw, 4.5rem)/1.15 ui-monospace, "DejaVu Sans Mono", monospace;
+  .loo-class-address { font: 700 clamp(1.25rem, 6vw, 4.5rem)/1.15 ui-monospace, "DejaVu Sans Mono", monospace;
                        overflow-wrap: anywhere; margin: 0 0 1rem; }
   .loo-class-one { display: flex; flex-wrap: wrap; gap: 2rem; align-items: center; margin: 0 0 2.5rem; }
   .loo-class-qr { width: min(22rem, 80vw); height: auto; }
@@ -180,7 +180,7 @@ def class_page(urls: Sequence[str], *, listening: str) -> str:
         lead = (
             f"<p>This server listens on {html.escape(listening)}, which only this computer can reach. "
             "To let a class reach it, stop it (Ctrl-C) and start it again with <code>lanterloo --class</code> "
-            "(or <code>make serve IP=0.0.0.0</code>).</p>"
+            "(or <code>make class</code>).</p>"
         )
         more = ""
     return f"""<!DOCTYPE html>
