@@ -6,7 +6,9 @@ most :data:`MAX_MESSAGE_BYTES`, it comes on a channel a page uses, it is of a ty
 not a repeat, and a page opens no comm but the widget manager's control comm. What the kernel
 sends the page is filtered (:func:`must_withhold`: no traceback, no stderr), and a page that does
 not read is dropped once :data:`MAX_PENDING_BYTES` wait for it. The request-details socket is the
-kernel's alone (:class:`KernelRequestInfoHandler`, :func:`kernel_proof`).
+kernel's alone (:class:`KernelRequestInfoHandler`, :func:`kernel_proof`). Each kernel websocket's
+opening and closing is noted (:class:`Departures`), so that the server can free the table of a page
+that vanished without a word once it has not come back for ``--reconnect-grace`` seconds.
 """
 
 from __future__ import annotations
