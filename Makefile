@@ -26,10 +26,11 @@ export PYTHONDONTWRITEBYTECODE := 1
 # Run apt-get as root, through sudo when not root.
 APT := DEBIAN_FRONTEND=noninteractive $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get
 
-.PHONY: help serve test lint unit book system chromium servers lock clean
+.PHONY: help serve class test lint unit book system chromium servers lock clean
 
 help:
 	@echo "make serve   build the book and serve it with the live tables at http://$(IP):$(PORT)/"
+	@echo "make class   serve a class on this network: prints the address students type, with a QR code"
 	@echo "make test    lint, type-check, build the book and run every test (unit and browser)"
 	@echo "make unit    the tests that need no browser and no built book"
 	@echo "make lock    move the pinned Python packages ($(CONSTRAINTS)) to the newest pyproject.toml allows"
@@ -114,6 +115,13 @@ book: $(RUNTIME_STAMP) $(WIDGET_JS)
 
 serve: book
 	@$(VENV)/bin/lanterloo --port $(PORT) --ip $(IP)
+
+# A class: listen on the network, print the address students type with its QR code, and make
+# CLASS_SIZE tables of CLASS_TABLE ready before they come.
+CLASS_SIZE ?= 30
+CLASS_TABLE ?= three-card-loo
+class: book
+	@$(VENV)/bin/lanterloo --class --port $(PORT) --class-size $(CLASS_SIZE) --class-table $(CLASS_TABLE)
 
 lint: $(TEST_STAMP)
 	@echo "==> ruff"

@@ -43,6 +43,10 @@ folder, as the browser tests start it: tests/conftest.py):
    status line. Lost: a click not answered in 30 s, or an action missing from the server's
    database at the end (its event count per table). Also printed: the memory of the server and
    of all its kernels with the thirty tables open.
+5. ``class``: a class of thirty opening one table (three-card Loo, one deal code) at the same
+   instant, on a server started as for a class (``--class-size 30``), after its kernels are
+   preheated: p95 from the request to a playable table under 3 s, no error, with the wait split
+   into its phases (bench/tables_class.py); then the thirty play at once, as in ``load``.
 
 Every part that plays also prints the CPU time the server, the kernels, the benchmark itself
 (with chromium) and the machine's other processes used meanwhile, and per click: the figures a
@@ -56,6 +60,7 @@ which shares them::
     taskset -c 0,1 .venv/bin/python bench/tables.py                # every part, 30 readers
     taskset -c 0,1 .venv/bin/python bench/tables.py --part click --hands 12
     taskset -c 0,1 .venv/bin/python bench/tables.py --part load --readers 30 --hands 3 --think 0
+    taskset -c 0,1 .venv/bin/python bench/tables.py --part class --readers 30 --hands 2
 
 It prints a table of figures per part and the target beside it, and the machine's load average
 when it started and ended: figures from a busy machine are slower than the tables are. It exits
@@ -91,13 +96,13 @@ from tables_common import (
     server,
 )
 
-PARTS = ("click", "open", "memory", "load")
+PARTS = ("click", "open", "memory", "load", "class")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=(*PARTS, "all"), default="all")
-    parser.add_argument("--readers", type=int, default=30, help="simultaneous readers in the load part (30)")
+    parser.add_argument("--readers", type=int, default=30, help="simultaneous readers in the load and class parts (30)")
     parser.add_argument("--hands", type=int, default=None, help="hands per table (click 8, memory 5, load 3)")
     parser.add_argument(
         "--think", type=float, default=1.0, help="a reader's mean pause between clicks, in s, in the load part (1)"
@@ -122,6 +127,8 @@ def main() -> int:
         extra = ["--max-idle", "3600"]
         if "--max-tables" in server_help():  # room for every reader, besides the preheated kernels
             extra += ["--max-tables", str(max(40, args.readers + 10))]
+        if "class" in parts and "--class-size" in server_help():  # as a teacher starts it for a class
+            extra += ["--class-size", str(args.readers), "--class-table", "three-card-loo"]
         with server(folder, *extra) as served:
             print(f"server: {served.base} (pid {served.process.pid}), logs and database in {folder}", flush=True)
             marks = log_marks(served)
@@ -155,6 +162,10 @@ def server_help() -> str:
 
 
 def run_part(part: str, served: Served, args: argparse.Namespace, out: Outcome) -> bool:
+    if part == "class":
+        import tables_class
+
+        return tables_class.part_class(served, args.readers, args.hands or 3, args.think, out)
     if part == "load":
         import tables_load
 

@@ -61,7 +61,7 @@ def kernels(server_pid: int) -> dict[str, int]:
         except OSError:
             continue
         match = KERNEL_FILE.search(cmdline)
-        if match and "ipykernel" in cmdline:
+        if match and ("widgets.table_kernel" in cmdline or "ipykernel" in cmdline):
             found[match.group(1)] = pid
     return found
 

@@ -260,6 +260,11 @@ async def _run(served: Served, readers: int, hands: int, think: float, at_once: 
     took = time.perf_counter() - start
     print(f"  {len(opened)} of {readers} tables open in {took:.1f} s, opened {at_once} at a time")
     print(f"  {Row('opening a table', [r.opened * 1000 for r in opened]).summary()}")
+    return await report_play(served, opened, hands, think, out)
+
+
+async def report_play(served: Served, opened: list[Reader], hands: int, think: float, out: Outcome) -> bool:
+    """``opened`` readers play ``hands`` hands each at once; print the figures; whether the target was met."""
     start = time.perf_counter()
     meter = CpuMeter(served).start()
     await asyncio.gather(*(_play(r, hands, think, out) for r in opened))
@@ -273,7 +278,9 @@ async def _run(served: Served, readers: int, hands: int, think: float, at_once: 
     for r in opened:
         assert r.client is not None
         saved = store.count(r.client.table_id or "")
-        if saved != 1 + r.answered + r.new_games:
+        # At least the start and one event per action: a table may deal on by itself as well (after
+        # Peel's single, L3-SGL-01, the next hand is dealt at once, and saved as an event of its own).
+        if saved < 1 + r.answered + r.new_games:
             out.lost += max(0, 1 + r.answered + r.new_games - saved)
             out.error(
                 f"reader {r.number} ({r.table}): {saved} events saved for the start, {r.answered} actions and "

@@ -102,7 +102,7 @@ class Served:
                 argv = Path(f"/proc/{child}/cmdline").read_bytes().decode(errors="replace").split("\0")
             except OSError:  # it has just exited
                 continue
-            if "ipykernel_launcher" in argv:
+            if "widgets.table_kernel" in argv or "ipykernel_launcher" in argv:  # a table's kernel (lean), or any
                 found.update(m[1] for arg in argv if (m := KERNEL_FILE.search(arg)))
         return found
 

@@ -3,7 +3,7 @@
 navigation or by closing its tab shutting its kernel down at once.
 
 Kernels are counted as the server's child processes, read from ``/proc``; each kernel's id is in
-its command line (``ipykernel_launcher -f .../kernel-<id>.json``), and a table page names its own
+its command line (``widgets.table_kernel -f .../kernel-<id>.json``), and a table page names its own
 in its page config. The server here runs one table notebook only, so that besides the tables'
 kernels one preheated kernel runs (its pool's, refilled a few seconds after a page takes it). It runs
 at most two tables, and culls a kernel idle for 10 s with no page connected: short enough for a

@@ -315,3 +315,29 @@ def test_what_would_you_do_reveals_the_verdict_on_the_readers_choice_with_no_ser
     assert axe_problems(page) == [], "the answered question passes axe too"
     shot(page, "book-what-would-you-do")
     assert failed == [] and errors == [], (failed, errors)
+
+
+def test_the_server_gzips_its_pages_and_scripts_and_serves_the_class_page(site: str) -> None:
+    """Issue 21: what the real server sends compresses for a browser that accepts gzip (Voila's own
+    tornado setting would not), and /class tells a teacher how a class reaches the server."""
+    import gzip
+    import urllib.request
+
+    from widgets.card_style import SHEET_PATH
+
+    for path, kind in (
+        ("/tables/voila-startup.js", "javascript"),
+        ("/book/index.html", "html"),
+        ("/tables/", "html"),
+        (SHEET_PATH, "css"),
+    ):
+        request = urllib.request.Request(site + path, headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            assert response.headers["Content-Encoding"] == "gzip", path
+            assert kind in response.headers["Content-Type"], path
+            body = gzip.decompress(response.read())
+        with urllib.request.urlopen(site + path, timeout=30) as plain:
+            assert plain.headers["Content-Encoding"] is None and plain.read() == body, path
+    with urllib.request.urlopen(site + "/class", timeout=30) as response:
+        page = response.read().decode()
+    assert "Join the class" in page and "lanterloo --class" in page  # this test server answers 127.0.0.1 only

@@ -334,7 +334,9 @@ def test_the_help_explains_max_tables(capsys: pytest.CaptureFixture[str]) -> Non
     with pytest.raises(SystemExit):
         server.main(["--help"])
     out = " ".join(capsys.readouterr().out.split())
-    assert "--max-tables" in out and f"(default: {DEFAULT_MAX_TABLES})" in out and "75 MB" in out
+    assert "--max-tables" in out and f"(default: {DEFAULT_MAX_TABLES}, or --class-size" in out and "50 MB" in out
+    # --ip says what it decides: who can reach the server (issue 21)
+    assert "0.0.0.0 every computer on its networks, so that a class can reach it" in out and "--class " in out
 
 
 @pytest.fixture

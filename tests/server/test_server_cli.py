@@ -27,6 +27,8 @@ from widgets.server.logs import LOG_FORMAT, share_server_log
         (["--max-tables", "0"], "--max-tables must be 1 or more"),
         (["--keep-days", "0"], "--keep-days must be more than 0"),
         (["--max-idle", "0"], "--max-idle must be 1 or more"),
+        (["--class-size", "0"], "--class-size must be from 1 to 200"),
+        (["--reconnect-grace", "1"], "--reconnect-grace must be from 5 to 3600 seconds"),
         (["--Voila.root_dir=/"], "--Voila.root_dir is set by the server itself: use --tables"),
         (["--frobnicate"], "unrecognised argument '--frobnicate'"),
         (["--base-url", "/a b/"], "--base-url '/a b/': give a path such as /loo/"),

@@ -8,8 +8,9 @@
   short link to them;
 * gives Voila a root holding only the table notebooks, with no directory
   listing and no contents API;
-* preheats a kernel per table, culls idle kernels, and lets a closing page
-  shut its kernel down;
+* preheats a kernel per table (``--class-size`` of a class's table), culls idle kernels, lets a
+  closing page shut its kernel down, and shuts down the kernel of a page that vanished once
+  ``--reconnect-grace`` seconds pass with no page back (:class:`widgets.server.sockets.Departures`);
 * runs at most ``--max-tables`` table kernels at once (:class:`TableSeats`): past that, a
   request for a table gets a plain "The tables are full" page (503) instead of a kernel;
 * sets TCP no-delay on the kernel websocket (Nagle's algorithm otherwise adds
@@ -71,7 +72,10 @@ The package, by what each module owns:
 * :mod:`widgets.server.seats`: places for live tables, new table ids, pool refills;
 * :mod:`widgets.server.sockets`: the kernel websocket and the request-details socket;
 * :mod:`widgets.server.guards`: HTTP timeouts and sizes, running out of files, host names;
-* :mod:`widgets.server.logs`: the log's format, and what a client may cause to be written.
+* :mod:`widgets.server.logs`: the log's format, and what a client may cause to be written;
+* :mod:`widgets.server.classroom`: the addresses a class types, their QR codes, ``/class``;
+* :mod:`widgets.server.compress`: gzip on every text and script sent;
+* :mod:`widgets.server.kernels`: table kernels started lean (:mod:`widgets.table_kernel`).
 """
 
 from widgets.server.app import main

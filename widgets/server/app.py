@@ -16,8 +16,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import tornado.ioloop
 import tornado.routing
 import tornado.web
+from jupyter_core.utils import ensure_async
 from traitlets.config import Config
 from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
@@ -28,6 +30,8 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from widgets.card_style import PAGE_SHEET_ENV, SHEET_PATH
 from widgets.safety import KERNEL_LOG_DAYS, log_dir, prune_kernel_logs
+from widgets.server.classroom import ClassPageHandler, class_banner, student_addresses
+from widgets.server.compress import compress_responses
 from widgets.server.console import console_routes
 from widgets.server.guards import (
     DEFAULT_REQUEST_TIMEOUT,
@@ -38,6 +42,7 @@ from widgets.server.guards import (
     own_names,
     quiet_accept_handler,
 )
+from widgets.server.kernels import TableKernelSpecManager
 from widgets.server.logs import LOG_DATEFMT, LOG_FORMAT, log_request, share_server_log
 from widgets.server.pages import (
     DEFAULT_BOOK,
@@ -69,8 +74,10 @@ from widgets.server.seats import (
 from widgets.server.shared_pages import SharedTableHandler
 from widgets.server.sockets import (
     MAX_MESSAGE_BYTES,
+    RECONNECT_GRACE_SECONDS,
     KernelRequestInfoHandler,
     TableKernelWebsocketHandler,
+    departures,
     play_clock,
 )
 from widgets.store import default_path
@@ -97,6 +104,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
     allowed_hosts: tuple[str, ...] = ()  # --allowed-host: names the server answers to besides its own
     console_token: str | None = None  # the teacher's console's token, made at start (widgets.server.console)
     behind_proxy = False  # --behind-proxy: a reader's address is the one the proxy names (X-Real-IP)
+    reconnect_grace = RECONNECT_GRACE_SECONDS  # --reconnect-grace
 
     def listen(self) -> None:
         """Voila's ``listen``, with the HTTP server's timeouts and sizes bounded (see the module's
@@ -115,7 +123,26 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             max_body_size=MAX_BODY_BYTES,
             xheaders=self.behind_proxy,
         )
+        compress_responses(self.app)
+        departures.grace = self.reconnect_grace
+        tornado.ioloop.PeriodicCallback(self._release_departed, 1000 * min(15.0, self.reconnect_grace / 4)).start()
         super().listen()
+
+    async def _release_departed(self) -> None:
+        """Shut down the tables whose pages went without a word and did not come back in
+        ``--reconnect-grace`` seconds (:class:`widgets.server.sockets.Departures`), freeing their places."""
+        manager = self.kernel_manager
+        for kernel_id in departures.due():
+            if kernel_id not in manager.list_kernel_ids():
+                continue  # shut down already (its page's beacon, the culler)
+            self.log.info("Table kernel %s: its page went %g s ago and did not come back; shutting it down",
+                          kernel_id, self.reconnect_grace)  # fmt: skip
+            if self.seats is not None:
+                self.seats.leave(kernel_id)
+            try:
+                await ensure_async(manager.shutdown_kernel(kernel_id))
+            except Exception:  # gone meanwhile
+                self.log.info("Table kernel %s was gone before it could be shut down", kernel_id)
 
     def init_handlers(self) -> list[Route]:
         handlers: list[Route] = []
@@ -146,6 +173,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
         base = re.escape(self.base_url.rstrip("/"))
         handlers.append((base + re.escape(SHEET_PATH), CardSheetHandler))
         handlers.append((base + re.escape(NO_MATH_PATH), NoMathHandler))
+        handlers.append((base + r"/class/?", ClassPageHandler, {"ip": self.ip, "port": self.port}))
         bundle, missing = startup_bundle(self.static_paths, self.labextensions_path)
         if missing:
             self.log.warning(
@@ -179,7 +207,11 @@ class LanterlooServer(Voila):  # type: ignore[misc]
         return handlers
 
 
-def server_config(*, tables: Path, port: int, ip: str, max_idle: int, base_url: str = "/") -> Config:
+def server_config(
+    *, tables: Path, port: int, ip: str, max_idle: int, base_url: str = "/", pools: dict[str, int] | None = None
+) -> Config:
+    """Voila's configuration; ``pools`` gives a table notebook's preheated kernels where it needs more than one
+    (a class's table, ``--class-size``)."""
     c = Config()
     c.Voila.root_dir = str(tables)
     # Every route, Voila's and the server's own, is under the base URL (--base-url), and so are the
@@ -200,13 +232,16 @@ def server_config(*, tables: Path, port: int, ip: str, max_idle: int, base_url: 
     # at the same moment on a busy machine then came back as pages with no table on them.
     c.VoilaExecutor.iopub_timeout = 60
     c.VoilaConfiguration.preheat_kernel = True
+    c.VoilaConfiguration.kernel_spec_manager_class = TableKernelSpecManager  # lean table kernels
     c.VoilaKernelManager.fill_delay = REFILL_DELAY_SECONDS
     # One preheated kernel per table notebook and none for anything else, so that no other notebook
     # that finds its way into the folder is ever run (preheat_denylist will not do: Voila 0.5.13
     # matches it against absolute paths, and an anchored pattern quietly stops all preheating).
     names = sorted(p.name for p in tables.glob("*.ipynb") if TABLE_NAME.match(p.stem))
     c.VoilaConfiguration.default_pool_size = 0
-    c.VoilaKernelManager.kernel_pools_config = {"default": {"pool_size": 0}, **{n: {"pool_size": 1} for n in names}}
+    sizes = {n: max(1, (pools or {}).get(Path(n).stem, 1)) for n in names}
+    pools_config = {n: {"pool_size": k} for n, k in sizes.items()}
+    c.VoilaKernelManager.kernel_pools_config = {"default": {"pool_size": 0}, **pools_config}
     c.VoilaConfiguration.file_allowlist = [r".*\.(png|jpg|jpeg|gif|svg)$"]
     # Kernels talk to the server over Unix sockets, not TCP ports other local users could reach.
     c.KernelManager.transport = "ipc"
@@ -289,7 +324,8 @@ def main(argv: list[str] | None = None) -> int:
         description="Serve Lanterloo's built book and its live tables on one address.",
         epilog=(
             "Any --Class.name=value is passed to Voila's configuration, for example "
-            "--MappingKernelManager.cull_interval=30 or --Voila.tornado_settings=\"{'compress_response': True}\"; "
+            "--MappingKernelManager.cull_interval=30 or --VoilaExecutor.iopub_timeout=120 (every response is "
+            "gzipped already); "
             "--ServerApp.name=value sets Voila's own setting of that name. "
             "Without --ip the server answers only this computer (127.0.0.1)."
         ),
@@ -298,9 +334,44 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8000, help="the port to listen on (default: 8000)")
     parser.add_argument(
         "--ip",
-        default="127.0.0.1",
-        help="the address to listen on (default: 127.0.0.1, this computer only; 0.0.0.0 lets other computers "
-        "on the network reach it)",
+        default=None,
+        help="the network address to listen on, which decides who can reach the server: 127.0.0.1 (the "
+        "default) this computer only; 0.0.0.0 every computer on its networks, so that a class can reach "
+        "it (the server then prints the addresses students type, with a QR code); one of the machine's "
+        "addresses, that network only",
+    )
+    parser.add_argument(
+        "--class",
+        dest="teach",
+        action="store_true",
+        help="serve a class: listen on every network address (as --ip 0.0.0.0, unless --ip is given), print "
+        "the addresses students type with a QR code (also shown large at /class, for a projector), and "
+        "preheat --class-size tables",
+    )
+    parser.add_argument(
+        "--class-size",
+        type=int,
+        default=None,
+        metavar="N",
+        help="students who open a table at about the same moment: N kernels of the class's table "
+        "(--class-table) are started before they come, each about 50 MB (default: 30 with --class, else 1)",
+    )
+    parser.add_argument(
+        "--class-table",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="the table a class plays, preheated for --class-size students (may be given more than once; "
+        "default: three-card-loo); every other table keeps one kernel ready",
+    )
+    parser.add_argument(
+        "--reconnect-grace",
+        type=float,
+        default=RECONNECT_GRACE_SECONDS,
+        metavar="SECONDS",
+        help="a table whose page went without a word (a crashed browser, a dropped network) is shut down this "
+        "long after its connection closed, unless the page came back meanwhile (default: "
+        f"{RECONNECT_GRACE_SECONDS:g})",
     )
     parser.add_argument(
         "--base-url",
@@ -320,11 +391,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--max-tables",
         type=int,
-        default=DEFAULT_MAX_TABLES,
+        default=None,
         help=(
-            f"live tables open at once (default: {DEFAULT_MAX_TABLES}); past that a reader gets a 'tables are full' "
-            "page, and their saved game waits. Each table's kernel takes about 75 MB of memory, 40 about 3 GB, "
-            "besides one ready kernel per table game (about 0.5 GB): 40 or fewer suits an 8 GB machine"
+            f"live tables open at once (default: {DEFAULT_MAX_TABLES}, or --class-size and 10 more if that is more); "
+            "past that a reader gets a 'tables are full' page, and their saved game waits. Each table's kernel "
+            "takes about 50 MB of memory, 40 about 2 GB, besides the kernels kept ready (one per table game, "
+            "and --class-size for a class's table)"
         ),
     )
     parser.add_argument(
@@ -369,6 +441,12 @@ def main(argv: list[str] | None = None) -> int:
         "--keep-days", type=float, default=365, help="forget games not played for this many days (default: 365)"
     )
     args, extra = parser.parse_known_args(argv)
+    if args.ip is None:
+        args.ip = "0.0.0.0" if args.teach else "127.0.0.1"
+    if args.class_size is None:
+        args.class_size = 30 if args.teach else 1
+    if args.max_tables is None:
+        args.max_tables = max(DEFAULT_MAX_TABLES, args.class_size + 10)
 
     # The arguments first, then the files they name.
     if args.keep_days <= 0:
@@ -377,8 +455,12 @@ def main(argv: list[str] | None = None) -> int:
         return _fail("--max-tables must be 1 or more")
     if args.max_idle < 1:
         return _fail("--max-idle must be 1 or more")
-    if args.max_tables_per_client is None:
-        args.max_tables_per_client = default_share(args.max_tables)
+    if not 1 <= args.class_size <= 200:
+        return _fail("--class-size must be from 1 to 200")
+    if not 5 <= args.reconnect_grace <= 3600:
+        return _fail("--reconnect-grace must be from 5 to 3600 seconds")
+    if args.max_tables_per_client is None:  # a class behind one router shares one address
+        args.max_tables_per_client = max(default_share(args.max_tables), args.class_size)
     if args.max_tables_per_client < 1:
         return _fail("--max-tables-per-client must be 1 or more")
     if not 1 <= args.request_timeout <= 3600:
@@ -396,6 +478,12 @@ def main(argv: list[str] | None = None) -> int:
     tables = args.tables.resolve()
     if not tables.is_dir():
         return _fail(f"no table folder at {tables} (give the folder of the table notebooks with --tables)")
+    offered = sorted(p.stem for p in tables.glob("*.ipynb") if TABLE_NAME.match(p.stem))
+    class_tables = args.class_table or ["three-card-loo"]
+    unknown = [name for name in class_tables if name not in offered]
+    if unknown and args.class_table:
+        return _fail(f"--class-table {unknown[0]!r} is not a table here (the tables: {', '.join(offered)})")
+    pools = {name: args.class_size for name in class_tables if name in offered}
     place: str | None = args.db if args.db is not None else os.environ.get("LANTERLOO_DB")
     db: Path | str  # an SQLite file, or a PostgreSQL address (several processes may share it)
     if place is not None and is_database_url(place):
@@ -428,9 +516,11 @@ def main(argv: list[str] | None = None) -> int:
     LanterlooServer.max_tables_per_client = min(args.max_tables_per_client, args.max_tables)
     LanterlooServer.console_token = secrets.token_urlsafe(24)
     _more_files()
-    app = LanterlooServer(
-        config=server_config(tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle, base_url=base_url)
+    LanterlooServer.reconnect_grace = args.reconnect_grace
+    config = server_config(
+        tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle, base_url=base_url, pools=pools
     )
+    app = LanterlooServer(config=config)
     try:
         app.initialize(settings)
     except Exception as problem:  # a setting Voila could not take (a bad value, say)
@@ -448,10 +538,22 @@ def main(argv: list[str] | None = None) -> int:
         f"{LanterlooServer.max_tables_per_client} for one client address (--max-tables-per-client)",
         flush=True,
     )
-    print(f"Lanterloo is being served at http://{args.ip}:{args.port}{base_url}  (press Ctrl-C to stop)", flush=True)
+    if args.class_size > 1:
+        print(
+            f"{args.class_size} tables of {', '.join(pools)} are being made ready for a class (--class-size), "
+            f"about {args.class_size * 50} MB: give them a minute before the students open theirs",
+            flush=True,
+        )
+    urls = student_addresses(args.ip, args.port)
+    if urls:
+        print(class_banner(urls, colour=sys.stdout.isatty()), flush=True)
+        project = f"http://127.0.0.1:{args.port}{base_url}class"
+        print(f"A page to project, with the address and its QR code: {project}", flush=True)
+    here = "127.0.0.1" if args.ip in ("0.0.0.0", "") else args.ip
+    print(f"Lanterloo is being served at http://{here}:{args.port}{base_url}  (press Ctrl-C to stop)", flush=True)
     print(
         f"The teacher's console (keep this address to yourself): "
-        f"http://{args.ip}:{args.port}{base_url}console?token={LanterlooServer.console_token}",
+        f"http://{here}:{args.port}{base_url}console?token={LanterlooServer.console_token}",
         flush=True,
     )
     # Voila stops its loop on SIGTERM; make Ctrl-C do the same, quietly.

@@ -6,7 +6,9 @@ most :data:`MAX_MESSAGE_BYTES`, it comes on a channel a page uses, it is of a ty
 not a repeat, and a page opens no comm but the widget manager's control comm. What the kernel
 sends the page is filtered (:func:`must_withhold`: no traceback, no stderr), and a page that does
 not read is dropped once :data:`MAX_PENDING_BYTES` wait for it. The request-details socket is the
-kernel's alone (:class:`KernelRequestInfoHandler`, :func:`kernel_proof`).
+kernel's alone (:class:`KernelRequestInfoHandler`, :func:`kernel_proof`). Each kernel websocket's
+opening and closing is noted (:class:`Departures`), so that the server can free the table of a page
+that vanished without a word once it has not come back for ``--reconnect-grace`` seconds.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import itertools
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 import tornado.httputil
@@ -109,6 +112,52 @@ class PlayClock:
 play_clock = PlayClock()
 
 
+# How long a table whose page's websocket closed without a word (a crashed laptop, dropped Wi-Fi)
+# keeps its kernel for the page to come back: a network that blinks for a few seconds reconnects
+# well within it, and a page gone for good frees its place about this long after (--reconnect-grace).
+RECONNECT_GRACE_SECONDS = 75.0
+
+
+class Departures:
+    """The table kernels whose pages' websockets have all closed, and since when.
+
+    A page that leaves properly tells the server (its beacon shuts the kernel down at once); one
+    that vanishes only drops its websocket. Each kernel websocket reports its opening
+    (:meth:`opened`) and its closing (:meth:`closed`); a kernel left with no socket for
+    ``grace`` seconds is :meth:`due` to be shut down, and any socket opened to it meanwhile (the
+    same page reconnecting) keeps it. ``clock`` is injected for the tests.
+    """
+
+    def __init__(self, grace: float = RECONNECT_GRACE_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+        self.grace = grace
+        self._clock = clock
+        self.sockets: dict[str, int] = {}  # kernel id -> its websockets open now
+        self.left: dict[str, float] = {}  # kernel id -> when its last websocket closed
+
+    def opened(self, kernel_id: str) -> None:
+        self.sockets[kernel_id] = self.sockets.get(kernel_id, 0) + 1
+        self.left.pop(kernel_id, None)
+
+    def closed(self, kernel_id: str) -> None:
+        open_now = self.sockets.get(kernel_id, 0) - 1
+        if open_now > 0:
+            self.sockets[kernel_id] = open_now
+            return
+        self.sockets.pop(kernel_id, None)
+        self.left[kernel_id] = self._clock()
+
+    def due(self) -> list[str]:
+        """Kernels whose pages have been gone ``grace`` seconds or more; each is forgotten as it is named."""
+        now = self._clock()
+        gone = [kernel_id for kernel_id, since in self.left.items() if now - since >= self.grace]
+        for kernel_id in gone:
+            del self.left[kernel_id]
+        return gone
+
+
+departures = Departures()
+
+
 V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 # The largest message a page may send its kernel (a click, a changed value, the widget manager's
 # requests are a few hundred bytes); tornado closes a socket that sends more.
@@ -184,8 +233,18 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):  # type: ignore[
         if stream is not None:  # a write past this raises StreamBufferFullError (write_message below)
             stream.max_write_buffer_size = MAX_PENDING_BYTES
         await super().open(kernel_id)
+        if self.ws_connection is not None and not self.ws_connection.is_closing():
+            self._departure_noted = kernel_id
+            departures.opened(kernel_id)
 
     _comm_opens = 0
+    _departure_noted: str | None = None
+
+    def on_close(self) -> None:
+        if self._departure_noted is not None:  # before anything that could raise
+            departures.closed(self._departure_noted)
+            self._departure_noted = None
+        super().on_close()
 
     def on_message(self, message: Any) -> Any:
         client = self.request.remote_ip
