@@ -25,7 +25,8 @@ class DealError(ValueError):
     """A deal that cannot be made with these numbers."""
 
 
-_BITS = tuple(n.bit_length() for n in range(53))
+# The steps of the shuffle, from the last place: (place, places to draw from, bits to draw).
+_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(51, 0, -1))
 
 
 def shuffled_pack(rng: random.Random) -> list[Card]:
@@ -41,9 +42,7 @@ def shuffled_pack(rng: random.Random) -> list[Card]:
         rng.shuffle(pack)
         return pack
     getrandbits = rng.getrandbits
-    for i in range(51, 0, -1):
-        n = i + 1
-        k = _BITS[n]
+    for i, n, k in _STEPS:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)

@@ -66,6 +66,9 @@ class Duty(StrEnum):
     OVERTRUMP = "overtrump"  # void in the suit led: trump, and beat any trump already played (L3-PLAY-04/05)
 
 
+_OVERTRUMP, _TRUMP = VoidRule.MUST_OVERTRUMP_IF_POSSIBLE, VoidRule.MUST_TRUMP  # looked up once: a hot path
+
+
 def follower_choices(
     hand: Sequence[P],
     follows: Callable[[P], bool],
@@ -88,11 +91,11 @@ def follower_choices(
             if higher and len(higher) < len(follow):
                 return higher, Duty.HEAD
         return follow, Duty.FOLLOW
-    if void_rule is VoidRule.MUST_OVERTRUMP_IF_POSSIBLE:
+    if void_rule is _OVERTRUMP:
         beating = [p for p in hand if is_trump(p) and beats(p)]
         if beating and len(beating) < len(hand):
             return beating, Duty.OVERTRUMP
-    elif void_rule is VoidRule.MUST_TRUMP:
+    elif void_rule is _TRUMP:
         trumps = list(filter(is_trump, hand))
         if trumps and len(trumps) < len(hand):
             return trumps, Duty.TRUMP

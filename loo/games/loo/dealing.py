@@ -15,6 +15,9 @@ from loo.games.loo.state import DealKind
 
 __all__ = ["deal_cards"]
 
+_ORDERS: dict[tuple[int, int], list[int]] = {}  # the order of the deal by seats and dealer, with nobody sitting out
+_SINGLE, _NORMAL = DealKind.SINGLE, DealKind.NORMAL
+
 
 def deal_cards(
     rules: Rules,
@@ -30,10 +33,15 @@ def deal_cards(
     if not 0 <= dealer < seats:
         raise ValueError(f"dealer {dealer} is not a seat: seats are numbered 0 to {seats - 1}")
     pack = shuffled_pack(rng)
-    order = [(dealer + i) % seats for i in range(1, seats + 1) if (dealer + i) % seats not in sitting_out]
-    peel_single = deal_kind is DealKind.SINGLE and rules.first_deal_mode is FirstDealMode.PEEL_SINGLE
-    size = 1 if peel_single else rules.game.hand_size
-    with_miss = rules.game.has_miss and deal_kind is DealKind.NORMAL
+    order = None if sitting_out else _ORDERS.get((seats, dealer))
+    if order is None:
+        order = [(dealer + i) % seats for i in range(1, seats + 1) if (dealer + i) % seats not in sitting_out]
+        if not sitting_out:
+            _ORDERS[seats, dealer] = order
+    peel_single = deal_kind is _SINGLE and rules.first_deal_mode is FirstDealMode.PEEL_SINGLE
+    game = rules.game
+    size = 1 if peel_single else game.hand_size
+    with_miss = game.has_miss and deal_kind is _NORMAL
     needed = len(order) * size + (3 if with_miss else 0) + 1
     if needed > 52:
         raise ValueError(f"{len(order)} players need {needed} cards: more than the pack holds (AMB-02)")

@@ -63,14 +63,8 @@ class Explaining(LooHandBase):
         """None if ``action`` is legal now, else (law ID, a plain sentence saying what the law requires)."""
         s = self._s
         offered = self._offered
-        if (
-            offered is not None
-            and offered[0] is s
-            and offered[1] is s.holding
-            and offered[2] == s.to_act
-            and offered[3] is s.phase
-        ):
-            for made in offered[4]:
+        if offered is not None and offered[0] is s:
+            for made in offered[1]:
                 if made is action:
                     return None  # one of the actions legal_actions() offered for this very position
         tricks_law = "L5-GEN-03" if self.game is Game.FIVE_CARD else "L3-GEN-01"

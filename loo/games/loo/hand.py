@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from loo.actions import Action, Verb
 from loo.cards import CARDS, Card, Rank, Suit, full_pack
-from loo.core.hand import Phase, Trick
+from loo.core.hand import Phase, Trick, made_quickly
 from loo.core.tricks import Duty
 from loo.games.loo.dealing import deal_cards
 from loo.games.loo.explain import Explaining
@@ -49,10 +49,20 @@ from loo.reasons import Reason
 # The hand's public names; its parts live in loo.games.loo (state, explain, settle, table).
 __all__ = ["LooHand"]
 
+# The members the hot paths compare against, looked up once (a class attribute costs more than a global).
+_DECLARE, _EXCHANGE, _PLAY, _DONE = Phase.DECLARE, Phase.EXCHANGE, Phase.PLAY, Phase.DONE
+_V_DECLARE, _V_PLAY, _V_FOR_POOL = Verb.DECLARE, Verb.PLAY, Verb.FOR_POOL
+_FIVE_CARD, _THREE_CARD = Game.FIVE_CARD, Game.THREE_CARD
+_NORMAL, _SINGLE, _FINAL = DealKind.NORMAL, DealKind.SINGLE, DealKind.FINAL
+
 # Actions are values: each declaration and each play of a card by a seat is made once, and shared.
 _DECLARE_ACTIONS: dict[tuple[int, tuple[str, ...]], tuple[Action, ...]] = {}  # by seat and what it may declare
 _PLAY_ACTIONS: list[tuple[Action, ...]] = []  # by seat, then by card index
-_NAMES: dict[int, tuple[str, ...]] = {}  # the seats' default names, by the number of seats
+_NAMES: dict[int, tuple[str, ...]] = {}
+_new = object.__new__
+_ROTATIONS: dict[
+    tuple[int, int], tuple[int, ...]
+] = {}  # by dealer and seats, every seat dealt in  # the seats' default names, by the number of seats
 
 
 class LooHand(Explaining, TableMode, Settling, LooHandBase):
@@ -78,7 +88,7 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         table: bool = False,
     ) -> None:
         self.rules = rules
-        self.game = rules.game
+        self.game = game = rules.game
         # Table mode (teaching): an offence is recorded and penalised as the sources say, not refused.
         self.table = table
         self.n = n = len(hands)
@@ -96,41 +106,47 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             used = {c for h in self.dealt if h for c in h} | set(self.miss) | {turnup}
             stock = [c for c in full_pack() if c not in used]
         self.stock = tuple(stock)
-        self.trump = turnup.suit
+        self.trump = trump = turnup.suit
         self.pam_card = None
-        if self.game is Game.FIVE_CARD:
-            pam_suit = self.trump if rules.pam is Pam.TRUMP_KNAVE else Suit.CLUBS
+        five = game is _FIVE_CARD
+        if five:
+            pam_suit = trump if rules.pam is Pam.TRUMP_KNAVE else Suit.CLUBS
             self.pam_card = Card(Rank.KNAVE, pam_suit)
         # The rule functions of loo.games.loo.play compute on card indices: trumps, Pam (-1: none), turn-up.
-        self._trump = int(self.trump)
+        self._trump = turnup.index // 13
         self._pam = self.pam_card.index if self.pam_card is not None else -1
         self._turnup = turnup.index
-        self._peel_dealer = self.game is Game.THREE_CARD and rules.lone_opponent_rule is LoneOpponentRule.PEEL
-        # What legal_actions() last offered, and for which state: (state, its holdings, the seat to act,
-        # the phase, the actions). Every action makes a new holdings table (the state is copy-on-write,
-        # see HandState), so while it is the very table in the state the answer stands, and push need not
-        # ask again about an action offered.
+        self._peel_dealer = game is _THREE_CARD and rules.lone_opponent_rule is LoneOpponentRule.PEEL
+        # What legal_actions() last offered, and for which state: (state, the actions). An action
+        # changes the state in place only through _apply and _play (and table mode's penalties), which
+        # forget the offer; while it stands, push need not ask again about an action offered.
         self._offered = None
-        self.active = [s for s in range(n) if dealt[s] is not None]
-        self._rot = rot = rotation(dealer, n, dealt)
+        rot = _ROTATIONS.get((dealer, n))  # the same for every deal with every seat dealt in
+        if rot is None or None in dealt:
+            rot = rotation(dealer, n, dealt)
+            if None not in dealt:
+                _ROTATIONS[dealer, n] = rot
+        self._rot = rot
+        self.active = list(range(n)) if len(rot) == n else [s for s in range(n) if dealt[s] is not None]
         self.eldest = rot[0] if rot else dealer  # the first active seat on the dealer's left
         # AMB-20: when the dealer sits out, his rights pass to the last active player, the acting dealer.
         self.last = rot[-1]
-        self.club_law = rules.club_law and self.trump is Suit.CLUBS and self.game is not Game.FIVE_CARD
+        self.club_law = club_law = rules.club_law and trump is Suit.CLUBS and not five
         only_stake = pool == rules.deal_price
-        self.bold_stand = (
-            rules.first_deal_mode is FirstDealMode.BOLD_STAND and only_stake and deal_kind is DealKind.NORMAL
-        )
-        self.must = self.game is Game.FIVE_CARD and rules.must_option and only_stake
-        self.peel_single = deal_kind is DealKind.SINGLE and rules.first_deal_mode is FirstDealMode.PEEL_SINGLE
+        first_deal_mode = rules.first_deal_mode
+        self.bold_stand = first_deal_mode is FirstDealMode.BOLD_STAND and only_stake and deal_kind is _NORMAL
+        self.must = five and rules.must_option and only_stake
+        self.peel_single = deal_kind is _SINGLE and first_deal_mode is FirstDealMode.PEEL_SINGLE
         self.all_must_play = (
-            self.club_law
+            club_law
             or self.bold_stand
             or self.must
-            or deal_kind is DealKind.FINAL
-            or (deal_kind is DealKind.SINGLE and not self.peel_single)
+            or deal_kind is _FINAL
+            or (deal_kind is _SINGLE and not self.peel_single)
         )
-        self.miss_in_play = bool(self.miss) and not (self.club_law and rules.club_law_miss is ClubLawMiss.WITHDRAWN)
+        self.miss_in_play = bool(miss) and not (club_law and rules.club_law_miss is ClubLawMiss.WITHDRAWN)
+        self._tricks = 5 if five else 3  # the tricks a hand is played for (Rules.tricks)
+        self._follow_rules = (rules.must_head, rules.void_rule)
         self._s = HandState.start(self.eldest, [list(h) if h is not None else [] for h in dealt])
         self._history = []
         if self.peel_single:
@@ -195,8 +211,6 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         """
         if view.turnup is None:
             raise ValueError(f"seat {view.seat} cannot see the turn-up, so trumps are unknown to it")
-        n = len(view.names)
-        seat = view.seat
         world = cls(
             view.rules,
             hands=dealt,
@@ -208,27 +222,7 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             deal_kind=deal_kind,
             names=view.names,
         )
-        s = world._s
-        s.phase = view.phase
-        s.to_act = view.to_act
-        s.declared = list(view.declared)
-        s.holding = [list(h) for h in holdings]
-        s.miss_taken_by = view.miss_taken_by
-        s.for_pool = view.for_pool
-        s.turnup_taken = view.turnup_taken
-        s.stock_pos = stock_pos
-        s.dead = list(dead)
-        s.exchanged = list(view.exchanged)
-        s.tricks = list(view.tricks)
-        s.current = list(view.current)
-        if view.phase is Phase.PLAY:
-            s.leader = view.current[0][0] if view.current else view.tricks[-1].winner if view.tricks else view.to_act
-        else:
-            s.leader = None
-        s.civil_said = view.civil_said
-        s.put_out = [[] for _ in range(n)]
-        s.put_out[seat] = list(put_out)  # what the others put out is unknown to this seat; it lies among the dead
-        s.settlement = None
+        world._s.set_at_view(view, holdings, stock_pos, dead, put_out)
         world._history = []
         return world
 
@@ -273,17 +267,24 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         if seat is None:
             return []
         phase = s.phase
-        if phase is Phase.PLAY:
-            choices = self._duty([c.index for c in s.holding[seat]])[0]
+        if phase is _PLAY:
+            hand, current, best = [c.index for c in s.holding[seat]], s.current, s.best
+            if not current:  # _duty's two cases asked directly of the rule functions, as the commonest
+                choices = lead_choices(hand, len(s.tricks), self._trump, self._pam, self.rules, self._turnup)[0]
+            elif self._pam < 0 and best is not None:  # no Pam, so no civility
+                led_card = current[0][1].index
+                choices = follow_choices(hand, led_card, best[0], self._trump, -1, False, *self._follow_rules)[0]
+            else:
+                choices = self._duty(hand)[0]
             if seat >= len(_PLAY_ACTIONS):
                 _PLAY_ACTIONS.extend(
                     tuple(Action(p, "play", c) for c in CARDS) for p in range(len(_PLAY_ACTIONS), seat + 1)
                 )
             actions = _PLAY_ACTIONS[seat]
             out = [actions[i] for i in choices]
-            self._offered = (s, s.holding, seat, phase, out)
+            self._offered = (s, out)
             return out
-        if phase is Phase.DECLARE:
+        if phase is _DECLARE:
             options = self._options(seat)
             made = _DECLARE_ACTIONS.get((seat, options))
             if made is None:
@@ -294,9 +295,9 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             out = list(made)
             if seat == self.last and self._may_take_turnup():
                 out.extend(Action(seat, "take-turnup", c) for c in s.holding[seat])
-            self._offered = (s, s.holding, seat, s.phase, out)
+            self._offered = (s, out)
             return out
-        if s.phase is Phase.EXCHANGE:
+        if phase is _EXCHANGE:
             return [Action(seat, "exchange", combo) for combo in self._exchange_options(seat)]
         return []
 
@@ -308,7 +309,7 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         lone_peel = False
         if last and self._peel_dealer and not all_must_play:
             declared = s.declared
-            lone_peel = sum(1 for p in self.active if p != seat and declared[p] in STANDING) == 1
+            lone_peel = len([p for p in self.active if p != seat and declared[p] in STANDING]) == 1
         taken = s.miss_taken_by is not None
         return declaration_options(
             all_must_play,  # everyone must play
@@ -422,11 +423,13 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         """
         s = self._s
         offered = self._offered
-        if offered is not None and offered[0] is s and offered[1] is s.holding and offered[2] == s.to_act:
-            for made in offered[4]:
+        if offered is not None and offered[0] is s:
+            for made in offered[1]:
                 if made is action:
-                    self._history.append((action, s.copy()))
-                    if action.verb is Verb.PLAY:
+                    kept = _new(HandState)  # s.copy(), written out: every field shared (copy-on-write)
+                    kept.__dict__ = s.__dict__.copy()
+                    self._history.append((action, kept))
+                    if action.verb is _V_PLAY:
                         self._play(action.seat, action.value, action.civil)
                     else:
                         self._apply(action)
@@ -437,23 +440,32 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         s = self._s
         seat = action.seat
         verb = action.verb
-        if verb is Verb.PLAY:
+        if verb is _V_PLAY:
             self._play(seat, action.value, action.civil)
             return
-        s.unshare()  # the declarations and exchanges change the per-seat tables in place
-        if verb is Verb.DECLARE:
-            s.declared[seat] = action.value
-            if action.value in ("miss", "throw"):
-                s.put_out[seat] = [*s.put_out[seat], *s.holding[seat]]
-            if action.value == "miss":
-                s.dead = [*s.dead, *s.holding[seat]]  # L3-DECL-03: his own cards go to the stock unseen
-                s.holding[seat] = list(self.miss)
-                s.miss_taken_by = seat
-            elif action.value == "throw":
-                s.dead = [*s.dead, *s.holding[seat]]
-                s.holding[seat] = []
+        self._offered = None  # the state changes in place
+        if verb is _V_DECLARE:
+            what = action.value
+            declared = s.declared.copy()  # copy-on-write (HandState): each table changed is copied first
+            declared[seat] = what
+            s.declared = declared
+            if what == "miss" or what == "throw":
+                held = s.holding[seat]
+                put_out = s.put_out.copy()
+                put_out[seat] = [*put_out[seat], *held]
+                s.put_out = put_out
+                s.dead = [*s.dead, *held]  # L3-DECL-03: a miss's taker's own cards go to the stock unseen
+                holding = s.holding.copy()
+                if what == "miss":
+                    holding[seat] = list(self.miss)
+                    s.miss_taken_by = seat
+                else:
+                    holding[seat] = []
+                s.holding = holding
             self._after_declaration(seat)
-        elif verb is Verb.FOR_POOL:
+            return
+        s.unshare()  # the other declarations and the exchanges change the per-seat tables in place
+        if verb is _V_FOR_POOL:
             s.declared[seat] = "for-pool"
             s.put_out[seat] = [*s.put_out[seat], *s.holding[seat]]
             s.dead = [*s.dead, *s.holding[seat]]
@@ -489,15 +501,17 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
     def _after_declaration(self, seat: int) -> None:
         s = self._s
         declared = s.declared
-        standers = [p for p in self.active if declared[p] in PLAYING]
-        if seat != self.last:
+        last = self.last
+        if seat != last:
             rot = self._rot
             nxt = rot[rot.index(seat) + 1]
-            if dealer_uncontested(nxt == self.last, len(standers), self.all_must_play):
-                self._finish(self._uncontested(self.last, Reason.DEALER_UNCONTESTED))
+            # (the standers are counted only when the dealer is next: before, the pool cannot go uncontested)
+            if nxt == last and dealer_uncontested(True, len([d for d in declared if d in PLAYING]), self.all_must_play):
+                self._finish(self._uncontested(last, Reason.DEALER_UNCONTESTED))
                 return
             s.to_act = nxt
             return
+        standers = [p for p in self.active if declared[p] in PLAYING]
         if conceded(len(standers), s.for_pool):
             self._finish(self._uncontested(standers[0], Reason.CONCEDED))
             return
@@ -537,14 +551,17 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
                 self._finish(self._settle_flush(*flush))
                 return
         taker = s.miss_taken_by
-        leader = first_leader(self._players(), -1 if taker is None else taker, s.for_pool, self.rules.miss_holder_leads)
-        s.phase = Phase.PLAY
+        players = self._players()
+        leader = first_leader(players, -1 if taker is None else taker, s.for_pool, self.rules.miss_holder_leads)
+        s.phase = _PLAY
+        s.players = players  # fixed from here
         s.leader = leader
         s.to_act = leader
         if self.table:
             s.start_of_play = s.copy()
 
     def _play(self, seat: int, card: Card, civil: bool) -> None:
+        self._offered = None  # the state changes in place
         s = self._s
         held = list(s.holding[seat])
         held.remove(card)
@@ -555,7 +572,11 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         if not current:
             s.civil_said = civil
             s.current = current = [(seat, card)]
-            s.best = best = (self._trick_power(seat, card), seat)  # the lead holds the trick so far
+            if self._pam < 0:  # no Pam, so no civility: the power of the card led
+                i = card.index
+                s.best = best = (power(i, i // 13, self._trump, -1), seat)  # the lead holds the trick so far
+            else:
+                s.best = best = (self._trick_power(seat, card), seat)
         else:
             s.current = current = [*current, (seat, card)]
             known = s.best
@@ -575,16 +596,20 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             s.to_act = next_in_trick(players, s.leader, len(current))
             return
         winner = best[1]
-        s.tricks = [*s.tricks, Trick(s.leader, tuple(s.current), winner)]
+        s.tricks = tricks = [
+            *s.tricks,
+            made_quickly(Trick, {"leader": s.leader, "plays": tuple(current), "winner": winner}),
+        ]
         s.current = []
         s.best = None
-        if len(s.tricks) == self.rules.tricks:
+        if len(tricks) == self._tricks:
             self._finish(self._settle_play())
             return
         s.leader = winner  # L3-LEAD-09
         s.to_act = winner
 
     def _finish(self, settlement: Settlement) -> None:
-        self._s.phase = Phase.DONE
-        self._s.to_act = None
-        self._s.settlement = settlement
+        s = self._s
+        s.phase = _DONE
+        s.to_act = None
+        s.settlement = settlement

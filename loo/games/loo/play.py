@@ -59,6 +59,8 @@ ACE = 12  # the ace's rank within a suit (index % 13)
 KING = 11
 
 _IN_SUIT = tuple(frozenset(range(13 * suit, 13 * suit + 13)).__contains__ for suit in range(4))  # index in suit?
+_HIGHEST, _ANY_TRUMP = FirstLeadRule.HIGHEST, FirstLeadRule.ANY_TRUMP  # looked up once: a hot path
+_LEAD_TRUMP_OFF, _LEAD_HIGHER, _LEAD_ANY = WinnerLeadsTrump.OFF, WinnerLeadsTrump.HIGHER, WinnerLeadsTrump.ANY
 _STAND = ("stand",)
 _STAND_MISS = ("stand", "miss")
 _STAND_THROW = ("stand", "throw")
@@ -136,16 +138,16 @@ def lead_choices(
         if rules.king_rule_when_ace_turned and turnup == ace and ace - 1 in hand:
             return [ace - 1], "L3-LEAD-04"
         if len(trumps) >= 2:
-            if rules.first_lead_rule is FirstLeadRule.HIGHEST:
+            if rules.first_lead_rule is _HIGHEST:
                 return [top_trump(trumps, pam)], "L3-LEAD-05"
-            if rules.first_lead_rule is FirstLeadRule.ANY_TRUMP:
+            if rules.first_lead_rule is _ANY_TRUMP:
                 return trumps, "L3-LEAD-06"
         return hand, None
     rule = rules.winner_must_lead_trump
-    if trumps and rule is not WinnerLeadsTrump.OFF:
-        if rule is WinnerLeadsTrump.HIGHER:
+    if trumps and rule is not _LEAD_TRUMP_OFF:
+        if rule is _LEAD_HIGHER:
             return [top_trump(trumps, pam)], "L3-LEAD-10"
-        if rule is WinnerLeadsTrump.ANY:
+        if rule is _LEAD_ANY:
             return trumps, "L3-LEAD-10"
     return hand, None
 

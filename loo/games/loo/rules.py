@@ -122,6 +122,7 @@ class FiveCardLeadRules(StrEnum):
     AS_THREE_CARD = "as-three-card"  # 001 §100.iv
 
 
+_FIVE_CARD, _AS_THREE_CARD = Game.FIVE_CARD, FiveCardLeadRules.AS_THREE_CARD  # looked up once (hot paths)
 THREE = frozenset({Game.THREE_CARD})
 ALL = frozenset(Game)
 TRICK_GAMES_WITH_THREE_CARD_LAWS = frozenset({Game.THREE_CARD, Game.IRISH})
@@ -194,7 +195,7 @@ class Rules:
     @property
     def three_card_leads(self) -> bool:
         """Do the first-lead and winner-leads-trump duties of three-card Loo apply (CF-26)?"""
-        return self.game is not Game.FIVE_CARD or self.five_card_lead_rules is FiveCardLeadRules.AS_THREE_CARD
+        return self.game is not _FIVE_CARD or self.five_card_lead_rules is _AS_THREE_CARD
 
     @classmethod
     def preset(cls, name: str, game: Game | None = None) -> Rules:

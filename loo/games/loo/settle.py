@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from loo.cards import Card
+from loo.core.hand import made_quickly
 from loo.games.loo.play import loo_amount, settle_tricks, uncontested_payouts
 from loo.games.loo.rules import FlushLooDestination
 from loo.games.loo.state import DealKind, Flush, LooHandBase, Settlement
@@ -44,18 +45,21 @@ class Settling(LooHandBase):
             0 if final else self.loo_amount(),
         )
         offenders = s.offenders
-        return Settlement(
-            Reason.PLAYED,
-            tuple(s.tricks),
-            out.won,
-            () if final else out.looed,  # in seat order (docs/records.md)
-            out.payouts,
-            out.loos,
-            out.next_pool,
-            None,
-            None,
-            self._penalties(),
-            tuple(sorted(offenders)) if offenders else (),
+        return made_quickly(  # one is made per hand played: a Settlement, made quickly
+            Settlement,
+            {
+                "reason": Reason.PLAYED,
+                "tricks": tuple(s.tricks),
+                "tricks_won": out.won,
+                "looed": () if final else out.looed,  # in seat order (docs/records.md)
+                "payouts": out.payouts,
+                "loos": out.loos,
+                "next_pool": out.next_pool,
+                "direct": None,
+                "flush": None,
+                "penalties": self._penalties(),
+                "offenders": tuple(sorted(offenders)) if offenders else (),
+            },
         )
 
     def _settle_peel_single(self) -> Settlement:

@@ -5,6 +5,7 @@ the state that changes as it is played (copy-on-write, for take-back), what one 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import MISSING, dataclass, field
 from enum import Enum, StrEnum
 from typing import Any
@@ -154,7 +155,7 @@ class HandState:
         fields["holding"] = holding
         fields["exchanged"] = [None] * n
         fields["penalties"] = [0] * n
-        fields["put_out"] = [[] for _ in range(n)]
+        fields["put_out"] = [[]] * n  # one empty list shared: a seat's list is replaced, never changed in place
         fields["dead"], fields["tricks"], fields["current"] = [], [], []
         fields["offenders"], fields["offences"] = {}, []
         state.__dict__ = fields
@@ -164,6 +165,38 @@ class HandState:
         other = HandState.__new__(HandState)
         other.__dict__ = self.__dict__.copy()  # everything shared: nothing is changed in place once copied
         return other
+
+    def set_at_view(
+        self,
+        view: SeatView,
+        holdings: Sequence[Sequence[Card]],
+        stock_pos: int,
+        dead: Sequence[Card],
+        put_out: Sequence[Card],
+    ) -> None:
+        """Set this state (a hand's just dealt) to the public state ``view`` shows, with these hidden
+        cards (see :meth:`loo.games.loo.hand.LooHand.at_view`)."""
+        self.phase = view.phase
+        self.to_act = view.to_act
+        self.declared = list(view.declared)
+        self.holding = [list(h) for h in holdings]
+        self.miss_taken_by = view.miss_taken_by
+        self.for_pool = view.for_pool
+        self.turnup_taken = view.turnup_taken
+        self.stock_pos = stock_pos
+        self.dead = list(dead)
+        self.exchanged = list(view.exchanged)
+        self.tricks = list(view.tricks)
+        self.current = list(view.current)
+        if view.phase is Phase.PLAY:
+            current, tricks = view.current, view.tricks
+            self.leader = current[0][0] if current else tricks[-1].winner if tricks else view.to_act
+        else:
+            self.leader = None
+        self.civil_said = view.civil_said
+        self.put_out = [[] for _ in view.names]
+        self.put_out[view.seat] = list(put_out)  # what the others put out is unknown to the seat: among the dead
+        self.settlement = None
 
     def unshare(self) -> None:
         """Copy the per-seat tables, which the declarations and the table's penalties change in place."""
@@ -244,7 +277,7 @@ class LooHandBase(TrickHand):
     _trump: int
     _pam: int
     _turnup: int
-    _offered: tuple[HandState, list[list[Card]], int, Phase, list[Action]] | None
+    _offered: tuple[HandState, list[Action]] | None  # what legal_actions() offered, in which state
 
     def legal_actions(self) -> list[Action]:
         raise NotImplementedError

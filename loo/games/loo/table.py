@@ -39,6 +39,7 @@ class TableMode(LooHandBase):
         return self.rules.deal_price if self.rules.loo_mode is not LooMode.LIMITED else self.rules.single_loo
 
     def _offend(self, seat: int, law: str, message: str, action: Action | None) -> None:
+        self._offered = None  # the state changes in place
         s = self._s
         if s.phase in (Phase.DECLARE, Phase.EXCHANGE):
             # L3-PEN-05/06, AMB-17: a single loo into this pool; the irregular declaration has no effect.
@@ -84,6 +85,7 @@ class TableMode(LooHandBase):
         if self._s.phase is Phase.DONE:
             raise IllegalActionError(law, "the hand is over")
         self._history.append((Action(seat, "penalty", law), self._s.copy()))
+        self._offered = None  # the state changes in place
         if law in PRE_PLAY_CLAIMS:
             self._s.unshare()
             self._s.penalties[seat] += self._penalty_amount()
