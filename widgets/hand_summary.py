@@ -15,7 +15,7 @@ from typing import Any
 from loo.core.protocols import Piece, PointsSettlement, Settlement
 from loo.registry import Family, family
 from loo.tiles import Tile
-from widgets.board import pieces_html
+from widgets.board import piece_html
 from widgets.model import TableModel
 from widgets.pacing import trick_html
 from widgets.step_drawing import settlement_html
@@ -25,7 +25,7 @@ STYLE = (
     "border:1px solid #c8c8c8;border-radius:8px}.loo-summary h3{font-size:15px;margin:4px 0}"
     ".loo-summary-hands{display:flex;flex-wrap:wrap;gap:6px 18px}.loo-summary ol{margin:0;padding:0;list-style:none}"
     ".loo-summary .loo-won{display:inline-block;margin:2px 6px 2px 0}"
-    ".loo-summary svg{max-width:100%;height:auto}</style>"
+    "</style>"
 )
 
 
@@ -78,10 +78,12 @@ def summary_html(model: TableModel, *, four_colour: bool = False) -> str:
         pieces = _pieces(dealt, model.game)
         who = f"{name} (you)" if seat == model.seat else name
         label = f"{who}'s hand as dealt: " + ", ".join(p.name for p in pieces)
-        drawn = pieces_html(pieces, width=34, label=label, four_colour=four_colour) if pieces else "no cards"
-        hands.append(f'<div class="loo-summary-hand">{escape(who)}<br>{drawn}</div>')
+        drawn = "".join(piece_html(p, 30, four_colour=four_colour) for p in pieces)
+        hands.append(
+            f'<div class="loo-summary-hand" role="group" aria-label="{escape(label)}">{escape(who)}<br>{drawn}</div>'
+        )
     tricks = "".join(
-        f"<li>{trick_html(trick, names, number=k, title='Trick', four_colour=four_colour)}</li>"
+        f"<li>{trick_html(trick, names, number=k, title='', four_colour=four_colour)}</li>"
         for k, trick in enumerate(hand.tricks, start=1)
     )
     played = f'<h3>The tricks</h3><ol aria-label="the tricks of the hand">{tricks}</ol>' if tricks else ""

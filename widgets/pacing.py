@@ -85,7 +85,8 @@ def trick_html(trick: TrickRecord, names: Sequence[str], *, number: int, title: 
             f'<span class="loo-play{winner}">{escape(names[p])}<br>'
             f"{piece_html(piece, 34, four_colour=four_colour)}</span>"
         )
-    said = f"{title}, trick {number}: {names[trick.winner]} won it with the {dict(trick.plays)[trick.winner].name}."
+    which = f"{title}, trick {number}" if title else f"Trick {number}"
+    said = f"{which}: {names[trick.winner]} won it with the {dict(trick.plays)[trick.winner].name}."
     return (
         f'{TRICK_STYLE}<div class="loo-won" role="group" aria-label="{escape(said)}">'
         f"<div><b>{escape(said)}</b></div>{''.join(plays)}</div>"

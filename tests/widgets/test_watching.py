@@ -187,7 +187,7 @@ def test_a_finished_hand_shows_every_hand_and_trick_and_the_settlement_in_words(
     for name in model.names:
         assert f"{name}&#x27;s hand as dealt" in summary or f"{name} (you)&#x27;s hand as dealt" in summary
     for k, trick in enumerate(model.hand.tricks, start=1):
-        assert f"Trick, trick {k}: {model.names[trick.winner]} won it" in summary
+        assert f"Trick {k}: {model.names[trick.winner]} won it" in summary
     assert "You took" in summary
     model.new_hand()
     assert watching.summary.value == ""
