@@ -33,8 +33,12 @@ def _chips(n: int, unit: str) -> str:
     return f"{n} {unit if n != 1 else unit[:-1]}"
 
 
-def settlement_words(settlement: Settlement, names: Sequence[str], reader: int) -> str:
-    """Each player's tricks and what the hand paid them, in one sentence.
+def settlement_words(
+    settlement: Settlement, names: Sequence[str], reader: int, chips: Sequence[int] | None = None
+) -> str:
+    """Each player's tricks and what the hand paid them, in one sentence: ``chips`` are each player's
+    chips won or paid in the hand as the ledger books them, stakes and loos included (the settlement's
+    own figures if not given); a game scored in points says the points.
 
     >>> from types import SimpleNamespace as Ns
     >>> settled = Ns(tricks_won=(2, 1, 0), net=lambda: (6, -3, -3))
@@ -42,7 +46,8 @@ def settlement_words(settlement: Settlement, names: Sequence[str], reader: int) 
     'You took two tricks and won 6 chips; Ben took one trick and paid 3 chips; Cat took no trick and paid 3 chips.'
     """
     unit = "points" if isinstance(settlement, PointsSettlement) and settlement.points is not None else "chips"
-    gains = settlement.points if unit == "points" and isinstance(settlement, PointsSettlement) else settlement.net()
+    gains = settlement.points if unit == "points" and isinstance(settlement, PointsSettlement) else chips
+    gains = gains if gains is not None else settlement.net()
     assert gains is not None
     counts = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
     parts = []
@@ -87,7 +92,9 @@ def summary_html(model: TableModel, *, four_colour: bool = False) -> str:
         for k, trick in enumerate(hand.tricks, start=1)
     )
     played = f'<h3>The tricks</h3><ol aria-label="the tricks of the hand">{tricks}</ol>' if tricks else ""
-    words = settlement_words(hand.settlement, names, model.seat)
+    lines = model.hand_lines()
+    chips = [lines[-1].net.get(name, 0) for name in names] if lines else None  # as the ledger booked the hand
+    words = settlement_words(hand.settlement, names, model.seat, chips)
     return (
         f'{STYLE}<section class="loo-summary" aria-label="The hand just played">'
         f'<h3>The hands as dealt</h3><div class="loo-summary-hands">{"".join(hands)}</div>{played}'

@@ -189,5 +189,24 @@ def test_a_finished_hand_shows_every_hand_and_trick_and_the_settlement_in_words(
     for k, trick in enumerate(model.hand.tricks, start=1):
         assert f"Trick {k}: {model.names[trick.winner]} won it" in summary
     assert "You took" in summary
+    line = model.hand_lines()[-1]  # the chips in words are the ledger's, as the result line says them
+    if "points" not in summary:
+        for name, amount in line.net.items():
+            who = "You" if name == model.names[model.seat] else name
+            said = f"won {amount} chip" if amount > 0 else f"paid {-amount} chip" if amount else "neither won nor paid"
+            assert f"{who} took" in summary and said in summary.split(f"{who} took", 1)[1].split(";")[0]
     model.new_hand()
     assert watching.summary.value == ""
+
+
+def test_the_model_keeps_each_change_s_moves_as_the_reader_s_seat_saw_them() -> None:
+    model = TableModel("three-card-loo", preset="enquire-within", seed=12, rng=random.Random(1))
+    model.act(model.legal()[0])
+    moves = model.moves
+    assert moves and moves[0].action.seat == model.seat
+    assert all(m.view.seat == model.seat for m in moves)  # the reader's own view, never another seat's
+    assert [m.action for m in moves] == model.hand.actions[-len(moves) :]
+    replayed = TableModel(journal=model._history)
+    assert replayed.moves == ()  # a game rebuilt from its journal lays nothing out again
+    model._say("")
+    assert model.moves == ()  # a change with no move (a message) has none
