@@ -127,6 +127,8 @@ class Watching:
             view._hinted.value = view._explained.value = view._unavailable.value = ""
             view.say(model.message)
             view._set_choices((*self._waiting_pieces(move.view), self.skip), ())
+            if move.view.settlement is None:  # the last hand's summary goes with it: a new hand is in play
+                self.summary.value = ""
 
     def _waiting_pieces(self, seen: View) -> list[ipw.Button]:
         pam = pam_card(seen)

@@ -210,3 +210,28 @@ def test_the_model_keeps_each_change_s_moves_as_the_reader_s_seat_saw_them() -> 
     assert replayed.moves == ()  # a game rebuilt from its journal lays nothing out again
     model._say("")
     assert model.moves == ()  # a change with no move (a message) has none
+
+
+def test_the_next_hand_dealt_at_a_pace_clears_the_last_hand_s_summary_at_once() -> None:
+    """Its cards are public, but a hand's names must not stand beside the next hand's while it is dealt."""
+    view = TableView(TableModel("nap", preset="hoffmann", seed=5, rng=random.Random(5)))
+    model = view.model
+    while not (model.hand.is_over and model.hand.actions):
+        model.act(model.legal()[0]) if not model.hand.is_over else model.new_hand()
+    assert view.watching.summary.value
+
+    async def never(_seconds: float) -> None:
+        await asyncio.Event().wait()
+
+    async def scenario() -> None:
+        view.watching.pacer._sleep = never
+        for _ in range(20):  # a deal after which a computer player acts before the reader
+            view._next.click()
+            if len(model.moves) > 1:
+                break
+            while not (model.hand.is_over and model.hand.actions):
+                model.act(model.legal()[0]) if not model.hand.is_over else model.new_hand()
+        assert view.watching.pacer.busy and view.watching.summary.value == ""
+        view.watching.finish()
+
+    asyncio.run(scenario())
