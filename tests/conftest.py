@@ -184,6 +184,17 @@ def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield served
 
 
+INSTANT_PACE = "try { localStorage.setItem('lanterloo-pace', 'Instant'); } catch (e) {}"
+
+
+@pytest.fixture
+def context(context: Any) -> Any:
+    """A test's page shows the computer players' moves at once: the pace a reader may choose, kept in
+    the browser's storage (widgets.pacing). tests/browser/test_watching.py watches them at the default."""
+    context.add_init_script(INSTANT_PACE)
+    return context
+
+
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Any]:
     """A PostgreSQL server for the session (:mod:`tests.helpers.postgres`); ``new_database()`` gives

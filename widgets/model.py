@@ -51,6 +51,7 @@ from loo.tiles import Tile
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.hints import Hint, hint_for
 from widgets.journal import START, Event, Journals
+from widgets.moves import Move, push_move
 from widgets.saving import (
     NOT_SAVING_MESSAGE,
     SAVED_AGAIN_MESSAGE,
@@ -128,6 +129,8 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self._unsaved: list[Event] = []  # events the store could not take yet (a full disk): sent again
         self._failing = False  # the last write failed
         self._saved_note = ""  # said once the store takes them
+        self._moves: list[Move] = []  # the moves made since the table was last redrawn
+        self.moves: tuple[Move, ...] = ()  # the moves the latest change made, for widgets.pacing to lay out
         if journal is not None:
             self._replay(journal)
         else:
@@ -325,7 +328,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
             self._say("This hand is over: deal the next hand to play on.")
             return False
         try:
-            self.hand.push(action)
+            self._moves.append(push_move(self.hand, self.seat, action))
         except IllegalActionError as error:
             self._say(f"{_sentence(error.message)} ({cite(error.law)})")
             return False
@@ -514,7 +517,10 @@ class TableModel(SavingTable, traitlets.HasTraits):
                 bot = self._bots[seat]
                 assert bot is not None
                 action = bot.choose(self.hand.view(seat), self._rng)
-            self.hand.push(action)
+            if self._script is None:  # a move the reader sees made (widgets.pacing), not a replay's
+                self._moves.append(push_move(self.hand, self.seat, action))
+            else:
+                self.hand.push(action)
             self._pushed.append(action)
         if self.hand.is_over:
             self._settle()
@@ -549,6 +555,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
             message = message.replace(note, "").strip()
         note = NOT_SAVING_MESSAGE if self._unsaved else self._saved_note
         self.message = f"{message} {note}".strip()
+        self.moves, self._moves = (() if self._replaying else tuple(self._moves)), []
         if not self._replaying:  # a replay redraws nothing until it is done
             self.version += 1
 

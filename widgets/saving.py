@@ -67,6 +67,7 @@ _GAME_STATE = (
     "_seed",
     "_reader_moves",
     "_history",
+    "_moves",  # none: the moves of the refused change are not laid out (widgets.pacing)
 )
 
 

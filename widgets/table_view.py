@@ -28,11 +28,13 @@ from widgets.model import TableModel
 from widgets.opening import opening_html
 from widgets.safety import guarded
 from widgets.shared import ROW, is_shared, lean, own_layout, shared_layout
+from widgets.watching import Watching
 
 KEYS_HELP = (
     "Keys: Tab or the arrow keys move between choices, Enter or Space takes one; "
     "1 to 9 play your first to ninth card or tile (a tile that may lead either of its suits is picked, and Enter or "
-    "the arrow keys choose the suit); U takes back, H asks for a hint, W explains, N deals the next hand."
+    "the arrow keys choose the suit); U takes back, H asks for a hint, W explains, L shows the last trick, "
+    "N deals the next hand."
 )
 
 UNDO_TIP = "Take back your last move (key U)"
@@ -169,19 +171,23 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         )
         self._records = lean(ipw.Accordion, [records], titles=("Records: export and import",), selected_index=None)
         self._keys = lean(ipw.HTML, f'<p class="loo-keys" style="font-size:12px;color:#555">{escape(KEYS_HELP)}</p>')
+        self.watching = Watching(self)  # the moves laid out one by one, the last trick, the finished hand
         super().__init__(
             [
                 self._style,
                 self._opening,
                 self._board,
+                self.watching.trick,
                 self._choices,
                 self._unavailable,
                 self._picks,
                 self._status,
+                _row([self.watching.last, self.watching.spoken], "loo-watch"),
                 _row([self._undo, self._hint, self._why, self._next, self._new_game, self._teaching], "loo-controls"),
                 self._hinted,
                 self._explained,
-                _row([self._four_colour, self._text_only], "loo-display"),
+                self.watching.summary,
+                _row([self._four_colour, self._text_only, self.watching.pace], "loo-display"),
                 self._confirm_new,
                 self._records,
                 self._keys,
@@ -197,7 +203,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
     def _wire(self) -> None:
         say = self.say
         model = self.model
-        model.observe(guarded(say)(lambda _change: self._render()), names=["version"])
+        model.observe(guarded(say)(lambda _change: self.watching.changed()), names=["version"])
         self._undo.on_click(guarded(say)(lambda _b: model.undo()))
         self._hint.on_click(guarded(say)(lambda _b: self._show_hint()))
         self._why.on_click(guarded(say)(lambda _b: self._explain()))
@@ -258,16 +264,19 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             )
             + self._result_html()
         )
-        replaced = [*self._choices.children, *self._picks.children]
-        self._choices.children = self._choice_buttons(specs, pam_card(view))
+        self.watching.render(view)
+        self._set_choices(self._choice_buttons(specs, pam_card(view)), self._pick_toggles(view))
         self._unavailable.value = self._unavailable_html()
-        self._picks.children = self._pick_toggles(view)
+        self._teaching.value = model.teaching
+        self.say(model.message)
+
+    def _set_choices(self, choices: tuple[ipw.Widget, ...], picks: tuple[ipw.Widget, ...]) -> None:
+        replaced = [*self._choices.children, *self._picks.children]
+        self._choices.children, self._picks.children = choices, picks
         # The buttons of the last position are gone from the page: close them (with their layout
         # and style widgets), or a long game would leave thousands of widgets in the kernel, each
         # sent again to a page that reconnects.
-        _close([w for w in replaced if w is not self._confirm])
-        self._teaching.value = model.teaching
-        self.say(model.message)
+        _close([w for w in replaced if w not in (self._confirm, self.watching.skip, *choices, *picks)])
 
     def _result_html(self) -> str:
         """Once the hand is over: what it paid, in a line (the ledger view has the whole game)."""
@@ -394,6 +403,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
     def _show_hint(self) -> None:
         """The hint in the status line and, in full, below the controls; while it is worked out (it
         may take a second) the button says so and the box says what is being done."""
+        self.watching.finish()
         if not self.model.legal():
             self.say("It is not your turn.")
             return
@@ -412,6 +422,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
 
     def _explain(self) -> None:
         """Every choice the reader might make now, allowed or not, with its law and sources."""
+        self.watching.finish()
         pam = pam_card(self.model.view())
         items = []
         for e in self.model.hand.explain():

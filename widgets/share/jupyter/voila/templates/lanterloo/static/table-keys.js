@@ -1,8 +1,8 @@
 // Lanterloo: keyboard play at a live table, the same at the server's tables (the lanterloo Voila
 // template links it) and at the tables in the reader's browser (play/<game>.html). The Tab key
 // and Enter already work on every button; here the arrow keys move between the choices, 1-9 play
-// the first to ninth card or tile, U takes back, H asks for a hint, W explains each choice, N deals
-// the next hand. When a move redraws the choices, the focus comes back to the first choice, so a
+// the first to ninth card or tile, U takes back, H asks for a hint, W explains each choice, L shows the
+// last trick, N deals the next hand. When a move redraws the choices, the focus comes back to the first choice, so a
 // keyboard player never has to Tab through the page again.
 (function () {
   "use strict";
@@ -43,7 +43,7 @@
       if (slot.length === 1) { slot[0].click(); } else if (slot.length) { slot[0].focus(); }
       return;
     }
-    var target = {u: ".loo-undo", h: ".loo-hint", w: ".loo-why", n: ".loo-next"}[key.toLowerCase()];
+    var target = {u: ".loo-undo", h: ".loo-hint", w: ".loo-why", n: ".loo-next", l: ".loo-last"}[key.toLowerCase()];
     if (target) {
       var button = table.querySelector(target);
       if (button && !button.disabled) { inTable = true; button.click(); e.preventDefault(); }
@@ -55,8 +55,33 @@
       }
     }
   });
+  // The pace of the computer players' moves is the reader's: kept in this browser's storage when
+  // chosen, and chosen again when a table appears (after a reload, or at a new table).
+  var PACE_KEY = "lanterloo-pace";
+  function storedPace() {
+    try { return window.localStorage.getItem(PACE_KEY); } catch (err) { return null; }
+  }
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest(".loo-pace button");
+    if (button && e.isTrusted) {
+      try { window.localStorage.setItem(PACE_KEY, button.textContent.trim()); } catch (err) { /* storage off */ }
+    }
+  }, true);
+  function applyPace() {
+    var pace = storedPace();
+    if (!pace) { return; }
+    Array.prototype.forEach.call(document.querySelectorAll(".loo-pace:not([data-loo-paced])"), function (control) {
+      var buttons = control.querySelectorAll("button");
+      if (!buttons.length) { return; }
+      control.setAttribute("data-loo-paced", "");
+      Array.prototype.forEach.call(buttons, function (b) {
+        if (b.textContent.trim() === pace && !b.classList.contains("mod-active")) { b.click(); }
+      });
+    });
+  }
   // Bring the focus back after the choices are redrawn (the old buttons, and the focus, are gone).
   new MutationObserver(function () {
+    applyPace();
     if (!inTable) { return; }
     var active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) { return; }

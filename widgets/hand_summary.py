@@ -1,0 +1,103 @@
+"""The hand just finished, on the Table tab: every hand as dealt, each trick with its winner, and the
+settlement in words.
+
+It is drawn only once the hand is over, when its record is public (the reader may export it), and
+reads nothing but that record, the finished hand's tricks and its settlement: nothing of a hand in
+play ever reaches it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from loo.core.protocols import Piece, PointsSettlement, Settlement
+from loo.registry import Family, family
+from loo.tiles import Tile
+from widgets.board import piece_html
+from widgets.model import TableModel
+from widgets.pacing import trick_html
+from widgets.step_drawing import settlement_html
+
+STYLE = (
+    "<style>.loo-summary{font-family:system-ui,sans-serif;font-size:14px;margin:8px 0;padding:6px 10px;"
+    "border:1px solid #c8c8c8;border-radius:8px}.loo-summary h3{font-size:15px;margin:4px 0}"
+    ".loo-summary-hands{display:flex;flex-wrap:wrap;gap:6px 18px}.loo-summary ol{margin:0;padding:0;list-style:none}"
+    ".loo-summary .loo-won{display:inline-block;margin:2px 6px 2px 0}"
+    "</style>"
+)
+
+
+def _chips(n: int, unit: str) -> str:
+    return f"{n} {unit if n != 1 else unit[:-1]}"
+
+
+def settlement_words(
+    settlement: Settlement, names: Sequence[str], reader: int, chips: Sequence[int] | None = None
+) -> str:
+    """Each player's tricks and what the hand paid them, in one sentence: ``chips`` are each player's
+    chips won or paid in the hand as the ledger books them, stakes and loos included (the settlement's
+    own figures if not given); a game scored in points says the points.
+
+    >>> from types import SimpleNamespace as Ns
+    >>> settled = Ns(tricks_won=(2, 1, 0), net=lambda: (6, -3, -3))
+    >>> settlement_words(settled, ["Ann", "Ben", "Cat"], 0)
+    'You took two tricks and won 6 chips; Ben took one trick and paid 3 chips; Cat took no trick and paid 3 chips.'
+    """
+    unit = "points" if isinstance(settlement, PointsSettlement) and settlement.points is not None else "chips"
+    gains = settlement.points if unit == "points" and isinstance(settlement, PointsSettlement) else chips
+    gains = gains if gains is not None else settlement.net()
+    assert gains is not None
+    counts = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    parts = []
+    for seat, (name, tricks, gain) in enumerate(zip(names, settlement.tricks_won, gains, strict=True)):
+        took = f"{counts[tricks] if tricks < len(counts) else tricks} trick{'' if tricks == 1 else 's'}"
+        if tricks == 0:
+            took = "no trick"
+        verb = "scored" if unit == "points" else "won" if gain > 0 else "paid" if gain < 0 else ""
+        paid = f"{verb} {_chips(abs(gain), unit)}" if gain else f"neither won nor paid any {unit}"
+        if unit == "points":
+            paid = f"scored {gain:+d} {unit}"
+        parts.append(f"{'You' if seat == reader else name} took {took} and {paid}")
+    return "; ".join(parts) + "."
+
+
+def _pieces(texts: Sequence[str], game: str) -> list[Piece]:
+    from loo.cards import Card
+
+    tiles = family(game) is Family.DOMINOES
+    return [Tile.parse(t) if tiles else Card.parse(t) for t in texts]
+
+
+def summary_html(model: TableModel, *, four_colour: bool = False) -> str:
+    """The finished hand on the Table tab, or "" while a hand is in play (or for a hand settled as dealt,
+    which :mod:`widgets.opening` shows)."""
+    hand = model.hand
+    record: dict[str, Any] | None = model.record()
+    if not hand.is_over or record is None or hand.settlement is None or not hand.actions:
+        return ""
+    names = list(model.names)
+    hands = []
+    for seat, (name, dealt) in enumerate(zip(names, record["deal"]["hands"], strict=True)):
+        pieces = _pieces(dealt, model.game)
+        who = f"{name} (you)" if seat == model.seat else name
+        label = f"{who}'s hand as dealt: " + ", ".join(p.name for p in pieces)
+        drawn = "".join(piece_html(p, 30, four_colour=four_colour) for p in pieces)
+        hands.append(
+            f'<div class="loo-summary-hand" role="group" aria-label="{escape(label)}">{escape(who)}<br>{drawn}</div>'
+        )
+    tricks = "".join(
+        f"<li>{trick_html(trick, names, number=k, title='', four_colour=four_colour)}</li>"
+        for k, trick in enumerate(hand.tricks, start=1)
+    )
+    played = f'<h3>The tricks</h3><ol aria-label="the tricks of the hand">{tricks}</ol>' if tricks else ""
+    lines = model.hand_lines()
+    chips = [lines[-1].net.get(name, 0) for name in names] if lines else None  # as the ledger booked the hand
+    words = settlement_words(hand.settlement, names, model.seat, chips)
+    return (
+        f'{STYLE}<section class="loo-summary" aria-label="The hand just played">'
+        f'<h3>The hands as dealt</h3><div class="loo-summary-hands">{"".join(hands)}</div>{played}'
+        f'<h3>The settlement</h3><p class="loo-summary-words">{escape(words)}</p>'
+        f"{settlement_html(hand.settlement, names)}</section>"
+    )
