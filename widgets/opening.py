@@ -43,7 +43,7 @@ STYLE = (
 """The single's looks, sent with it (about 1 kB, only while a single is shown): the cards turned in turn,
 who took the pool outlined, the sentence rolled out after them."""
 STEP = 0.35  # seconds between one card turned and the next
-CARD_WIDTH = 26  # small: the single sits above the hand in play, which must stay in view
+CARD_WIDTH = 44  # as an opponent's card at the table (the single sits above the hand in play)
 
 
 def settled_at_deal(model: TableModel) -> tuple[dict[str, Any], HandLine] | None:
