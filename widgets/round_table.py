@@ -89,6 +89,10 @@ def _seat_html(
     cards: str,
 ) -> str:
     marks = seat_marks(view, p, seat, len(names))
+    if p == seat and view.put_out and view.settlement is None:  # what the reader changed (exchanged, discarded)
+        noun = "tile" if played_with_tiles(view.rules.game) else "card"
+        count = len(view.put_out)
+        marks.insert(-1 if view.to_act == p else len(marks), f"put out {count} {noun}{'s' if count != 1 else ''}")
     who = f"{names[p]} (you)" if p == seat else names[p]
     turn = " loo-to-act" if view.to_act == p and view.settlement is None else ""
     return (

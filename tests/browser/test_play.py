@@ -461,7 +461,7 @@ def refused_with_its_law(table: Table, model: TableModel, piece: Any) -> None:
     assert said.startswith("Not allowed: "), said
     assert in_words(said) == said, f"a piece named by its record code, not in words: {said}"
     assert re.search(rf"\(({'|'.join(LAWS[table.game])})-[A-Z0-9-]+: ", said), said  # the law and its sources
-    assert said.count("(") == 1, f"the law cited once, in one pair of brackets: {said}"
+    assert not re.search(r"\([A-Z0-9-]+ \(|\)\)", said), f"the law cited in one pair of brackets: {said}"
 
 
 def hint_names_a_legal_choice(table: Table, model: TableModel) -> None:
