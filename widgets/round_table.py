@@ -152,7 +152,7 @@ def _facts_html(view: View, names: Sequence[str], seat: int, *, four_colour: boo
     turnup = view.turnup if isinstance(view, TurnupView) else None
     if turnup is not None:
         facts.append(
-            f'<div class="loo-turnup">Turn-up {piece_html(turnup, TURNUP_WIDTH, four_colour=four_colour)}</div>'
+            f'<div class="loo-turnup">Turn-up{piece_html(turnup, TURNUP_WIDTH, four_colour=four_colour)}</div>'
         )
     miss = view.miss_left if isinstance(view, MissView) else view.misses_left if isinstance(view, MissesView) else 0
     if miss and view.settlement is None:
@@ -208,4 +208,4 @@ def round_board_html(
         f"{_facts_html(view, names, seat, four_colour=four_colour, tiles=tiles)}</div>"
     )
     me = _seat_html(view, names, seat, seat, where="bottom", cards=own)
-    return f'<div class="loo-board loo-round"><div class="loo-felt">{"".join(sides)}{middle}{me}</div></div>'
+    return f'<div class="loo-board"><div class="loo-felt loo-round">{"".join(sides)}{middle}{me}</div></div>'

@@ -94,7 +94,7 @@ def test_the_board_names_the_trumps_and_the_miss_in_words(game: str) -> None:
     named = turnup.suit.plural if game == "three-card-loo" else NUMBER_PLURALS[turnup.high]  # DL-DEAL-04
     assert f"Trumps: <b>{named}</b>" in board
     assert "1 miss face down" not in board and "misses face down" not in board
-    assert 'class="loo-board loo-round"' in board and "loo-at-bottom" in board
+    assert 'class="loo-felt loo-round"' in board and "loo-at-bottom" in board
 
 
 def test_the_miss_in_words() -> None:
