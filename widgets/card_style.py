@@ -139,7 +139,7 @@ TABLE_RULES = (
     f".loo-felt{{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,2.4fr) minmax(0,1fr);"
     "grid-template-areas:'top top top' 'left middle right' 'me me me';gap:6px 10px;"
     f"background:{FELT};border:6px solid {FELT_EDGE};border-bottom:none;border-radius:40px 40px 0 0;"
-    "padding:6px 14px 2px}"
+    "padding:6px 14px 10px}"
     ".loo-side-top{grid-area:top;display:flex;flex-wrap:wrap;justify-content:space-around;gap:6px 16px}"
     ".loo-side-left,.loo-side-right{display:flex;flex-direction:column;justify-content:center;gap:8px}"
     ".loo-side-left{grid-area:left;flex-direction:column-reverse;align-items:flex-start}"
