@@ -65,7 +65,7 @@ def action_label(action: Action) -> str:
     if action.verb == "for-pool":
         return "Play the miss for the pool"
     if action.verb == "take-turnup":
-        return f"Take the turn-up, discard {piece_label(action.value)}"
+        return f"Take the turn-up, discard the {piece_name(action.value)}"  # the piece in words, in full
     if action.verb == "peep":
         return "Peep at the top card"
     if action.verb == "garnet" and not action.value:
@@ -95,6 +95,29 @@ def pieces_html(pieces: Sequence[Any], *, width: float, label: str, four_colour:
     return tiles_svg(list(pieces), width=width * 1.4, label=label)
 
 
+def seat_marks(view: View, p: int, seat: int, seats: int) -> list[str]:
+    """What the table says beside seat ``p``'s name: dealer, eldest hand, its declaration or call, turn, tricks."""
+    marks = []
+    if p == view.dealer:
+        marks.append("dealer")
+    if p == (view.dealer + 1) % seats:
+        marks.append("eldest hand")
+    declared = view.declared if isinstance(view, DeclaringView) else None
+    said = declared[p] if declared is not None else None
+    if said:
+        marks.append(SAID.get(said, said))
+    calls = view.calls if isinstance(view, CallingView) else None
+    called = calls[p] if calls is not None else None
+    if called:
+        marks.append(CALLED.get(called, f"calls {called}"))
+    if view.to_act == p:
+        marks.append("to play" if p != seat else "your turn")
+    won = sum(1 for t in view.tricks if t.winner == p)
+    if won:
+        marks.append(f"{won} trick{'s' if won != 1 else ''}")
+    return marks
+
+
 def board_html(
     view: View,
     names: Sequence[str],
@@ -121,25 +144,8 @@ def board_html(
 
     rows = []
     pam = pam_card(view)
-    declared = view.declared if isinstance(view, DeclaringView) else None
-    calls = view.calls if isinstance(view, CallingView) else None
     for p, name in enumerate(names):
-        marks = []
-        if p == view.dealer:
-            marks.append("dealer")
-        if p == (view.dealer + 1) % len(names):
-            marks.append("eldest hand")
-        said = declared[p] if declared is not None else None
-        if said:
-            marks.append(SAID.get(said, said))
-        called = calls[p] if calls is not None else None
-        if called:
-            marks.append(CALLED.get(called, f"calls {called}"))
-        if view.to_act == p:
-            marks.append("to play" if p != seat else "your turn")
-        won = sum(1 for t in view.tricks if t.winner == p)
-        if won:
-            marks.append(f"{won} trick{'s' if won != 1 else ''}")
+        marks = seat_marks(view, p, seat, len(names))
         who = f"{name} (you)" if p == seat else name
         size = view.hand_sizes[p]
         shown = open_hands[p] if open_hands is not None and p != seat else None

@@ -40,7 +40,8 @@ from loo.tiles import Tile, full_set
 
 TEXT_ONLY_CLASS = "loo-text-only"
 """On a container, its pieces show as ordinary buttons labelled with their names, with no picture."""
-CARD_PX, TILE_PX = 64, 96  # drawn widths; a card is 64 x 90 px, a tile lying down 96 x 48 px
+CARD_PX, TILE_PX = 80, 96  # drawn widths; a card is 80 x 112 px, a tile lying down 96 x 48 px
+NARROW_CARD_PX, NARROW_TILE_PX = 58, 60  # on a phone (a window under 480 px), so five fit in a row
 SHEET_PATH = "/tables/cards.css"
 """Where ``widgets.server`` serves the plain sheet, which its table pages link from their head."""
 PAGE_SHEET_ENV = "LANTERLOO_PAGE_CARD_SHEET"
@@ -85,7 +86,7 @@ def _rules() -> str:
         f"{picture_all}{{padding:0!important;border:none!important;background-color:transparent!important;"
         "background-size:contain;background-repeat:no-repeat;background-position:center;"
         "color:transparent!important;border-radius:7px;margin:2px 3px}"
-        f"{_selectors(_CARDS, _PICTURE)}{{width:{CARD_PX}px!important;height:90px!important}}"
+        f"{_selectors(_CARDS, _PICTURE)}{{width:{CARD_PX}px!important;height:{CARD_PX * 1.4:g}px!important}}"
         f"{_selectors(_TILES, _PICTURE)}{{width:{TILE_PX}px!important;height:48px!important;border-radius:6px}}"
         ".loo-card-back{background-image:" + _data_uri(back_svg(width=CARD_PX)) + "!important}"
         ".loo-tile-back{background-image:" + _data_uri(tile_back_svg(width=TILE_PX)) + "!important}"
@@ -95,10 +96,22 @@ def _rules() -> str:
         "@media (prefers-reduced-motion:no-preference){"
         f"{picture_all}{{transition:transform .08s}}"
         f"{_selectors(('.loo-card-button.mod-primary', '.loo-tile-button.mod-primary'), _PICTURE + ':hover')}"
-        "{transform:translateY(-4px)}}"
+        "{transform:translateY(-4px)}"
+        f"{_selectors(_CARDS + _TILES, ':focus-visible')}{{transform:translateY(-6px)}}"
+        f"{_selectors(('.loo-card-button.mod-active', '.loo-tile-button.mod-active'), _PICTURE)}"
+        "{transform:translateY(-14px)}}"
         f"{_selectors(('.loo-card-button.loo-illegal', '.loo-tile-button.loo-illegal'))}"
         "{opacity:.55;filter:grayscale(.4)}"
-        f"{_selectors(_CARDS + _TILES, ':focus-visible')}{{outline:3px solid #e0a000;outline-offset:2px}}"
+        # The focused piece: a thick black and amber ring and a lift, unlike the blue edge of a playable one.
+        f"{_selectors(_CARDS + _TILES, ':focus-visible')}"
+        "{outline:3px solid #111!important;outline-offset:2px;box-shadow:0 0 0 7px #ffc21a!important}"
+        # A piece picked to be exchanged (a pressed toggle) is ringed in red (and rises, below).
+        f"{_selectors(('.loo-card-button.mod-active', '.loo-tile-button.mod-active'), _PICTURE)}"
+        "{box-shadow:0 0 0 4px #c62828,0 6px 10px rgba(0,0,0,.35)!important}"
+        f"@media (max-width:480px){{{_selectors(_CARDS, _PICTURE)}{{width:{NARROW_CARD_PX}px!important;"
+        f"height:{NARROW_CARD_PX * 1.4:g}px!important;margin:2px!important}}"
+        f"{_selectors(_TILES, _PICTURE)}{{width:{NARROW_TILE_PX}px!important;height:{NARROW_TILE_PX // 2}px!important;"
+        "margin:2px!important}}"
         # A drawn hand (one picture of the row) shrinks to fit a narrow screen rather than overflow it.
         f"{_selectors(('.loo-board svg.loo-cards', '.loo-board svg.loo-tiles'), _PICTURE)}"
         "{max-width:100%;height:auto}"
@@ -118,6 +131,60 @@ def _rules() -> str:
     )
 
 
+FELT, FELT_EDGE = "#1d5a3a", "#0f3b24"
+TABLE_RULES = (
+    # The cloth: the other seats on the left, across the top and on the right, the trick and what the
+    # middle of a table shows in the middle, the reader at the bottom (widgets.round_table).
+    ".loo-round{font-family:system-ui,sans-serif;font-size:14px;color:#fff}"
+    f".loo-felt{{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,2.4fr) minmax(0,1fr);"
+    "grid-template-areas:'top top top' 'left middle right' 'me me me';gap:6px 10px;"
+    f"background:{FELT};border:6px solid {FELT_EDGE};border-bottom:none;border-radius:40px 40px 0 0;"
+    "padding:6px 14px 10px}"
+    ".loo-side-top{grid-area:top;display:flex;flex-wrap:wrap;justify-content:space-around;gap:6px 16px}"
+    ".loo-side-left,.loo-side-right{display:flex;flex-direction:column;justify-content:center;gap:8px}"
+    ".loo-side-left{grid-area:left;flex-direction:column-reverse;align-items:flex-start}"
+    ".loo-side-right{grid-area:right;align-items:flex-end}"
+    ".loo-round .loo-seat{display:flex;flex-direction:column;align-items:center;gap:2px;padding:3px 6px;"
+    "border-radius:8px;border:2px solid transparent;min-width:0;max-width:100%}"
+    ".loo-round .loo-seat-name{font-size:13px;text-align:center;line-height:1.25}"
+    ".loo-round .loo-to-act{border-color:#ffc21a;background:rgba(255,194,26,.14)}"
+    ".loo-round .loo-at-bottom{grid-area:me;justify-self:center}"
+    ".loo-middle{grid-area:middle;display:flex;flex-wrap:wrap;align-items:center;justify-content:center;"
+    "gap:8px 18px;min-height:96px}"
+    ".loo-round .loo-trick{display:flex;flex-wrap:wrap;justify-content:center;gap:4px 8px;min-width:120px}"
+    ".loo-trick-empty{color:#e6f2ea;font-style:italic;align-self:center}"
+    ".loo-round .loo-play{margin:0;display:flex;flex-direction:column;align-items:center}"
+    ".loo-round .loo-play figcaption{font-size:12px}"
+    # The middle's facts: the turn-up on the left (under its name), the trumps, miss and pool beside it.
+    ".loo-facts{display:grid;grid-template-columns:auto auto;align-content:center;gap:3px 12px;padding:6px 10px;"
+    "border-radius:8px;background:rgba(0,0,0,.28);font-size:13px;line-height:1.3}"
+    ".loo-facts>div{display:flex;align-items:center;gap:6px;grid-column:2}.loo-facts:empty{display:none}"
+    ".loo-facts>.loo-turnup{grid-column:1;grid-row:1/span 4;flex-direction:column;gap:1px;font-size:12px}"
+    ".loo-round svg{max-width:100%;height:auto}"
+    # The reader's hand and choices: the near edge of the cloth, just below it.
+    ".loo-near{background:" + FELT + ";border:6px solid " + FELT_EDGE + ";border-top:none;"
+    "border-radius:0 0 40px 40px;padding:4px 14px 14px;min-height:40px;margin:-6px 2px 6px!important}"
+    ".loo-near>.loo-choices,.loo-near>.loo-picks{justify-content:center;padding-top:8px;overflow:visible}"
+    ".loo-near>.loo-picks{padding-top:18px}.loo-near>.loo-picks:empty,.loo-near>.loo-choices:empty{display:none}"
+    ".loo-near .jupyter-button:not(.loo-piece):not(.loo-pick){width:auto;min-width:8em;max-width:100%;"
+    "padding:4px 14px;height:auto;min-height:32px;white-space:normal;overflow:visible}"
+    # On a phone: the two side seats share a row under the top ones, and the middle takes the full width.
+    "@media (max-width:600px){.loo-felt{grid-template-columns:minmax(0,1fr) minmax(0,1fr);"
+    "grid-template-areas:'top top' 'left right' 'middle middle' 'me me';padding:8px 6px 4px;"
+    "border-radius:24px 24px 0 0;border-width:4px}"
+    ".loo-near{padding:4px 4px 10px;border-radius:0 0 24px 24px;border-width:4px}"
+    ".loo-middle{min-height:0}.loo-round .loo-side svg{height:46px;width:auto}}"
+    # Focus, plain to see on every control of the table: black and amber, never the blue of a legal choice.
+    ".loo-table-view .jupyter-button:focus-visible,.loo-table-view .widget-toggle-button:focus-visible,"
+    ".loo-table-view input:focus-visible,.loo-table-view textarea:focus-visible,.loo-skip:focus"
+    "{outline:3px solid #111!important;outline-offset:2px;box-shadow:0 0 0 6px #ffc21a!important}"
+    ".loo-skip{position:absolute;left:8px;top:-60px;z-index:1000;background:#fff;color:#1d5a3a;padding:8px 14px;"
+    "border-radius:6px;font:600 15px system-ui,sans-serif}"
+    ".loo-skip:focus{top:8px}"
+)
+"""How the live table looks round its cloth (:mod:`widgets.round_table`), and its focus rings."""
+
+
 def _face(cls: str, svg: str) -> str:
     # !important so that a theme's ``background`` shorthand on buttons cannot wipe the face.
     return f".{cls}{{background-image:{_data_uri(svg)}!important}}"
@@ -132,7 +199,7 @@ def card_css(*, four_colour: bool = False) -> str:
     """
     cards = "".join(_face(card_class(c), card_svg(c, width=CARD_PX, four_colour=four_colour)) for c in full_pack())
     tiles = "".join(_face(tile_class(t), tile_svg(t, width=TILE_PX)) for t in full_set())
-    return _rules() + cards + tiles
+    return _rules() + TABLE_RULES + cards + tiles
 
 
 @cache

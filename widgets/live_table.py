@@ -30,12 +30,12 @@ from urllib.parse import parse_qs, quote
 import ipywidgets as ipw
 
 from loo.core.protocols import Hand
-from widgets.board import board_html
 from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.journal import BadTableId, Journals, UnknownTable
 from widgets.ledger_view import LedgerView
 from widgets.model import TableModel
 from widgets.request import preheated, request_arrived
+from widgets.round_table import round_board_html
 from widgets.rules_picker import RulesPicker
 from widgets.safety import guarded
 from widgets.saving import ReplayError
@@ -288,7 +288,7 @@ def warm_up(game: str, preset: str | None = None) -> None:
     """
     model = TableModel(game, preset=preset, seed=0, rng=random.Random(0))
     view = model.view()
-    board_html(view, model.names, model.seat, show_own=True, open_hands=model.open_hands())
+    round_board_html(view, model.names, model.seat, show_own=True, open_hands=model.open_hands())
     model.unavailable()
     give_back_memory()
 

@@ -44,7 +44,6 @@ from loo.core.protocols import Hand, MissHand, Piece, PointsGame, View
 from loo.core.rules import RecordError
 from loo.core.sampling import SamplingPlayer
 from loo.kits import kit
-from loo.laws import cite
 from loo.records import load, record_type, replay_actions
 from loo.registry import Family, family
 from loo.tiles import Tile
@@ -58,6 +57,7 @@ from widgets.saving import (
     ReplayError,
     SavingTable,
 )
+from widgets.table_words import cited
 
 log = logging.getLogger("lanterloo.widgets.model")
 
@@ -330,7 +330,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
         try:
             self._moves.append(push_move(self.hand, self.seat, action))
         except IllegalActionError as error:
-            self._say(f"{_sentence(error.message)} ({cite(error.law)})")
+            self._say(f"{_sentence(error.message)} ({cited(error.law)})")
             return False
         self._pushed = []
         self._reader_moves += 1
@@ -345,11 +345,11 @@ class TableModel(SavingTable, traitlets.HasTraits):
         for explanation in self.hand.explain():
             if explanation.action == action:
                 verdict = "Allowed" if explanation.legal else "Not allowed"
-                return f"{verdict}: {_sentence(explanation.reason)} ({explanation.cite()})"
+                return f"{verdict}: {_sentence(explanation.reason)} ({cited(explanation.law)})"
         problem = self.hand.why_illegal(action)
         if problem is None:
             return "Allowed."
-        return f"Not allowed: {_sentence(problem[1])} ({cite(problem[0])})"
+        return f"Not allowed: {_sentence(problem[1])} ({cited(problem[0])})"
 
     def undo(self) -> bool:
         """Take back the reader's last action and everything the bots did after it, while the hand is in play.

@@ -28,7 +28,9 @@ STYLE = (
     ".loo-opening-cards{display:flex;flex-wrap:wrap;gap:2px 8px;align-items:flex-end}"
     ".loo-opening-seat{text-align:center;font-size:11px}"
     ".loo-opening-won{outline:3px solid #2f6f4f;outline-offset:2px;border-radius:4px}"
-    ".loo-opening-said{margin:3px 0 0;overflow:hidden}"
+    # the cards and the sentence side by side where the window is wide enough, one above the other if not
+    ".loo-opening{display:flex;flex-wrap:wrap;align-items:center;gap:2px 16px}"
+    ".loo-opening-said{margin:3px 0 0;overflow:hidden;flex:1 1 300px}"
     # Only a reader who has not asked for less motion sees the cards turned one by one; no text is
     # ever translucent (a reader, or axe, reads it at full contrast from the start).
     "@media (prefers-reduced-motion:no-preference){"
@@ -43,7 +45,7 @@ STYLE = (
 """The single's looks, sent with it (about 1 kB, only while a single is shown): the cards turned in turn,
 who took the pool outlined, the sentence rolled out after them."""
 STEP = 0.35  # seconds between one card turned and the next
-CARD_WIDTH = 26  # small: the single sits above the hand in play, which must stay in view
+CARD_WIDTH = 44  # as an opponent's card at the table (the single sits above the hand in play)
 
 
 def settled_at_deal(model: TableModel) -> tuple[dict[str, Any], HandLine] | None:

@@ -21,13 +21,15 @@ from loo.cards import Card
 from loo.core.protocols import PointsGame, PointsSettlement, TileRules, View
 from loo.records import MAX_RECORD_CHARS
 from loo.tiles import NUMBER_PLURALS, Tile
-from widgets.board import LIST_VERBS, action_label, board_html, pam_card, piece_label, piece_name
+from widgets.board import LIST_VERBS, action_label, pam_card, piece_name
 from widgets.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, sheet_in_page, tile_class
-from widgets.hints import WORKING, hint_html, hint_words
-from widgets.model import TableModel
+from widgets.hints import WORKING, describe, hint_html
+from widgets.model import TableModel, in_words
 from widgets.opening import opening_html
+from widgets.round_table import round_board_html
 from widgets.safety import guarded
 from widgets.shared import ROW, is_shared, lean, own_layout, shared_layout
+from widgets.table_words import cited, offered
 from widgets.watching import Watching
 
 KEYS_HELP = (
@@ -178,9 +180,9 @@ class TableView(ipw.VBox):  # type: ignore[misc]
                 self._opening,
                 self._board,
                 self.watching.trick,
-                self._choices,
+                # the near edge of the cloth: the reader's hand or choices, and the cards to pick for an exchange
+                lean(ipw.VBox, [self._choices, self._picks], _dom_classes=["loo-near"]),
                 self._unavailable,
-                self._picks,
                 self._status,
                 _row([self.watching.last, self.watching.spoken], "loo-watch"),
                 _row([self._undo, self._hint, self._why, self._next, self._new_game, self._teaching], "loo-controls"),
@@ -253,12 +255,13 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         opening = opening_html(model, four_colour=four)
         if self._opening.value != opening:  # set only when it changes: its cards are turned once, not every move
             self._opening.value = opening
+        picking = any(_picked(a) for a in view.legal)  # the hand is the row of toggles to pick from
         self._board.value = (
-            board_html(
+            round_board_html(
                 view,
                 model.names,
                 model.seat,
-                show_own=not cards_as_buttons,
+                show_own=not (cards_as_buttons or picking),
                 open_hands=model.open_hands(),
                 four_colour=four,
             )
@@ -307,9 +310,11 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         return f'<p class="loo-result" role="status">{escape(said)}{code}</p>'
 
     def _unavailable_html(self) -> str:
-        lines = [
+        view = self.model.view()
+        lines = [  # only choices this table has: no miss at Pam, no Misery where the rules leave it out
             f"<li><b>{escape(action_label(action))}</b>: not now. {escape(reason)}</li>"
             for action, reason in self.model.unavailable()
+            if offered(action, view)
         ]
         if not lines:
             return ""
@@ -386,8 +391,19 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             return ()
         verb = sorted(verbs)[0]
         self._pick_verb = verb
-        toggles = [
-            lean(ipw.ToggleButton, description=piece_label(p), tooltip=piece_name(p, pam_card(view)), value=False)
+        pam = pam_card(view)
+        toggles = [  # the reader's own cards (or tiles), each clicked to pick it (it rises) or to put it back
+            lean(
+                ipw.ToggleButton,
+                description=piece_name(p, pam),
+                tooltip=f"{piece_name(p, pam)}: click to pick it to {LIST_VERBS[verb].lower()}, again to keep it",
+                value=False,
+                _dom_classes=(
+                    ["loo-pick", "loo-card-button", card_class(p)]
+                    if isinstance(p, Card)
+                    else ["loo-pick", "loo-tile-button", tile_class(p)]
+                ),
+            )
             for p in view.hand
         ]
         self._pick_pieces = list(view.hand)
@@ -418,21 +434,25 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             self.say("No hint can be given here.")
             return
         self._hinted.value = hint_html(hint)
-        self.say(hint_words(hint))
+        # The status line names the choice only: the box below has the figures and the reason.
+        self.say(f"Hint: {describe(hint.choice, hint.pam)}. The reasons and every choice's value are below.")
 
     def _explain(self) -> None:
         """Every choice the reader might make now, allowed or not, with its law and sources."""
         self.watching.finish()
-        pam = pam_card(self.model.view())
+        view = self.model.view()
+        pam = pam_card(view)
         items = []
         for e in self.model.hand.explain():
             if e.action.seat != self.model.seat:
                 continue
-            what = piece_name(e.action.value, pam) if e.action.verb == "play" else action_label(e.action)
+            if not offered(e.action, view):
+                continue  # a choice this table does not have at all
+            what = describe(e.action, pam) if e.action.verb == "play" else action_label(e.action)
             verdict = "allowed" if e.legal else "not allowed"
-            reason = e.reason.strip()
+            reason = in_words(e.reason.strip())  # cards and tiles named as the table names them
             items.append(f"<li><b>{escape(what)}</b>: {verdict}. {escape(reason[:1].upper() + reason[1:])} "
-                         f"({escape(e.cite())})</li>")  # fmt: skip
+                         f"({escape(cited(e.law))})</li>")  # fmt: skip
         self._explained.value = (
             '<ul class="loo-explained" aria-label="why each choice is or is not allowed" '
             'style="font-size:13px;margin:4px 0 6px 1.2em;padding:0">' + "".join(items) + "</ul>"

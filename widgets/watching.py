@@ -17,11 +17,12 @@ import ipywidgets as ipw
 
 from loo.cards import Card
 from loo.core.protocols import TrickRecord, View
-from widgets.board import board_html, pam_card, piece_name
+from widgets.board import pam_card, piece_name
 from widgets.card_style import card_class, tile_class
 from widgets.hand_summary import summary_html
 from widgets.moves import Move
 from widgets.pacing import DEFAULT_PACE, PACES, Pacer, move_words, trick_html
+from widgets.round_table import round_board_html
 from widgets.safety import guarded
 from widgets.shared import lean
 
@@ -118,7 +119,7 @@ class Watching:
             self._won = (move.won, len(move.view.tricks))
         four = view._four_colour.value
         open_hands = model.open_hands() if model.teaching else None
-        view._board.value = board_html(
+        view._board.value = round_board_html(
             move.view, model.names, model.seat, show_own=False, open_hands=open_hands, four_colour=four
         )
         self.trick.value = self._panel(move.view)

@@ -54,7 +54,27 @@ def test_every_book_page_passes_axe(page: Page, static_site: str) -> None:
 def test_every_live_table_passes_axe(page: Page, site: str, table: str) -> None:
     page.goto(f"{site}/tables/{table}")
     expect(page.locator(".loo-table-view")).to_be_visible(timeout=30_000)
+    fits_a_phone_and_shows_its_focus(page)
     table_passes_axe(page)
+
+
+def fits_a_phone_and_shows_its_focus(page: Page) -> None:
+    """At a phone's 390 px the table fits with no sideways scrolling; the first Tab stop is a link to the
+    reader's choices, and Enter on it puts the focus there, ringed so it shows (not the blue of a legal one)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(page.locator(".loo-felt")).to_be_visible()
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= 390, f"the page scrolls sideways at 390 px: {wide} px wide"
+    page.keyboard.press("Tab")
+    expect(page.locator(".loo-skip")).to_be_focused()
+    page.keyboard.press("Enter")
+    focused = page.locator(".loo-near button:focus")
+    expect(focused).to_have_count(1)
+    ring = focused.evaluate(
+        "b => { const s = getComputedStyle(b); return [s.outlineStyle, parseFloat(s.outlineWidth), s.boxShadow]; }"
+    )
+    assert ring[0] != "none" and ring[1] >= 3 and "255, 194, 26" in ring[2], ring  # black ring, amber halo
+    page.set_viewport_size({"width": 1280, "height": 800})
 
 
 def table_passes_axe(page: Page) -> None:

@@ -408,8 +408,9 @@ class Table:
         marked = [piece_name(p, pam) for p in illegal_pieces(model)]
         expect(self.choices().locator("button.loo-illegal")).to_have_text(marked)
         if any(picked(a) for a in view.legal):
+            # the reader's own cards, each a toggle named for its card, then the button that confirms
             expect(self.page.locator(".loo-picks button")).to_have_text(
-                [piece_label(p) for p in view.hand] + [LIST_VERBS[next(a for a in view.legal if picked(a)).verb]]
+                [piece_name(p, pam) for p in view.hand] + [LIST_VERBS[next(a for a in view.legal if picked(a)).verb]]
             )
 
     def settlement_shown(self, model: TableModel) -> None:
@@ -459,16 +460,14 @@ def refused_with_its_law(table: Table, model: TableModel, piece: Any) -> None:
     said = status.inner_text()
     assert said.startswith("Not allowed: "), said
     assert in_words(said) == said, f"a piece named by its record code, not in words: {said}"
-    assert re.search(rf"\(({'|'.join(LAWS[table.game])})-[A-Z0-9-]+ \(", said), said
+    assert re.search(rf"\(({'|'.join(LAWS[table.game])})-[A-Z0-9-]+: ", said), said  # the law and its sources
+    assert not re.search(r"\([A-Z0-9-]+ \(|\)\)", said), f"the law cited in one pair of brackets: {said}"
 
 
 def hint_names_a_legal_choice(table: Table, model: TableModel) -> None:
     status = table.status()
-    expect(status).to_contain_text("The strong player would choose: ")
-    said = re.match(
-        r"The strong player would choose: (.+?), expecting (?:[+\u2212]\d+\.\d|0\.0) (?:chips|points)",
-        status.inner_text(),
-    )
+    expect(status).to_contain_text("Hint: ")
+    said = re.match(r"Hint: (.+?)\. The reasons and every choice's value are below\.$", status.inner_text())
     assert said, status.inner_text()
     pam = pam_card(model.view())
     assert said.group(1) in {describe(a, pam) for a in model.legal()}, said.group(1)
@@ -543,7 +542,7 @@ def play_a_whole_hand_by_clicking(table: Table, *, reload: bool = False) -> Tabl
         view_before, board_before, saved = model.view(), table.board(), table.count()
         if picked(action):
             for piece in action.value:
-                toggle = page.locator(".loo-picks").get_by_role("button", name=piece_label(piece), exact=True)
+                toggle = page.locator(".loo-picks").get_by_role("button", name=piece_name(piece, pam), exact=True)
                 table.do(toggle.click)
                 expect(toggle).to_have_class(re.compile(r"\bmod-active\b"))
             name = LIST_VERBS[action.verb]

@@ -22,6 +22,7 @@ from loo.records import check
 from loo.tiles import full_set
 from tests.helpers.seen import visible_to_reader
 from widgets.board import pam_card, piece_label, piece_name
+from widgets.hints import describe
 from widgets.model import TableModel
 from widgets.table_view import UNDO_FINISHED_TIP, TableView
 
@@ -111,6 +112,10 @@ def assert_shows_the_readers_turn(view: TableView) -> None:
         descriptions = " | ".join(b.description for b in view._choices.children)
         assert all(t.name in descriptions for t in held)
         assert all("loo-tile-button" in b._dom_classes for b in view._choices.children if "loo-piece" in b._dom_classes)
+    elif view._picks.children:  # picking cards to exchange: each card held is a toggle named for it
+        toggles = [b for b in view._picks.children if "loo-pick" in b._dom_classes]
+        assert [b.description for b in toggles] == [piece_name(p, pam) for p in held]
+        assert all({"loo-card-button", "loo-tile-button"} & set(b._dom_classes) for b in toggles)
     else:  # declaring or calling: the hand is drawn on the board with its accessible name
         for piece in held:
             assert piece_name(piece, pam) in view._board.value
@@ -418,7 +423,8 @@ def test_take_back_stops_at_the_end_of_the_hand_which_stays_finished() -> None:
 def test_hint_names_a_legal_choice() -> None:
     view = table_for("three-card-loo", "britannica", 5)
     view._hint.click()
-    assert "The strong player would choose:" in view._status.value
+    hint = view.model.hint()
+    assert hint is not None and f"Hint: {describe(hint.choice)}." in view._status.value
 
 
 def test_new_game_asks_first_and_starts_the_ledger_again() -> None:
@@ -495,6 +501,8 @@ def test_why_lists_every_choice_with_its_law_and_source() -> None:
         assert e.law in text
     # A Bold Stand (the pool holds only the dealer's stake): standing is allowed, throwing up is not.
     assert "Stand</b>: allowed" in text and "Throw up</b>: not allowed" in text
-    assert "(L3-BOLD-01 (Encyclopedia" in text and "(L3-DECL-03 (Peel" in text
+    # each law cited once, its sources in the same one pair of brackets
+    assert "(L3-BOLD-01: Encyclopedia" in text and "(L3-DECL-03: Peel" in text
+    assert "((" not in text and "))" not in text and "[[" not in text
     next(b for b in live_buttons(view) if b.description == "Stand").click()
     assert view._explained.value == "" or view.model.hand.to_act != 0

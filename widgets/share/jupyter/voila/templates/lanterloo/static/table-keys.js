@@ -21,6 +21,28 @@
     var live = table.querySelector(".loo-choices button.mod-primary") || list[0];
     if (live) { live.focus(); }
   }
+  // The page's first Tab stop: a link, shown when focused, straight to the reader's cards or choices
+  // (past the page's links and the table's tabs); it is put first in the page as soon as the page has a body.
+  function addSkipLink() {
+    if (!document.body || document.querySelector(".loo-skip")) { return; }
+    var skip = document.createElement("a");
+    skip.className = "loo-skip";
+    skip.href = "#";
+    skip.textContent = "Skip to your cards and choices";
+    skip.addEventListener("click", function (e) {
+      e.preventDefault();
+      var table = document.querySelector(".loo-table-view");
+      if (!table) { return; }
+      inTable = true;
+      focusFirst(table);
+      if (!table.contains(document.activeElement)) {  // no choice now: the cards to pick, or the next hand
+        var other = table.querySelector(".loo-near button:not([disabled]), .loo-next:not([disabled]), button:not([disabled])");
+        if (other) { other.focus(); }
+      }
+    });
+    document.body.insertBefore(skip, document.body.firstChild);
+  }
+  if (document.body) { addSkipLink(); } else { document.addEventListener("DOMContentLoaded", addSkipLink); }
   document.addEventListener("focusin", function (e) { inTable = !!(e.target.closest && e.target.closest(".loo-table-view")); });
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) { return; }

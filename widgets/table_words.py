@@ -1,0 +1,45 @@
+"""Small words of a live table: which choices a table has at all, and a law cited once, in one pair of brackets.
+
+A choice the rules at a table leave out (the miss at five-card Loo, Misery where the table does not
+play it) is not a choice the reader has "not now": it is no choice at all, and the table does not
+list it. A choice that exists but is closed now (the miss already taken, throwing up in a Bold
+Stand) is listed with its reason.
+"""
+
+from __future__ import annotations
+
+from loo.actions import Action
+from loo.core.protocols import DeclaringView, MissView, View
+from loo.games.nap.rules import NapRules
+from loo.laws import cite
+
+__all__ = ["cited", "offered"]
+
+_NAP_OPTIONS = {"peep": "peep", "garnet": "sir_garnet", "purchase": "purchase"}
+_NAP_CALLS = {"misery": "misery", "wellington": "wellington"}
+
+
+def offered(action: Action, view: View) -> bool:
+    """Whether ``action`` is a choice this table has in this hand at all (closed now or not).
+
+    Loo's miss exists in a hand that deals one (not at Pam or Irish Loo, nor in a single or the
+    last round); Nap's Misery, Wellington, peep, Sir Garnet and purchase where the rules play them.
+    """
+    rules = view.rules
+    if action.verb == "declare" and action.value == "miss" and isinstance(view, MissView):
+        taken = isinstance(view, DeclaringView) and ("miss" in view.declared or view.for_pool)
+        return view.miss_left > 0 or taken
+    if isinstance(rules, NapRules):
+        option = _NAP_OPTIONS.get(str(action.verb)) or (
+            _NAP_CALLS.get(str(action.value)) if action.verb == "call" else None
+        )
+        if option is not None:
+            return bool(getattr(rules, option))
+    return True
+
+
+def cited(law_id: str) -> str:
+    """A law and its sources, for one pair of brackets: ``L3-PLAY-02: Peel p.20; Enquire Within §98.i``."""
+    law_and_sources = cite(law_id)  # "L3-PLAY-02 (Peel p.20; ...)"
+    law, _, sources = law_and_sources.partition(" (")
+    return f"{law}: {sources.removesuffix(')')}" if sources else law
