@@ -556,6 +556,16 @@ class NapSamplingBot(SamplingPlayer[NapView]):
     def world(self, view: NapView, rng: random.Random) -> NapHand:
         return determinize(view, rng)
 
+    def caveat(self, view: NapView) -> str:
+        """In play, the sampled deals heed the calls and the voids, not what else the cards played say
+        (bench/hints.py --calibrate finds the estimates of the first card about half a chip high)."""
+        if view.phase is not NapPhase.PLAY:
+            return ""
+        return (
+            "The sampled deals heed the calls and the suits a player has shown out of, but not what else "
+            "the cards played tell, so in play these figures may run a little high."
+        )
+
     def play_out(self, hand: Hand, rng: random.Random) -> None:
         assert isinstance(hand, NapHand)
         playout(hand, rng)
