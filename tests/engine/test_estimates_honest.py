@@ -116,7 +116,7 @@ def test_nap_worlds_fit_the_calls_the_others_made() -> None:
     """A sampled Nap world gives each other seat a hand on which the rule of thumb makes the call it
     made; in particular an eldest hand that passed, free to call one, holds less than a trick's worth
     (NapThumbBot calls one on an estimate of 0.8), which many blind deals would not give it."""
-    thumb, checked, blind_calls = nap.NapThumbBot(), 0, 0
+    thumb, checked, blind_calls, led = nap.NapThumbBot(), 0, 0, 0
     for seed in range(60):
         hand = NapHand.deal(NapRules.preset("hoffmann"), random.Random(seed), seats=4, dealer=seed % 4)
         rng = random.Random(seed)
@@ -135,6 +135,7 @@ def test_nap_worlds_fit_the_calls_the_others_made() -> None:
             world = nap.determinize(view, random.Random(k))
             holdings = [list(world.holding(p)) for p in range(hand.n)]
             assert nap._called_as_thumb(view, holdings)
+            led += nap._led_as_thumb(view, holdings)  # but where 200 tries find none (seed 25: a call of three)
             assert nap.best_trump([*holdings[eldest], *played], hand.n)[1] < 0.8
             checked += 1
             unknown = [c for c in world.holding(eldest)] + [
@@ -142,4 +143,23 @@ def test_nap_worlds_fit_the_calls_the_others_made() -> None:
             ]
             blind = random.Random(k).sample(unknown, len(holdings[eldest]))
             blind_calls += nap.best_trump([*blind, *played], hand.n)[1] >= 0.8
-    assert checked >= 30 and blind_calls > 0
+    assert checked >= 30 and blind_calls > 0 and led >= 0.85 * checked
+
+
+def test_the_true_nap_deal_always_fits_the_calls_and_the_caller_s_first_lead() -> None:
+    """The deal the thumb bots played passes the checks a sampled Nap world must pass, at every turn
+    in play (so no honest world is thrown away)."""
+    thumb, checked = nap.NapThumbBot(), 0
+    for seed in range(60):
+        hand = NapHand.deal(NapRules.preset("hoffmann"), random.Random(seed), seats=4, dealer=seed % 4)
+        rng = random.Random(seed)
+        while not hand.is_over:
+            seat = hand.to_act
+            assert seat is not None
+            view = hand.view(seat)
+            if view.phase is NapPhase.PLAY:
+                holdings = [list(hand.holding(p)) for p in range(hand.n)]
+                assert nap._called_as_thumb(view, holdings) and nap._led_as_thumb(view, holdings)
+                checked += 1
+            hand.push(thumb.choose(view, rng))
+    assert checked > 500

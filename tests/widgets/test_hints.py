@@ -90,8 +90,8 @@ def test_asking_for_a_hint_changes_nothing_in_the_game() -> None:
 
 
 def test_a_nap_hint_in_play_says_what_its_sampled_deals_do_not_weigh_and_a_call_hint_does_not() -> None:
-    """Nap's sampled deals heed the calls and the voids only (bench/hints.py --calibrate finds its
-    estimates of a card about half a chip high), so a hint in play says so; the dominoes' heed it all."""
+    """Nap's sampled deals heed the calls, the caller's first lead and the voids, not the rest of the
+    cards played, so a hint in play says so; the dominoes' heed every declaration and play."""
     from loo.core.estimates import estimate
     from loo.games.dominoes.bots import DominoSamplingBot
     from loo.games.nap.bots import NapSamplingBot, NapThumbBot
