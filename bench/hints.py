@@ -6,11 +6,14 @@ Run on demand (not a test):  .venv/bin/python bench/hints.py  [--help]
 1. Time and width: at the reader's first decisions in a few deals of each game, the time to a hint
    (``TableModel.hint``, wall clock), the deals it sampled, and the width of the best choice's 95%
    interval and of the widest choice's. Prints the median and the worst.
-2. Calibration (``--calibrate N``): N hands of three-card Loo and of Domino Loo played by the rule of
-   thumb at every seat; at seat 0's first declaration and first card, the estimate of the action the
-   rule of thumb takes (200 sampled deals) is set against what the hand then paid seat 0. An honest
-   estimator's mean error is 0 within its interval. A sampled world deals the unseen pieces at random,
-   ignoring what the other seats' declarations say of their hands, so a bias here measures that.
+2. Calibration (``--calibrate N``): N hands each of three-card Loo, Domino Loo and Nap played by
+   the rule of thumb at every seat; at seat 0's first declaration (or call) and first card, the
+   estimate of the action the rule of thumb takes (200 sampled deals) is set against what the hand
+   then paid seat 0. Averaged over hands, an honest estimator's error is 0 within its interval: the
+   outcome is one draw from the very thing the estimate averages, what the position yields when the
+   hidden pieces lie as the seat's view allows (the others' declarations and plays included, which
+   the rule of thumb makes) and every seat plays on by the rule of thumb. A bias here means the
+   sampled deals do not match what the view reveals, or the play-outs do not play as the table does.
 """
 
 from __future__ import annotations
@@ -33,9 +36,13 @@ from loo.games.dominoes.rules import DominoRules
 from loo.games.loo.bots import SamplingBot, ThumbBot
 from loo.games.loo.hand import LooHand
 from loo.games.loo.rules import Rules
+from loo.games.nap.bots import NapSamplingBot, NapThumbBot
+from loo.games.nap.hand import NapHand
+from loo.games.nap.rules import NapRules
 from widgets.model import TableModel
 
 GAMES = ("three-card-loo", "five-card-loo", "irish-loo", "nap", "domino-loo", "domino-rounce")
+CALIBRATED = ("three-card-loo", "domino-loo", "nap")
 
 
 def time_hints(game: str, deals: int, asks: int) -> None:
@@ -67,7 +74,7 @@ def time_hints(game: str, deals: int, asks: int) -> None:
 
 
 def calibrate(game: str, hands: int) -> None:
-    errors: dict[str, list[float]] = {"declare": [], "play": []}
+    errors: dict[str, list[float]] = {"declare": [], "call": [], "play": []}
     for seed in range(hands):
         hand: Any
         if game == "three-card-loo":
@@ -75,6 +82,9 @@ def calibrate(game: str, hands: int) -> None:
             hand = LooHand.deal(rules, random.Random(seed), seats=5, dealer=seed % 5, pool=rules.deal_price * 5)
             thumb: Any = ThumbBot()
             player: Any = SamplingBot()
+        elif game == "nap":
+            hand = NapHand.deal(NapRules.preset("hoffmann"), random.Random(seed), seats=4, dealer=seed % 4)
+            thumb, player = NapThumbBot(), NapSamplingBot()
         else:
             hand = DominoHand.deal(DominoRules.preset("celko"), random.Random(seed), seats=4, dealer=seed % 4, pool=12)
             thumb, player = DominoThumbBot(), DominoSamplingBot()
@@ -110,8 +120,9 @@ def main() -> int:
         time_hints(game, args.deals, args.asks)
     if args.calibrate:
         print("== 2. calibration: each estimate against what the hand then paid ==")
-        for game in ("three-card-loo", "domino-loo"):
-            calibrate(game, args.calibrate)
+        for game in CALIBRATED:
+            if game in args.games.split(","):
+                calibrate(game, args.calibrate)
     return 0
 
 

@@ -36,6 +36,7 @@ class Hint:
     reason: str | None
     unit: str  # "chips", or "points" for the dominoes scored in points
     pam: Card | None
+    caveat: str = ""  # what the sampled deals do not weigh, if anything (SamplingPlayer.caveat)
 
     @property
     def choice(self) -> Action:
@@ -71,7 +72,7 @@ def hint_for(player: SamplingPlayer[View], view: View) -> Hint:
     pam = pam_card(view)
     figures = estimate(player, view, seed=position_seed(view), width=WIDTH, least=LEAST, most=MOST)
     why = reason(view, figures.choice, describe=lambda a: describe(a, pam).lower(), thumb_as_good=figures.first_as_good)
-    return Hint(figures, why, _unit(view), pam)
+    return Hint(figures, why, _unit(view), pam, player.caveat(view))
 
 
 def _signed(x: float) -> str:
@@ -126,6 +127,7 @@ def hint_html(hint: Hint) -> str:
     )
     interval = "" if best.width < 1e-9 else f" (95% interval {_signed(best.low)} to {_signed(best.high)})"
     reason_html = f'<p class="loo-hint-reason">{escape(hint.reason)}</p>' if hint.reason else ""
+    caveat_html = f'<p class="loo-hint-caveat">{escape(hint.caveat)}</p>' if hint.caveat else ""
     return (
         '<section class="loo-hint-box" aria-label="Hint" '
         'style="font-size:13px;margin:4px 0 6px 0;padding:4px 8px;border-left:3px solid #2a6;background:#f4faf6">'
@@ -135,5 +137,6 @@ def hint_html(hint: Hint) -> str:
         f"{reason_html}"
         '<ul aria-label="each choice and what it is expected to net" style="margin:2px 0 2px 1.2em;padding:0">'
         f"{items}</ul>"
+        f"{caveat_html}"
         "</section>"
     )

@@ -55,6 +55,11 @@ class SamplingPlayer(Generic[V]):
         hint redeals a world that does not, a few times; :meth:`values` and :meth:`choose` never ask)."""
         return True
 
+    def caveat(self, view: V) -> str:
+        """What the sampled worlds do not weigh of what ``view`` reveals, in a sentence a hint shows
+        (empty when they weigh it all, as far as this player knows)."""
+        return ""
+
     def play_out(self, hand: Hand, rng: random.Random) -> None:
         """Play ``hand`` to its settlement as the other seats (and this one, later) would."""
         raise NotImplementedError

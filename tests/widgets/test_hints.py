@@ -88,3 +88,30 @@ def test_asking_for_a_hint_changes_nothing_in_the_game() -> None:
     assert asked.hand.actions == plain.hand.actions
     assert asked.new_hand() and plain.new_hand()
     assert asked.deal_code() == plain.deal_code()
+
+
+def test_a_nap_hint_in_play_says_what_its_sampled_deals_do_not_weigh_and_a_call_hint_does_not() -> None:
+    """Nap's sampled deals heed the calls, the caller's first lead and the voids, not the rest of the
+    cards played, so a hint in play says so; the dominoes' heed every declaration and play."""
+    from loo.core.estimates import estimate
+    from loo.games.dominoes.bots import DominoSamplingBot
+    from loo.games.nap.bots import NapSamplingBot, NapThumbBot
+    from loo.games.nap.hand import NapHand
+    from loo.games.nap.rules import NapRules
+    from loo.games.nap.state import NapPhase
+    from widgets.hints import Hint, hint_html
+
+    hand = NapHand.deal(NapRules.preset("hoffmann"), random.Random(3), seats=4, dealer=3)
+    player, thumb, rng = NapSamplingBot(), NapThumbBot(), random.Random(0)
+    assert player.caveat(hand.view(hand.to_act)) == ""  # type: ignore[arg-type]
+    while hand.phase is not NapPhase.PLAY:
+        hand.push(thumb.choose(hand.view(hand.to_act), rng))  # type: ignore[arg-type]
+    view = hand.view(hand.to_act)  # type: ignore[arg-type]
+    caveat = player.caveat(view)
+    assert "heed the calls" in caveat
+    figures = estimate(player, view, least=4, most=4, batch=4)
+    assert '<p class="loo-hint-caveat">The sampled deals heed the calls' in hint_html(
+        Hint(figures, None, "chips", None, caveat)
+    )
+    assert "loo-hint-caveat" not in hint_html(Hint(figures, None, "chips", None))
+    assert DominoSamplingBot().caveat(dealt("domino-loo", 1).view()) == ""  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, ClassVar
 
 from loo.core.bots import RandomBot
@@ -26,10 +27,20 @@ from loo.core.hand import Phase
 from loo.core.protocols import Hand
 from loo.core.sampling import SamplingPlayer
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
+from loo.games.dominoes.declare import declarations, may_play_for_pool
 from loo.games.dominoes.hand import DominoHand
-from loo.games.dominoes.rules import Variant
-from loo.games.dominoes.state import HAND_SIZE, DominoAction, DominoView, dummy_sizes
-from loo.games.dominoes.suits import follows, power, rank_in
+from loo.games.dominoes.rules import DominoRules, Variant
+from loo.games.dominoes.state import HAND_SIZE, DominoAction, DominoView, act, dummy_sizes
+from loo.games.dominoes.suits import (
+    follower_tiles,
+    followers_of,
+    follows,
+    lead_choices,
+    power,
+    powers_of,
+    rank_in,
+    trumps_of,
+)
 from loo.tiles import Tile, full_set
 
 __all__ = ["BOTS", "DominoSamplingBot", "DominoThumbBot", "determinize"]
@@ -244,6 +255,9 @@ def determinize(view: DominoView, rng: random.Random) -> DominoHand:
     played; they go to the other seats' current hand sizes (respecting what play has revealed),
     then to the misses or dummies still untaken, and the rest out of play. Everyone knows a dealer
     who took the turn-up holds it until he plays it. The public state is copied from the view.
+    A deal is tried again (up to ``TRIES`` times) until the other seats, dealt so, would have declared
+    and played as they did by the rule of thumb, as the computer players at a reader's table do:
+    without that a hint was about a chip too hopeful in play (bench/hints.py --calibrate).
 
     >>> from loo.games.dominoes.rules import DominoRules
     >>> real = DominoHand.deal(DominoRules(), random.Random(5), seats=4, dealer=3, pool=25)
@@ -261,19 +275,173 @@ def determinize(view: DominoView, rng: random.Random) -> DominoHand:
     turnup_held = view.turnup_taken and view.turnup not in played and seat != view.dealer
     if turnup_held:
         sizes[view.dealer] -= 1
-    sampled, rest = _sample(unseen, sizes, _forbidden(view), rng)
-    holdings = [list(sampled.get(p, ())) for p in range(n)]
-    if turnup_held:
-        holdings[view.dealer].append(view.turnup)
-    holdings[seat] = list(view.hand)
     # the stock: filler where misses were already drawn, then the misses to come, then the rest of the boneyard
     stock_len = 28 - HAND_SIZE * n - 1
     taken = len(view.misses_taken)
     drawn = sum(dummy_sizes(n)[:taken]) if rules.game is Variant.ROUNCE else HAND_SIZE * taken
+    forbidden = _forbidden(view)
+    fallback: tuple[dict[int, list[Tile]], list[Tile]] | None = None
+    for _ in range(TRIES):
+        sampled, rest = _sample(unseen, sizes, forbidden, rng)
+        put_out = _declared_as_thumb(view, sampled, rest[stock_len - drawn :])
+        if put_out is None:
+            continue
+        now = {p: [*tiles, view.turnup] if turnup_held and p == view.dealer else tiles for p, tiles in sampled.items()}
+        if _played_as_thumb(view, now, put_out):
+            break
+        fallback = fallback or (sampled, rest)
+    else:  # none fits the rule of thumb throughout: the first that fits its declarations, else the last
+        sampled, rest = fallback or (sampled, rest)
+    holdings = [list(sampled.get(p, ())) for p in range(n)]
+    if turnup_held:
+        holdings[view.dealer].append(view.turnup)
+    holdings[seat] = list(view.hand)
     future = rest[: stock_len - drawn]
     filler = (rest[stock_len - drawn :] + list(view.put_out) + sorted(played) + list(SET))[:drawn]
     return DominoHand.at_view(view, holdings=holdings, stock=filler + future, stock_pos=drawn,
                               dead=rest[stock_len - drawn :])  # fmt: skip
+
+
+TRIES = 200  # deals of the hidden tiles tried for one whose declarations the rule of thumb would make
+
+
+def _declared_as_thumb(
+    view: DominoView, sampled: dict[int, list[Tile]], dead: Sequence[Tile]
+) -> dict[int, list[Tile]] | None:
+    """The tiles each other seat put out unseen, if every other seat, dealt as this world has it, would
+    have declared what it did by the rule of thumb (:func:`_thumb_declare`), else None: the computer
+    players at a reader's table play by it.
+
+    ``sampled`` are the other seats' tiles held now, ``dead`` the hidden tiles out of play, in a
+    random order: each seat that threw its hand or changed it for the miss (DL-DECL-02, DL-DECL-05)
+    is given the next of them as the hand it put out, and a dealer who took the turn-up the next
+    one as his discard (DL-DLR-01). The seats are taken in the order they declared, each with the
+    choices it had then (how many misses were left, whether the dealer might play for the pool).
+    """
+    rules, n, seat, trump, turnup = view.rules, len(view.names), view.seat, view.trump, view.turnup
+    dealer = view.dealer
+    plays = [pt for trick in view.tricks for pt in trick.plays] + list(view.current)
+    rotation = [(dealer + i) % n for i in range(1, n + 1)]
+    sizes = dummy_sizes(n) if rules.game is Variant.ROUNCE else ()
+    misses = view.misses_left + len(view.misses_taken)
+    spare = list(dead)
+    taken = 0
+    out: dict[int, list[Tile]] = {}
+    for p in rotation:
+        said = view.declared[p]
+        if said is None and not (p == dealer and view.turnup_taken):
+            return out  # the rest have not declared yet
+        left = misses - taken
+        if said == "miss":
+            taken += 1
+        if p == seat:
+            continue
+        if said in ("miss", "throw"):
+            extra = sizes[taken - 1] - HAND_SIZE if said == "miss" and sizes else 0
+            original, out[p], spare = spare[:HAND_SIZE], spare[: HAND_SIZE + extra], spare[HAND_SIZE + extra :]
+        else:
+            original = list(sampled.get(p, ())) + [t for q, t in plays if q == p]
+            if p == dealer and view.turnup_taken:
+                original = [t for t in original if t != turnup] + spare[:1]
+                out[p], spare = spare[:1], spare[1:]
+        if len(original) != HAND_SIZE:
+            return out  # a view this reading does not cover: take the world as dealt
+        legal = list(_declare_options(p, n, left))
+        if p == dealer:
+            before = [view.declared[q] for q in rotation[:-1]]
+            if may_play_for_pool(rules, seats=n, before_dealer=before, misses_left=left):
+                legal.append(act(p, "for-pool", True))
+            if rules.dealer_takes_turnup:
+                legal.extend(act(p, "take-turnup", t) for t in original)
+        if len(legal) == 1:
+            continue
+        choice = _thumb_declare(legal, original, trump, turnup)
+        if p == dealer and view.turnup_taken:
+            if choice.verb != "take-turnup" or _value(choice.value, trump) != _value(original[-1], trump):
+                return None  # he would have kept his hand, or put out another tile (one of equal worth will do)
+            continue  # with the turn-up his hand is strong: he plays for himself, as he did or will
+        expected = "for-pool" if said == "for-pool" else said
+        if (choice.verb if choice.verb == "for-pool" else choice.value) != expected:
+            return None
+    return out
+
+
+@cache
+def _declare_options(seat: int, seats: int, misses_left: int) -> tuple[DominoAction, ...]:
+    return tuple(act(seat, "declare", d) for d in declarations(seats=seats, misses_left=misses_left))
+
+
+def _played_as_thumb(view: DominoView, holdings: dict[int, list[Tile]], put_out: dict[int, list[Tile]]) -> bool:
+    """Whether every tile the other seats have played is one the rule of thumb would have played, had
+    they held what this world gives them (:func:`_thumb_lead`, :func:`_thumb_follow`). A choice
+    between tiles the rule of thumb values alike passes either way.
+
+    ``holdings`` are the other seats' tiles now (the turn-up with a dealer who took it), ``put_out``
+    what each put out unseen. A seat's tiles at any past play are its tiles now and those it has
+    played since.
+    """
+    rules, seat, trump, turnup = view.rules, view.seat, view.trump, view.turnup
+    plays: list[tuple[tuple[tuple[int, Tile], ...], int]] = [(t.plays, t.suit) for t in view.tricks]
+    if view.current:
+        assert view.led is not None
+        plays.append((view.current, view.led))
+    later: dict[int, list[Tile]] = {p: list(h) for p, h in holdings.items()}
+    for trick, _ in plays:
+        for p, tile in trick:
+            later.setdefault(p, []).append(tile)
+    gone: set[Tile] = set()
+    for number, (trick, led) in enumerate(plays):
+        for i, (p, tile) in enumerate(trick):
+            held = later[p]
+            if p != seat and len(held) > 1:
+                if i == 0:
+                    unseen = set(SET) - set(held) - gone - set(put_out.get(p, ())) - {turnup}
+                    if not _leads_as_thumb(held, tile, led, trump, unseen, rules, number > 0):
+                        return False
+                elif not _follows_as_thumb(held, tile, trick[:i], led, trump, rules.void_rule):
+                    return False
+            held.remove(tile)
+        gone.update(t for _, t in trick)
+    return True
+
+
+def _leads_as_thumb(
+    held: list[Tile], tile: Tile, led: int, trump: int, unseen: set[Tile], rules: DominoRules, after: bool
+) -> bool:
+    """Whether leading ``tile`` announced as ``led`` scores as well as :func:`_thumb_lead`'s choice from ``held``."""
+    options = lead_choices(held, is_trump=trumps_of(trump).__contains__, trump_rank=lambda t: rank_in(t, trump),
+                           first_lead_rule=rules.first_lead_rule, winner_rule=rules.winner_must_lead_trump,
+                           after_a_trick=after)  # fmt: skip
+
+    def score(t: Tile, suit: int) -> tuple[int, int]:
+        return (_beaters(t, suit, trump, unseen, rules.void_rule), -power(t, suit, trump))
+
+    best = min(score(t, s) for t in options for s in _announced(t, trump))
+    return tile in options and score(tile, led) == best
+
+
+def _announced(tile: Tile, trump: int) -> tuple[int, ...]:
+    """The suits a lead of ``tile`` may call for (DL-LEAD-04/05): its own for a trump or a double."""
+    if tile.has(trump):
+        return (trump,)
+    return (tile.high,) if tile.is_double else (tile.high, tile.low)
+
+
+def _follows_as_thumb(
+    held: list[Tile], tile: Tile, before: Sequence[tuple[int, Tile]], led: int, trump: int, void_rule: VoidRule
+) -> bool:
+    """Whether following with ``tile`` is :func:`_thumb_follow`'s choice from ``held``, or one it values alike."""
+    powers = powers_of(led, trump)
+    top = max(powers[t] for _, t in before)
+    playable = follower_tiles(held, follows=followers_of(led, trump).__contains__,
+                              is_trump=trumps_of(trump).__contains__, beats=lambda t: powers[t] > top,
+                              void_rule=void_rule)  # fmt: skip
+    if tile not in playable:
+        return False
+    chosen = _thumb_follow(playable, before, led, trump)
+    if powers[chosen] > top:
+        return tile == chosen
+    return (_value(tile, trump), powers[tile]) == (_value(chosen, trump), powers[chosen])
 
 
 # ----- Monte Carlo -------------------------------------------------------------------------------------
@@ -337,19 +505,6 @@ class DominoSamplingBot(SamplingPlayer[DominoView]):
 
     def world(self, view: DominoView, rng: random.Random) -> DominoHand:
         return determinize(view, rng)
-
-    def consistent(self, view: DominoView, world: Hand) -> bool:
-        """Every other seat that played the tiles it was dealt holds, in ``world``, a hand the rule of
-        thumb would play (DL-DECL-01): a reader's table plays the rule of thumb's bots."""
-        assert isinstance(world, DominoHand)
-        plays = [pt for trick in view.tricks for pt in trick.plays] + list(view.current)
-        for p, said in enumerate(view.declared):
-            if p == view.seat or said != "stand" or p in view.misses_taken or (view.turnup_taken and p == view.dealer):
-                continue
-            tiles = list(world.holding(p)) + [t for q, t in plays if q == p]
-            if not _is_strong(tiles, view.trump):
-                return False
-        return True
 
     def play_out(self, hand: Hand, rng: random.Random) -> None:
         assert isinstance(hand, DominoHand)
