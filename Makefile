@@ -80,6 +80,8 @@ $(RUNTIME_STAMP): pyproject.toml $(CONSTRAINTS) | $(VENV)/bin/python
 	@echo "==> installing Lanterloo and its dependencies into $(VENV) (versions from $(CONSTRAINTS))"
 	$(PIP) install --quiet --upgrade pip setuptools
 	$(PIP) install --quiet -e .
+	@# table kernels run python -OO (widgets/server/kernels.py): their bytecode, compiled once here
+	$(PY) -OO -m compileall -q $(VENV)/lib
 	touch $@
 
 $(TEST_STAMP): $(RUNTIME_STAMP)

@@ -29,7 +29,7 @@ folder, as the browser tests start it: tests/conftest.py):
    medians then splits the wait: HTML, DOMContentLoaded (Voila's page script and its chunks, which
    come in one script: VOILA_STARTUP_CHUNKS in widgets/server/pages.py, compiled and run), load (Voila
    then starts), table drawn.
-3. ``memory``: one table's kernel under 150 MB. The kernel of each of the six tables (the
+3. ``memory``: one table's kernel under 50 MB resident (issue 21). The kernel of each of the six tables (the
    server's child process whose connection file names the page's kernel id) is read from
    /proc/<pid>/smaps_rollup once the table is playable and again after some hands: RSS
    (resident), PSS (shared pages split among the processes sharing them: the fair share) and USS

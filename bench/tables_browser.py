@@ -354,6 +354,9 @@ def part_open(served: Served, samples: int, out: Outcome) -> bool:
 # ----- part 3 -----------------------------------------------------------------------------------
 
 
+KERNEL_TARGET_MB = 50  # issue 21: room for a class's tables on a laptop (it was 150 before)
+
+
 def part_memory(served: Served, hands: int, out: Outcome) -> bool:
     print(f"\n== 3. one table's kernel memory (after the page loads, then after {hands} hands) ==")
     wait_pool_warm(served)
@@ -383,7 +386,7 @@ def part_memory(served: Served, hands: int, out: Outcome) -> bool:
                     out.error(e)
             print(f"  {table:15} loaded: {loaded}\n  {'':15} played: {played}  ({len(clicks)} clicks)")
             worst = Memory(max(worst.rss, played.rss, loaded.rss), max(worst.pss, played.pss, loaded.pss), 0)
-    ok = 0 < worst.rss < 150
+    ok = 0 < worst.rss < KERNEL_TARGET_MB
     print(f"  largest: RSS {worst.rss:.1f} MB, PSS {worst.pss:.1f} MB")
-    print(f"  target: under 150 MB per table's kernel (judged on RSS, the larger figure): {verdict(ok)}")
+    print(f"  target: under {KERNEL_TARGET_MB} MB per table's kernel (judged on RSS, the larger figure): {verdict(ok)}")
     return ok

@@ -18,25 +18,37 @@ advice wanting in this position, and that is worth a reader's notice.
 from __future__ import annotations
 
 import random
+import sys
+from typing import TYPE_CHECKING, TypeGuard
 
 from loo.actions import Action
 from loo.cards import Card, Rank, Suit
 from loo.core.protocols import View
-from loo.games.dominoes.bots import DominoThumbBot
-from loo.games.dominoes.bots import _is_strong as _domino_strong
-from loo.games.dominoes.state import DominoView
-from loo.games.dominoes.suits import follows
 from loo.games.loo.bots import ThumbBot, _pam_card, _power, _suit, _trumps
 from loo.games.loo.rules import Game
 from loo.games.loo.state import SeatView
-from loo.games.nap.bots import NapThumbBot, best_trump, three_handed_nap
-from loo.games.nap.rules import TRICKS_NEEDED
-from loo.games.nap.state import NapPhase, NapView
 from loo.tiles import NUMBER_PLURALS, Tile
+
+if TYPE_CHECKING:
+    from loo.games.dominoes.state import DominoView
+    from loo.games.nap.state import NapView
 
 __all__ = ["reason", "thumb_choice"]
 
 _NAP_CALLS = {"1": "one", "2": "two", "3": "three", "4": "four", "nap": "Nap", "wellington": "Wellington"}
+
+
+# Nap's and the dominoes' modules are imported only for a view of their game: a table of one game
+# holds no other game's bots and explanations (issue 21, a table kernel's memory). No view of a
+# game can exist before its state module is imported, so a module not yet imported answers no.
+def _is_nap(view: View) -> TypeGuard[NapView]:
+    state = sys.modules.get("loo.games.nap.state")
+    return state is not None and isinstance(view, state.NapView)
+
+
+def _is_domino(view: View) -> TypeGuard[DominoView]:
+    state = sys.modules.get("loo.games.dominoes.state")
+    return state is not None and isinstance(view, state.DominoView)
 
 
 def thumb_choice(view: View) -> Action | None:
@@ -44,9 +56,13 @@ def thumb_choice(view: View) -> Action | None:
     rng = random.Random(0)  # the rules of thumb draw nothing from it
     if isinstance(view, SeatView):
         return ThumbBot().choose(view, rng)
-    if isinstance(view, NapView):
+    if _is_nap(view):
+        from loo.games.nap.bots import NapThumbBot
+
         return NapThumbBot().choose(view, rng)
-    if isinstance(view, DominoView):
+    if _is_domino(view):
+        from loo.games.dominoes.bots import DominoThumbBot
+
         return DominoThumbBot().choose(view, rng)
     return None
 
@@ -71,9 +87,9 @@ def reason(view: View, choice: Action, *, describe: object = None, thumb_as_good
         return f"The usual rule of thumb would choose {name}, but in the deals sampled here this choice does better."
     if isinstance(view, SeatView):
         return _loo(view, choice)
-    if isinstance(view, NapView):
+    if _is_nap(view):
         return _nap(view, choice)
-    if isinstance(view, DominoView):
+    if _is_domino(view):
         return _domino(view, choice)
     return None  # pragma: no cover - thumb_choice knows no other view
 
@@ -87,16 +103,16 @@ def _only(view: View, choice: Action) -> str:
             return "The law makes the first leader lead a trump here, and this is the one allowed (L3-LEAD-05)."
     followers = _followers(view)
     if choice.verb == "play" and len(view.hand or ()) > 1 and followers is not None:
-        law = {SeatView: "L3-PLAY-02", NapView: "NAP-PLAY-02", DominoView: "DL-PLAY-01"}[type(view)]
+        law = "NAP-PLAY-02" if _is_nap(view) else "DL-PLAY-01" if _is_domino(view) else "L3-PLAY-02"
         if isinstance(view, SeatView) and view.rules.game is Game.FIVE_CARD:
             law = "L5-PLAY-02"
         if followers == 1:
-            piece = "tile" if isinstance(view, DominoView) else "card"
+            piece = "tile" if _is_domino(view) else "card"
             return f"You must follow the suit led, and this is your only {piece} of it ({law})."
         if isinstance(view, SeatView) and followers > 1:
             return "Of your cards in the suit led, only this one heads the trick, as the law requires (L3-PLAY-03)."
     if choice.verb == "play" and len(view.hand or ()) == 1:
-        return f"It is your last {'tile' if isinstance(view, DominoView) else 'card'}: there is nothing to choose."
+        return f"It is your last {'tile' if _is_domino(view) else 'card'}: there is nothing to choose."
     return "It is the only choice the laws allow you now."
 
 
@@ -108,9 +124,11 @@ def _followers(view: View) -> int | None:
         trump, pam = view.turnup.suit, _pam_card(view.rules, view.turnup.suit)
         led = _suit(view.current[0][1], trump, pam)
         return sum(1 for c in view.hand if _suit(c, trump, pam) is led)
-    if isinstance(view, NapView):
+    if _is_nap(view):
         return sum(1 for c in view.hand if c.suit is view.current[0][1].suit)
-    if isinstance(view, DominoView) and view.led is not None:
+    if _is_domino(view) and view.led is not None:
+        from loo.games.dominoes.suits import follows
+
         return sum(1 for t in view.hand if follows(t, view.led, view.trump))
     return None
 
@@ -165,6 +183,10 @@ def _loo_play(view: SeatView, card: Card, trump: Suit | None, pam: Card | None) 
 
 
 def _nap(view: NapView, choice: Action) -> str | None:
+    from loo.games.nap.bots import best_trump, three_handed_nap
+    from loo.games.nap.rules import TRICKS_NEEDED
+    from loo.games.nap.state import NapPhase
+
     players = len(view.names)
     if view.phase is NapPhase.CALL:
         hand = list(view.hand)
@@ -215,6 +237,8 @@ def _nap(view: NapView, choice: Action) -> str | None:
 
 
 def _domino(view: DominoView, choice: Action) -> str | None:
+    from loo.games.dominoes.bots import _is_strong as _domino_strong
+
     trump = view.trump
     if choice.verb == "declare" and choice.value == "stand":
         if _domino_strong(view.hand, trump):

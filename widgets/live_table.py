@@ -264,6 +264,7 @@ def table_for_request(game: str, preset: str | None = None) -> ipw.Widget:
 
 
 _pending: set[asyncio.Future[None]] = set()
+TRIM_AFTER_SECONDS = 2.0
 
 
 async def _deal_when_asked(box: ipw.VBox, game: str, preset: str | None) -> None:
@@ -277,6 +278,9 @@ async def _deal_when_asked(box: ipw.VBox, game: str, preset: str | None) -> None
     box.children = (table,)
     for widget in dealing:
         widget.close()
+    # What the wait and the deal left free (the socket's buffers, the request's parsing), given back
+    # once the reader's page has its table, between the reader's first clicks.
+    asyncio.get_running_loop().call_later(TRIM_AFTER_SECONDS, give_back_memory)
 
 
 def warm_up(game: str, preset: str | None = None) -> None:

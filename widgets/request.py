@@ -8,8 +8,9 @@ into ``os.environ``. Outside preheating (``VOILA_PREHEAT`` is not ``True``) the 
 for the request with those variables already set, and there is nothing to wait for.
 
 :func:`request_arrived` does the same, with the same environment variables and the same endpoint,
-but as a coroutine (Voila's blocks the cell until the request comes), and importing only
-``websockets`` (a dependency of Voila's). Importing ``voila.utils``
+but as a coroutine (Voila's blocks the cell until the request comes), over the standard library's
+sockets (:mod:`widgets.ws_client`: the ``websockets`` package held about 1 MB in every table
+kernel). Importing ``voila.utils``
 in a kernel imports Voila's whole server stack (jupyter_server, jupyterlab_server): about two
 seconds of CPU per kernel, and with a kernel per table starting at once it made the first table
 after a server start take 30-36 s instead of 4 s on a two-core machine.
@@ -63,15 +64,15 @@ def _proof(kernel_id: str) -> str | None:
 async def _request_info(url: str) -> str | None:
     import asyncio
 
-    import websockets  # only when preheated: a kernel started for its request never needs it
+    from widgets import ws_client  # only when preheated: a kernel started for its request never needs it
 
     proof = _proof(url.rsplit("/", 1)[-1])
     headers = {PROOF_HEADER: proof} if proof else None
     drops = 0
     while drops < MAX_DROPS:
         try:
-            websocket = await websockets.connect(url, open_timeout=5, additional_headers=headers)
-        except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as error:
+            websocket = await ws_client.connect(url, timeout=5, headers=headers)
+        except (TimeoutError, OSError, ws_client.WebSocketError) as error:
             log.warning("no request details from %s: %s", url, error)
             return None
         try:
@@ -79,7 +80,7 @@ async def _request_info(url: str) -> str | None:
             return message if isinstance(message, str) else message.decode()
         except TimeoutError:  # no reader yet: connect again
             continue
-        except (OSError, websockets.exceptions.WebSocketException) as error:
+        except (OSError, ws_client.WebSocketError) as error:
             drops += 1
             log.warning("request-details socket %s dropped (%d of %d): %s", url, drops, MAX_DROPS, error)
             await asyncio.sleep(RETRY_SECONDS)

@@ -1,21 +1,47 @@
 """A table's kernel: ipykernel's, started without what a table never uses.
 
 The server (:class:`widgets.server.kernels.TableKernelSpecManager`) starts every table's kernel as
-``python -m widgets.table_kernel -f <connection file>``. ipykernel loads its debugger (debugpy,
-about 8 MB resident) in every kernel it can find it for; a table's page can send no code and no
-debug request, so here the debugger is made unfindable before ipykernel starts (and psutil,
-which only ipykernel's resource-usage reply uses, about 1 MB). Everything else
-is ipykernel's own launch.
+``python -OO -m widgets.table_kernel -f <connection file>``. ipykernel loads its debugger
+(debugpy, about 8 MB resident) in every kernel it can find it for; a table's page can send no code
+and no debug request, so here the debugger is made unfindable before ipykernel starts (and psutil,
+which only ipykernel's resource-usage reply uses, about 1 MB).
+
+So is OpenSSL (:func:`lean_modules`): its libcrypto, mapped by Python's ``ssl`` and ``hashlib``,
+made 3.4 MB of a table kernel's 52 MB resident (issue 21 asks under 50 MB each). A table kernel
+signs its messages with HMAC-SHA256 all the same (``hmac`` and ``hashlib`` fall back to the
+standard library's own SHA-2), and asyncio runs without ``ssl``. A kernel that does need TLS keeps
+it: one whose games are saved on PostgreSQL (psycopg imports ``ssl``), or one whose server's
+request-details websocket is ``wss://`` (:mod:`widgets.request`).
+
+Everything else is ipykernel's own launch.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+
+# What no table kernel imports: ipykernel's debugger, and psutil (only its usage report needs it).
+NEVER = ("debugpy", "psutil")
+# OpenSSL's modules, which a table kernel imports only where it needs TLS (see the module's text).
+OPENSSL = ("_ssl", "_hashlib")
+
+
+def needs_tls(environ: dict[str, str] | os._Environ[str]) -> bool:
+    """Whether a kernel started with ``environ`` needs OpenSSL: its store is PostgreSQL (a
+    ``postgresql://`` address in ``$LANTERLOO_DB``), or its request-details socket is ``wss``."""
+    database = environ.get("LANTERLOO_DB", "").lower()  # as widgets.store_backends.is_database_url reads it
+    return database.startswith(("postgresql://", "postgres://")) or environ.get("VOILA_WS_PROTOCOL") == "wss"
+
+
+def lean_modules(environ: dict[str, str] | os._Environ[str]) -> tuple[str, ...]:
+    """The modules made unfindable in a table kernel started with ``environ``."""
+    return NEVER if needs_tls(environ) else NEVER + OPENSSL
 
 
 def main() -> None:
-    # ipykernel then runs without its debugger, and without psutil (only its usage report needs it).
-    sys.modules["debugpy"] = sys.modules["psutil"] = None  # type: ignore[assignment]
+    for name in lean_modules(os.environ):
+        sys.modules[name] = None  # type: ignore[assignment]
     from ipykernel import kernelapp
 
     kernelapp.launch_new_instance()

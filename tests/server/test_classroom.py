@@ -168,13 +168,25 @@ def test_scripts_pages_and_static_files_go_gzipped_to_a_browser_that_accepts_it(
     assert part.code == 206 and "Content-Encoding" not in part.headers and part.body == script[:100]  # type: ignore[attr-defined]
 
 
+# What a three-card table's kernel must not hold (issue 21: under 50 MB resident each): ipykernel's
+# debugger and psutil, matplotlib (the ledger's chart is SVG), the ``websockets`` package (the
+# request's socket is widgets.ws_client), OpenSSL's modules (widgets.table_kernel), and the other
+# games' bots, hands and explanations (loo.hints imports them for their own views only).
+NOT_IN_A_TABLE_KERNEL = (
+    "debugpy", "psutil", "matplotlib", "websockets", "_ssl", "ssl", "_hashlib",
+    "loo.games.nap.bots", "loo.games.nap.hand", "loo.games.nap.state", "loo.games.nap.explain",
+    "loo.games.dominoes.bots", "loo.games.dominoes.hand", "loo.games.dominoes.state", "loo.games.dominoes.explain",
+)  # fmt: skip
+
+
 def test_a_table_kernel_starts_lean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A table's kernel, started as the server starts it and running a table notebook's code, holds
-    no debugger, psutil or matplotlib (about 50 MB of the 100 a table kernel held), and no history."""
+    """A table's kernel, started as the server starts it and running a table notebook's code (with
+    the request's socket client and a hint), holds none of :data:`NOT_IN_A_TABLE_KERNEL`, no history
+    and no docstrings (``-OO``), and still signs and checks its messages (HMAC without OpenSSL)."""
     from jupyter_client.manager import KernelManager
 
     spec = TableKernelSpecManager().get_kernel_spec("python3")
-    assert spec.argv == lean_argv() and spec.argv[1:3] == ["-m", "widgets.table_kernel"]
+    assert spec.argv == lean_argv() and spec.argv[1:4] == ["-OO", "-m", "widgets.table_kernel"]
     monkeypatch.setenv("LANTERLOO_DB", str(tmp_path / "tables.sqlite3"))
     monkeypatch.setenv("LANTERLOO_LOG_DIR", str(tmp_path))
     manager = KernelManager(kernel_name="python3", kernel_spec_manager=TableKernelSpecManager())
@@ -186,10 +198,15 @@ def test_a_table_kernel_starts_lean(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         client.wait_for_ready(timeout=60)
         code = (
             "from widgets.live_table import table_for_request, warm_up\n"
+            "from widgets import request, ws_client\n"
+            "from widgets.model import TableModel\n"
+            "from loo.hints import reason\n"
             "warm_up('three-card-loo', 'peel')\n"
+            "view = TableModel('three-card-loo', preset='peel', seed=1).view()\n"
+            "reasoned = bool(view.legal and reason(view, view.legal[0]))\n"
             "import sys\n"
-            "print(sorted(m for m in ('debugpy', 'psutil', 'matplotlib') if sys.modules.get(m) is not None),"
-            " get_ipython().history_manager.enabled)"
+            f"print(sorted(m for m in {NOT_IN_A_TABLE_KERNEL!r} if sys.modules.get(m) is not None),"
+            " get_ipython().history_manager.enabled, sys.flags.optimize, reasoned)"
         )
         reply = client.execute_interactive(code, timeout=60, output_hook=printed.append)
         assert reply["content"]["status"] == "ok"
@@ -197,7 +214,17 @@ def test_a_table_kernel_starts_lean(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         client.stop_channels()
         manager.shutdown_kernel(now=True)
     text = "".join(m["content"].get("text", "") for m in printed if m["msg_type"] == "stream")
-    assert text.strip() == "[] False"
+    assert text.strip() == "[] False 2 True"
+
+
+def test_a_kernel_that_needs_tls_keeps_openssl() -> None:
+    """A table kernel leaves OpenSSL out unless its games are saved on PostgreSQL (psycopg imports
+    ``ssl``) or its server's request socket is ``wss``."""
+    from widgets.table_kernel import lean_modules
+
+    assert {"_ssl", "_hashlib", "debugpy"} <= set(lean_modules({"LANTERLOO_DB": "/srv/tables.sqlite3"}))
+    for environ in ({"LANTERLOO_DB": "PostgreSQL://lanterloo@db/lanterloo"}, {"VOILA_WS_PROTOCOL": "wss"}):
+        assert lean_modules(environ) == ("debugpy", "psutil")
 
 
 @pytest.mark.parametrize("size", [1, 30])

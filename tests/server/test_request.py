@@ -121,3 +121,64 @@ def test_a_preheated_table_shows_dealing_then_deals_the_requests_table(
     # the code's hand (Peel's single, shown and settled), then the hand after it, with a decision
     assert table.model.records[0]["deal"]["hands"][0] and table.model.hand_lines()[0].reason == "single"
     assert table.model._history[0]["code"] == "l3.peel.s0.n12" and table.model.legal()
+
+
+def test_the_websocket_client_answers_pings_and_joins_fragments() -> None:
+    """widgets.ws_client (the standard library's sockets, in place of the ``websockets`` package):
+    the server pings before it answers, sends the details in three fragments, then closes; the
+    client answers the ping (the server's pong waiter resolves), returns the message whole, and
+    a closed connection is an error, not a hang."""
+    from widgets import ws_client
+
+    ponged: list[bool] = []
+
+    async def answer(connection: ServerConnection) -> None:
+        waiter = await connection.ping(b"are you there")
+        await connection.send(iter(['{"QUERY_STRING": ', '"table=abc', '"}']))  # fragments
+        await asyncio.wait_for(waiter, 5)
+        ponged.append(True)
+        await connection.close()
+
+    async def client(port: int) -> tuple[str | bytes, str]:
+        socket_ = await ws_client.connect(f"ws://127.0.0.1:{port}/voila/query/k", timeout=5, headers={"X-A": "b"})
+        message = await socket_.recv()
+        try:
+            await asyncio.wait_for(socket_.recv(), 5)
+            closed = "no error"
+        except ws_client.WebSocketError as error:
+            closed = str(error)
+        await socket_.close()
+        return message, closed
+
+    with websocket_server(answer) as port:
+        message, closed = run_async(client(port))
+    assert json.loads(message) == {"QUERY_STRING": "table=abc"} and ponged == [True]
+    assert closed.startswith("closed by the server (1000")
+
+
+def test_the_websocket_client_reports_a_refused_handshake() -> None:
+    from websockets.http11 import Response
+
+    from widgets import ws_client
+
+    async def answer(connection: ServerConnection) -> None:  # pragma: no cover - refused before it
+        await connection.send("never")
+
+    def refuse(connection: ServerConnection, request: object) -> Response:
+        return connection.respond(403, "not this kernel\n")
+
+    async def client(port: int) -> str:
+        try:
+            await ws_client.connect(f"ws://127.0.0.1:{port}/voila/query/k", timeout=5)
+        except ws_client.WebSocketError as error:
+            return str(error)
+        return "connected"
+
+    from websockets.asyncio.server import serve
+
+    async def run() -> str:
+        async with serve(answer, "127.0.0.1", 0, process_request=refuse) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            return await client(port)
+
+    assert "403" in run_async(run())
