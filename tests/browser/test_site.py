@@ -124,8 +124,9 @@ def test_every_live_table_opens_with_the_readers_hand_only(
 
 def step_through_the_first_hand(page: Page) -> None:
     """The first chapter's viewer, stepped by button and by key: Forward, End, ArrowLeft, Home."""
-    viewer = page.locator("[data-loo-steps]")
-    expect(viewer).to_have_count(1)
+    # The chapter's own viewer comes first; its closing question's replay is a second one.
+    expect(page.locator("[data-loo-steps]")).to_have_count(2)
+    viewer = page.locator("[data-loo-steps]").first
     shown = viewer.locator("[data-loo-frame]:not([hidden]) .loo-steps-head")
     expect(shown).to_contain_text("Step 0 of 11")
     viewer.get_by_role("button", name="Forward").click()
