@@ -131,12 +131,16 @@ lint: $(TEST_STAMP)
 	@echo "==> mypy --strict loo widgets"
 	$(VENV)/bin/mypy --strict loo widgets
 
+# The tests that need no browser run on two processes (pytest-xdist); the browser tests in one, since
+# each shares a served site and a chromium with the others of its session.
 unit: $(TEST_STAMP) servers
-	$(PY) -m pytest -m "not browser" -q
+	$(PY) -m pytest -m "not browser" -q -n 2
 
 test: $(TEST_STAMP) chromium servers lint book
-	@echo "==> pytest: unit, doctests and browser tests"
-	$(PY) -m pytest -q
+	@echo "==> pytest: unit tests and doctests, on two processes"
+	$(PY) -m pytest -m "not browser" -q -n 2
+	@echo "==> pytest: browser tests"
+	$(PY) -m pytest -m browser -q
 
 # pyproject.toml's ranges resolved afresh, for Debian 12's Python 3.11.2 (tools/lock.py).
 lock: $(VENV)/bin/python
