@@ -79,7 +79,7 @@ async ([r, timeoutMs, k]) => {
   const QUIET = 80, PARTIAL = 2000;
   const view = document.querySelector('.loo-table-view');
   const next = view.querySelector('.loo-next:not([disabled])');
-  const legal = Array.from(view.querySelectorAll('.loo-choices button.mod-primary:not([disabled]):not(.loo-skip)'));
+  const legal = Array.from(view.querySelectorAll('.loo-choices button.mod-primary:not([disabled]):not(.loo-show-rest)'));
   const picks = Array.from(view.querySelectorAll('.loo-picks button:not([disabled])'));
   let target, kind;
   if (next && next.offsetParent !== null) { target = next; kind = 'next'; }
@@ -204,7 +204,7 @@ def click(s: Session, rng: random.Random, out: Outcome, k: int = 0) -> dict[str,
     """One click on a legal choice (``k`` pieces picked first, for an exchange); its timings, or None
     if nothing could be clicked or the click was lost. The reader's own move is timed; the computer
     players' moves after it, shown at the reader's pace (widgets.pacing), are waited for first."""
-    s.page.wait_for_function("!document.querySelector('.loo-choices .loo-skip')", timeout=WAIT_MS)
+    s.page.wait_for_function("!document.querySelector('.loo-choices .loo-show-rest')", timeout=WAIT_MS)
     result: dict[str, Any] = s.page.evaluate(CLICK_JS, [rng.random(), CLICK_TIMEOUT_MS, k])
     if result["kind"] == "none":
         return None

@@ -67,7 +67,7 @@ class Watching:
             description="Show the rest now",
             tooltip="Show the computer players' moves at once",
             button_style="primary",
-            _dom_classes=["loo-skip"],
+            _dom_classes=["loo-show-rest"],
         )
         self.pacer = Pacer(self._draw, view._render, self._say)
         self._won: tuple[TrickRecord, int] | None = None  # the trick last won in the moves shown, and its number
