@@ -79,7 +79,8 @@ async ([r, timeoutMs, k]) => {
   const QUIET = 80, PARTIAL = 2000;
   const view = document.querySelector('.loo-table-view');
   const next = view.querySelector('.loo-next:not([disabled])');
-  const legal = Array.from(view.querySelectorAll('.loo-choices button.mod-primary:not([disabled]):not(.loo-show-rest)'));
+  const legal = Array.from(
+    view.querySelectorAll('.loo-choices button.mod-primary:not([disabled]):not(.loo-show-rest)'));
   const picks = Array.from(view.querySelectorAll('.loo-picks button:not([disabled])'));
   let target, kind;
   if (next && next.offsetParent !== null) { target = next; kind = 'next'; }
