@@ -112,7 +112,8 @@ def hand_text(model: TableModel | None) -> str:
         return f"hand {number} over"
     to_act = hand.to_act
     tricks = len(hand.view(0).tricks)
-    return f"hand {number}, {model.names[to_act or 0]} to play, {tricks} tricks played"
+    played = "1 trick" if tricks == 1 else f"{tricks} tricks"
+    return f"hand {number}, {model.names[to_act or 0]} to play, {played} played"
 
 
 def hand_rows(record: dict[str, Any]) -> tuple[list[str], list[str], list[int], list[int]]:
