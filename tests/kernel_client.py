@@ -260,6 +260,7 @@ class TableClient:
         self.widgets: dict[str, dict[str, Any]] = {}
         self.kernel_info: dict[str, Any] = {}
         self._ws: WebSocketClientConnection | None = None
+        self.compressed = False  # whether the server took the offer to compress the websocket
         self._reader: asyncio.Task[None] | None = None
         self._tick = asyncio.Event()
         self.closed = False  # the websocket is closed (by either side)
@@ -323,7 +324,11 @@ class TableClient:
             request_timeout=timeout,
         )
         subprotocols = [V1_PROTOCOL] if self.protocol == "v1" else None
-        self._ws = await websocket_connect(request, subprotocols=subprotocols, max_message_size=64 * 2**20)
+        # A browser offers to compress the websocket's messages (permessage-deflate); so does this client.
+        self._ws = await websocket_connect(
+            request, subprotocols=subprotocols, max_message_size=64 * 2**20, compression_options={}
+        )
+        self.compressed = "permessage-deflate" in self._ws.headers.get("Sec-WebSocket-Extensions", "")
         chosen = self._ws.selected_subprotocol
         if (chosen == V1_PROTOCOL) != (self.protocol == "v1"):
             raise TableClientError(f"asked for the {self.protocol} protocol, the server chose {chosen!r}")

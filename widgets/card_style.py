@@ -174,9 +174,17 @@ TABLE_RULES = (
     "border-radius:24px 24px 0 0;border-width:4px}"
     ".loo-near{padding:4px 4px 10px;border-radius:0 0 24px 24px;border-width:4px}"
     ".loo-middle{min-height:0}.loo-round .loo-side svg{height:46px;width:auto}}"
+    # Watching the play (widgets.pacing): while the page plays a reel of the computer players' moves, the
+    # reel shows and the table as it stands waits, hidden; without the page's script the reel never shows.
+    ".loo-film{display:none!important}.loo-playing .loo-film{display:block!important}"
+    ".loo-playing .loo-standing{display:none!important}.loo-reel .loo-frame[hidden]{display:none}"
+    ".loo-reel-near{display:flex;flex-direction:column;align-items:center;gap:8px;padding-top:10px!important}"
+    ".loo-reel-hand{opacity:.8}.loo-reel-hand svg{max-width:100%;height:auto}"
+    ".loo-reel-near .loo-show-rest{width:auto;height:auto;min-height:32px;padding:4px 14px;font-size:14px}"
     # Focus, plain to see on every control of the table: black and amber, never the blue of a legal choice.
     ".loo-table-view .jupyter-button:focus-visible,.loo-table-view .widget-toggle-button:focus-visible,"
-    ".loo-table-view input:focus-visible,.loo-table-view textarea:focus-visible,.loo-skip:focus"
+    ".loo-table-view input:focus-visible,.loo-table-view textarea:focus-visible,.loo-skip:focus,"
+    ".loo-show-rest:focus-visible"
     "{outline:3px solid #111!important;outline-offset:2px;box-shadow:0 0 0 6px #ffc21a!important}"
     ".loo-skip{position:absolute;left:8px;top:-60px;z-index:1000;background:#fff;color:#1d5a3a;padding:8px 14px;"
     "border-radius:6px;font:600 15px system-ui,sans-serif}"

@@ -1,30 +1,31 @@
-"""Watching the play: the computer players' moves laid out one by one, at the reader's pace.
+"""Watching the play: the computer players' moves laid out one by one, at the reader's pace, by the browser.
 
 A reader's click makes the engine take the reader's move and every computer player's after it at
 once (:meth:`widgets.model.TableModel.act`); the model keeps those moves, each with the reader's own
-view after it (:mod:`widgets.moves`). A :class:`Pacer` shows them in turn: the reader's own move at
-once (the click is answered in the same message), then each computer player's after a pause of
-the reader's choosing (:data:`PACES`), a finished trick held on the table a little longer, its
-winner named, and then the table as it stands, with the reader's choices. Each move is also said
-in words in the table's live region, for a screen reader (:func:`move_words`).
+view after it (:mod:`widgets.moves`). The kernel draws them all at once, in the same message that
+answers the click, as a *reel* (:func:`reel_html`): one frame per move, the table as it was just
+after that move, each with the pause to wait before it (:func:`pauses`) and the move in words for
+a screen reader (:func:`move_words`). The page's script (``table-keys.js``, on the server's tables
+and in the reader's browser alike) plays the reel: the reader's own move at once, each computer
+player's after its pause, a finished trick held a little longer with its winner named, and then the
+table as it stands, with the reader's choices, which the kernel drew at the same time. The
+pacing is the browser's clock, never a round trip to the kernel.
 
-The pauses are ``await``-ed on the kernel's event loop (or Pyodide's, in the reader's browser), so
-the kernel keeps answering the page between them. A click while moves are being shown cannot
-lose anything: the game is already where the last move left it; the pacer shows the rest at once
-(:meth:`Pacer.finish`) and the click is then taken as usual. Where no event loop runs (a test, a
-script), every move is shown at once.
+A click or a key while a reel plays cannot lose anything: the game is already where the last move
+left it; the page shows the table as it stands at once (the words of the moves skipped are said
+together) and takes the click. A page without the script, or the Instant pace, shows the table as
+it stands at once, and the live region says every move.
 
-The pace is the reader's: the page remembers it in the browser's storage (``table-keys.js``) and
-sets it again when a table opens, so a reload or a new table keeps it.
+Every frame is a drawing of the reader's own view (or of hands the teaching switch opened), so a
+reel shows no card the reader's seat may not see. The pace is the reader's: the page remembers
+it in the browser's storage (``table-keys.js``) and sets it again when a table opens.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
-import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 
 from loo.core.protocols import TrickRecord
@@ -32,15 +33,11 @@ from widgets.board import piece_html
 from widgets.moves import Move
 from widgets.step_viewer import describe
 
-log = logging.getLogger("lanterloo.widgets.pacing")
-
 PACES = {"Slow": 1.5, "Normal": 0.8, "Faster": 0.35, "Instant": 0.0}
 """Seconds between one computer player's move and the next, by the name the reader picks."""
 DEFAULT_PACE = "Normal"
 HOLD = 2.5
 """A finished trick stays on the table this many paces before the next move is shown."""
-
-Sleep = Callable[[float], Awaitable[object]]
 
 
 def pauses(moves: Sequence[Move], pace: float) -> list[float]:
@@ -103,85 +100,41 @@ def held(move: Move) -> Move:
     return move
 
 
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop the pauses can wait on: the kernel's (running now), or Pyodide's (always running)."""
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        pass
-    try:
-        loop = asyncio.get_event_loop_policy().get_event_loop()
-    except RuntimeError:
-        return None
-    return loop if loop.is_running() else None
+def reel_html(
+    moves: Sequence[Move],
+    words: Sequence[str],
+    pace: float,
+    frame: Callable[[Move, int], str],
+    *,
+    number: int,
+    near: str = "",
+) -> str:
+    """The reel the page plays for ``moves`` (said as ``words``) at ``pace`` seconds a move: a frame
+    per move, ``frame(move, k)`` drawing the table just after the ``k``-th. Each frame carries the
+    pause before it (``data-wait``, in seconds) and its words (``data-say``); the reel carries how long
+    its last frame stays (``data-end``: a trick won then is held), and, at the near edge of the cloth
+    under the frames, ``near`` (the reader's pieces, which no frame changes) and a button to see the
+    rest at once. ``number`` tells one reel from the next, so that the page plays each once.
 
-
-class Pacer:
-    """Shows the moves of each change one by one. ``draw(move)`` draws the table as it was after a
-    move (no choices yet), ``final()`` the table as it stands now, with the reader's choices, and
-    ``say(text)`` puts words in the live region. ``sleep`` and ``loop`` may be injected (a test runs
-    the pauses at once)."""
-
-    def __init__(
-        self,
-        draw: Callable[[Move], None],
-        final: Callable[[], None],
-        say: Callable[[str], None],
-        *,
-        sleep: Sleep = asyncio.sleep,
-        loop: Callable[[], asyncio.AbstractEventLoop | None] = _running_loop,
-    ) -> None:
-        self._draw, self._final, self._say = draw, final, say
-        self._sleep, self._loop = sleep, loop
-        self.pace = PACES[DEFAULT_PACE]
-        self._task: asyncio.Future[None] | None = None
-        self._left: list[str] = []  # the words of the moves not yet shown
-
-    @property
-    def busy(self) -> bool:
-        """Whether moves are still being laid out."""
-        return self._task is not None and not self._task.done()
-
-    def show(self, moves: Sequence[Move], words: Sequence[str]) -> None:
-        """Lay out ``moves`` (said as ``words``): the first at once, the rest after their pauses;
-        the table as it stands once they are all shown. Moves being shown are finished first."""
-        self.finish(redraw=False)
-        loop = self._loop() if self.pace > 0 and len(moves) > 1 else None
-        if loop is None:
-            self._final()
-            self._say(" ".join(words))
-            return
-        self._draw(held(moves[0]))
-        self._say(words[0])
-        self._left = list(words[1:])
-        self._task = loop.create_task(self._run(list(moves), pauses(moves, self.pace)))
-
-    async def _run(self, moves: list[Move], waits: list[float]) -> None:
-        try:
-            for move, wait in zip(moves[1:], waits[1:], strict=True):
-                await self._sleep(wait)
-                self._draw(held(move))
-                self._say(self._left.pop(0))
-            if moves[-1].won is not None:  # the last trick stays in sight a moment before the choices come
-                await self._sleep(self.pace * HOLD)
-            self._task = None
-            self._final()
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a drawing that fails: the table as it stands, and the log says why
-            log.exception("could not lay out the moves")
-            self._task = None
-            self._final()
-
-    def finish(self, *, redraw: bool = True) -> None:
-        """Show at once whatever moves are still to come (a click, a key, a new change while they are
-        laid out); the words of the moves skipped are said together."""
-        task, self._task = self._task, None
-        if task is None or task.done():
-            return
-        task.cancel()
-        if self._left:
-            self._say(" ".join(self._left))
-        self._left = []
-        if redraw:
-            self._final()
+    >>> from types import SimpleNamespace as Ns
+    >>> html = reel_html([Ns(won=None), Ns(won="a trick")], ["Ann plays.", "Ben plays."], 0.5,
+    ...                  lambda move, k: f"<p>{k}</p>", number=3)
+    >>> 'data-reel="3"' in html and 'data-end="1.25"' in html and 'data-wait="0.5"' in html
+    True
+    >>> html.count("<p>"), html.count(" hidden>")
+    (2, 1)
+    """
+    waits = pauses(moves, pace)
+    end = pace * HOLD if moves[-1].won is not None else 0.0
+    frames = "".join(
+        f'<div class="loo-frame" data-wait="{wait:g}" data-say="{escape(said)}"{" hidden" if k else ""}>'
+        f"{frame(move, k)}</div>"
+        for k, (move, wait, said) in enumerate(zip(moves, waits, words, strict=True))
+    )
+    return (
+        f'<div class="loo-reel" data-reel="{number}" data-end="{end:g}">{frames}'
+        f'<div class="loo-near loo-reel-near">{near}'
+        '<button type="button" class="loo-show-rest jupyter-button mod-primary" '
+        'title="Show the computer players\' moves at once (any key or click does too)">Show the rest now</button>'
+        "</div></div>"
+    )

@@ -83,14 +83,14 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         # Card faces: the same for everyone, they reveal nothing.
         self._style = lean(ipw.HTML, "" if self._page_sheet else card_stylesheet())
         self._opening = lean(ipw.HTML)  # a single settled as it was dealt, before this hand (widgets.opening)
-        self._board = lean(ipw.HTML)
+        self._board = lean(ipw.HTML, _dom_classes=["loo-standing"])
         self._choices = _row(cls="loo-choices")
-        self._unavailable = lean(ipw.HTML)
+        self._unavailable = lean(ipw.HTML, _dom_classes=["loo-standing"])
         self._picks = _row(cls="loo-picks")
         # Every widget shares its layout and style (widgets.shared), and is given its classes when
         # it is made: each choice button then opens with one message, and the table with fewer.
         self._confirm = lean(ipw.Button, description="Exchange", tooltip="Exchange the cards selected above")
-        self._status = lean(ipw.HTML)
+        self._status = lean(ipw.HTML, _dom_classes=["loo-status", "loo-standing"])
         self._undo = lean(ipw.Button, description="Take back", tooltip=UNDO_TIP, _dom_classes=["loo-undo"])
         self._hint = lean(
             ipw.Button,
@@ -104,8 +104,8 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             tooltip="The law behind each of your choices now (key W)",
             _dom_classes=["loo-why"],
         )
-        self._explained = lean(ipw.HTML)
-        self._hinted = lean(ipw.HTML)
+        self._explained = lean(ipw.HTML, _dom_classes=["loo-standing"])
+        self._hinted = lean(ipw.HTML, _dom_classes=["loo-standing"])
         self._next = lean(
             ipw.Button,
             description="Next hand",
@@ -178,10 +178,11 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             [
                 self._style,
                 self._opening,
+                self.watching.film,  # the moves of the latest change, played by the page before the table shows
                 self._board,
                 self.watching.trick,
                 # the near edge of the cloth: the reader's hand or choices, and the cards to pick for an exchange
-                lean(ipw.VBox, [self._choices, self._picks], _dom_classes=["loo-near"]),
+                lean(ipw.VBox, [self._choices, self._picks], _dom_classes=["loo-near", "loo-standing"]),
                 self._unavailable,
                 self._status,
                 _row([self.watching.last, self.watching.spoken], "loo-watch"),
@@ -279,7 +280,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         # The buttons of the last position are gone from the page: close them (with their layout
         # and style widgets), or a long game would leave thousands of widgets in the kernel, each
         # sent again to a page that reconnects.
-        _close([w for w in replaced if w not in (self._confirm, self.watching.skip, *choices, *picks)])
+        _close([w for w in replaced if w not in (self._confirm, *choices, *picks)])
 
     def _result_html(self) -> str:
         """Once the hand is over: what it paid, in a line (the ledger view has the whole game)."""
@@ -419,7 +420,6 @@ class TableView(ipw.VBox):  # type: ignore[misc]
     def _show_hint(self) -> None:
         """The hint in the status line and, in full, below the controls; while it is worked out (it
         may take a second) the button says so and the box says what is being done."""
-        self.watching.finish()
         if not self.model.legal():
             self.say("It is not your turn.")
             return
@@ -439,7 +439,6 @@ class TableView(ipw.VBox):  # type: ignore[misc]
 
     def _explain(self) -> None:
         """Every choice the reader might make now, allowed or not, with its law and sources."""
-        self.watching.finish()
         view = self.model.view()
         pam = pam_card(view)
         items = []

@@ -2,26 +2,26 @@
 the trick just won and the last trick, the finished hand, and say each move for a screen reader.
 
 :class:`Watching` belongs to a :class:`~widgets.table_view.TableView`: the view lays its widgets
-out and calls it on every change of the model. It lays the change's moves out through a
-:class:`~widgets.pacing.Pacer`; between moves the reader's cards show as they stand, not to be
-played yet, and a button shows the rest at once. Every drawing here is of a view of the reader's
-own seat, or of a hand already over, so no hidden card reaches the page.
+out and calls it on every change of the model. It draws the change's moves as a reel that the page
+plays at the reader's pace (:mod:`widgets.pacing`); in each frame the reader's pieces show as they
+stand, not to be played yet, and a button shows the rest at once. Every drawing here is of a view
+of the reader's own seat, or of a hand already over, so no hidden card reaches the page.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
 import ipywidgets as ipw
 
-from loo.cards import Card
 from loo.core.protocols import TrickRecord, View
-from widgets.board import pam_card, piece_name
-from widgets.card_style import card_class, tile_class
+from widgets.board import pam_card, piece_name, pieces_html
 from widgets.hand_summary import summary_html
 from widgets.moves import Move
-from widgets.pacing import DEFAULT_PACE, PACES, Pacer, move_words, trick_html
+from widgets.pacing import DEFAULT_PACE, PACES, held, move_words, reel_html, trick_html
 from widgets.round_table import round_board_html
 from widgets.safety import guarded
 from widgets.shared import lean
@@ -35,18 +35,22 @@ PACE_TIPS = {
     "Faster": "The computer players' moves shown one by one, quickly",
     "Instant": "The computer players' moves all shown at once",
 }
+WAITING_WIDTH = 80  # the reader's cards while a reel plays: as wide as the card buttons they stand for
 NO_TRICK = "No trick has been finished in this hand yet."
 
 
 class Watching:
-    """The moves of each change shown in turn, the trick just won, the last trick (key L), the finished
-    hand, and the live region that says each move."""
+    """The moves of each change as a reel the page plays (:func:`~widgets.pacing.reel_html`), the trick
+    just won, the last trick (key L), the finished hand, and the live region that says each move."""
 
     def __init__(self, view: TableView) -> None:
         self.view = view
-        self.trick = lean(ipw.HTML, _dom_classes=["loo-trick-panel"])
-        self.spoken = lean(ipw.HTML, _dom_classes=["loo-announce"])
-        self.summary = lean(ipw.HTML, _dom_classes=["loo-hand-summary"])
+        # The widgets that show the table as it stands carry "loo-standing": the page hides them while
+        # it plays a reel, and shows them again when the reel ends (table-keys.js).
+        self.trick = lean(ipw.HTML, _dom_classes=["loo-trick-panel", "loo-standing"])
+        self.spoken = lean(ipw.HTML, _dom_classes=["loo-announce"])  # the page makes it a live region
+        self.summary = lean(ipw.HTML, _dom_classes=["loo-hand-summary", "loo-standing"])
+        self.film = lean(ipw.HTML, _dom_classes=["loo-film"])  # the latest change's reel, shown only while it plays
         self.last = lean(
             ipw.ToggleButton,
             value=False,
@@ -62,119 +66,94 @@ class Watching:
             tooltips=[PACE_TIPS[name] for name in PACES],
             _dom_classes=["loo-pace"],
         )
-        self.skip = lean(
-            ipw.Button,
-            description="Show the rest now",
-            tooltip="Show the computer players' moves at once",
-            button_style="primary",
-            _dom_classes=["loo-show-rest"],
-        )
-        self.pacer = Pacer(self._draw, view._render, self._say)
-        self._won: tuple[TrickRecord, int] | None = None  # the trick last won in the moves shown, and its number
-        self._frame: View | None = None  # the view of the move shown, while moves are laid out
-        say = view.say
-        self.skip.on_click(guarded(say)(lambda _b: self.finish()))
-        self.last.observe(guarded(say)(lambda _change: self._toggle_last()), names=["value"])
-        self.pace.observe(guarded(say)(lambda change: self._set_pace(change["new"])), names=["value"])
+        self._reels = itertools.count(1)
+        self._won: tuple[TrickRecord, int] | None = None  # the trick last won in the latest change, and its number
+        self.last.observe(guarded(view.say)(lambda _change: self._toggle_last()), names=["value"])
 
     # ----- the model changed --------------------------------------------------------------------
 
     def changed(self) -> None:
-        """Lay out the moves of the model's latest change (the table as it stands if there are none)."""
+        """Draw the table as it stands and, where the change made more than one move and the pace is
+        not Instant, the reel of its moves for the page to play first. The reel goes out before the
+        table: the page then hides the table before it changes, until the reel has played."""
         model = self.view.model
         moves = model.moves
-        self._frame = None
         won = [(m.won, len(m.view.tricks)) for m in moves if m.won is not None]
-        self._won = won[-1] if won else None  # shown at once, or trick by trick as the moves are laid out
+        self._won = won[-1] if won else None
         words = [move_words(m, model.names, model.game) for m in moves]
-        self.pacer.show(moves, words)
-
-    def finish(self) -> None:
-        """Show the moves still to come at once (a click or a key while they are laid out)."""
-        self.pacer.finish()
-
-    def _set_pace(self, name: str) -> None:
-        self.pacer.pace = PACES.get(name, PACES[DEFAULT_PACE])
-        if self.pacer.pace == 0:
-            self.finish()
+        pace = PACES.get(self.pace.value, PACES[DEFAULT_PACE])
+        if pace > 0 and len(moves) > 1:
+            self.spoken.value = ""  # the page says each move as its frame shows
+            near = self._waiting_hand(moves[0].view)
+            self.film.value = reel_html(moves, words, pace, self._framer(moves), number=next(self._reels), near=near)
+            self.view._render()
+            return
+        if self.film.value:
+            self.film.value = ""
+        self.view._render()
+        self._say(" ".join(words))
 
     def _say(self, text: str) -> None:
-        self.spoken.value = (
-            f'<p role="status" aria-live="polite" style="font-size:13px;color:#333;margin:2px 0">{escape(text)}</p>'
-            if text
-            else ""
-        )
+        self.spoken.value = f'<p style="font-size:13px;color:#333;margin:2px 0">{escape(text)}</p>' if text else ""
 
     # ----- drawing --------------------------------------------------------------------------------
 
-    def _draw(self, move: Move) -> None:
-        """The table as it was after ``move``: its board, the reader's pieces not to be played yet, and
-        a button to see the rest at once."""
+    def _waiting_hand(self, seen: View) -> str:
+        """The reader's pieces at the near edge of the cloth while the reel plays, drawn as the card
+        buttons are but not to be played yet (no frame of a reel changes them)."""
+        if not seen.hand:
+            return ""
+        pam = pam_card(seen)
+        named = ", ".join(piece_name(piece, pam) for piece in seen.hand)
+        drawn = pieces_html(
+            seen.hand, width=WAITING_WIDTH, label=f"your hand: {named}", four_colour=self.view._four_colour.value
+        )
+        return f'<div class="loo-reel-hand">{drawn}</div>'
+
+    def _framer(self, moves: Sequence[Move]) -> Callable[[Move, int], str]:
+        """How a reel's frames are drawn: the table just after the ``k``-th move, the reader's pieces in
+        their place (not to be played yet), and the trick last won in the reel so far."""
         view, model = self.view, self.view.model
-        first = self._frame is None
-        if first:
-            self._won = None
-        self._frame = move.view
-        if move.won is not None:
-            self._won = (move.won, len(move.view.tricks))
         four = view._four_colour.value
         open_hands = model.open_hands() if model.teaching else None
-        view._board.value = round_board_html(
-            move.view, model.names, model.seat, show_own=False, open_hands=open_hands, four_colour=four
-        )
-        self.trick.value = self._panel(move.view)
-        if first:  # the reader's controls wait for the moves; their pieces show, not to be played yet
-            view._undo.disabled = view._hint.disabled = view._why.disabled = view._next.disabled = True
-            view._hinted.value = view._explained.value = view._unavailable.value = ""
-            view.say(model.message)
-            view._set_choices((*self._waiting_pieces(move.view), self.skip), ())
-            if move.view.settlement is None:  # the last hand's summary goes with it: a new hand is in play
-                self.summary.value = ""
 
-    def _waiting_pieces(self, seen: View) -> list[ipw.Button]:
-        pam = pam_card(seen)
-        buttons = []
-        for piece in seen.hand or ():
-            if isinstance(piece, Card):
-                face = ["loo-card-button", card_class(piece)]
-            else:
-                face = ["loo-tile-button", tile_class(piece)]
-            buttons.append(
-                lean(
-                    ipw.Button,
-                    description=piece_name(piece, pam),
-                    tooltip=f"{piece_name(piece, pam)}: wait for the other players",
-                    disabled=True,
-                    _dom_classes=["loo-choice", "loo-piece", "loo-waiting", *face],
-                )
+        def frame(move: Move, k: int) -> str:
+            shown = held(move)
+            board = round_board_html(
+                shown.view, model.names, model.seat, show_own=False, open_hands=open_hands, four_colour=four
             )
-        return buttons
+            won = [(m.won, len(m.view.tricks)) for m in moves[: k + 1] if m.won is not None]
+            if won:
+                trick, number = won[-1]
+                return board + trick_html(trick, model.names, number=number, title="Just played", four_colour=four)
+            return board + self._panel(shown.view, just=None)
+
+        return frame
 
     def render(self, seen: View) -> None:
         """The table as it stands (called by the view's own drawing): the trick panel and, once the hand
         is over, the whole hand."""
-        self._frame = None
-        self.trick.value = self._panel(seen)
+        self.trick.value = self._panel(seen, just=self._won)
         model = self.view.model
         summary = summary_html(model, four_colour=self.view._four_colour.value) if model.hand.is_over else ""
         if self.summary.value != summary:
             self.summary.value = summary
 
-    def _panel(self, seen: View) -> str:
+    def _panel(self, seen: View, *, just: tuple[TrickRecord, int] | None) -> str:
         names = self.view.model.names
         four = self.view._four_colour.value
         if self.last.value:
             if not seen.tricks:
                 return f'<p class="loo-won" role="status">{NO_TRICK}</p>'
             return trick_html(seen.tricks[-1], names, number=len(seen.tricks), title="Last trick", four_colour=four)
-        if self._won is not None:
-            trick, number = self._won
+        if just is not None:
+            trick, number = just
             return trick_html(trick, names, number=number, title="Just played", four_colour=four)
         return ""
 
     def _toggle_last(self) -> None:
-        seen = self._frame if self._frame is not None else self.view.model.view()
-        self.trick.value = self._panel(seen)
+        seen = self.view.model.view()
+        self.trick.value = self._panel(seen, just=self._won)
         if self.last.value:
             names = self.view.model.names
             if seen.tricks:

@@ -1,17 +1,32 @@
-"""Watching the play at a live table (issue 20), in the browser at the default pace: the reader's card
-shows at once, a computer player's card follows, the finished trick stays with its winner named,
-and the key L shows the last trick. The pace chosen is kept through a reload."""
+"""Watching the play (issue 20), in the browser at the default pace: the reader's card shows at once, a
+computer player's card follows, the finished trick stays with its winner named, and the key L shows
+the last trick. The pace is the browser's: no message passes between the page and its kernel while
+the moves are laid out, and a key shows the rest at once. The pace chosen is kept through a reload."""
 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
-from playwright.sync_api import Browser, Locator, expect
+from playwright.sync_api import Browser, Locator, Page, WebSocket, expect
 
 from tests.browser.table_page import WAIT
 
 pytestmark = pytest.mark.browser
+
+
+def kernel_frames(page: Page) -> list[float]:
+    """The times (``time.monotonic()``) at which the page's kernel websockets carried a frame, either way."""
+    times: list[float] = []
+
+    def watch(ws: WebSocket) -> None:
+        if "/channels" in ws.url:
+            ws.on("framereceived", lambda _frame: times.append(time.monotonic()))
+            ws.on("framesent", lambda _frame: times.append(time.monotonic()))
+
+    page.on("websocket", watch)
+    return times
 
 
 def test_the_computer_players_cards_come_in_turn_and_the_last_trick_is_one_key_away(
@@ -20,32 +35,56 @@ def test_the_computer_players_cards_come_in_turn_and_the_last_trick_is_one_key_a
     context = browser.new_context(viewport={"width": 1200, "height": 1000})  # no stored pace: the default
     try:
         page = context.new_page()
+        frames = kernel_frames(page)
         page.goto(f"{site}/tables/nap?deal=nap.hoffmann.s0.n3", wait_until="commit", timeout=WAIT)
         expect(page.locator(".loo-pace button.mod-active")).to_have_text("Normal", timeout=WAIT)
         page.locator(".loo-choices button", has_text="Call 2").click()  # the others pass: Ann leads
         card = page.locator(".loo-choices .loo-card-button.mod-primary").first
         expect(card).to_be_visible(timeout=WAIT)
         card.click()
-        trick = page.locator(".loo-board .loo-trick")  # on the cloth, each card a figure named for its player
+        # On the cloth, each card a figure named for its player (only what shows is in the page's
+        # accessibility tree: the frame of the reel now on show, or the table as it stands).
+        trick = page.locator(".loo-board .loo-trick")
 
         def laid_by(player: str) -> Locator:
             return trick.get_by_role("figure", name=player, exact=True)
 
         expect(laid_by("Ann")).to_be_visible(timeout=5_000)  # the reader's own card, at once
         expect(page.locator(".loo-show-rest")).to_be_visible()
+        expect(page.locator(".loo-choices")).to_be_hidden()  # the choices wait for the moves
         expect(laid_by("Ben")).to_have_count(0)  # the computer players' cards come after
+        time.sleep(0.3)  # the click's answer is in: from here to the end of the moves the page is alone
+        quiet_from = time.monotonic()
         expect(laid_by("Ben")).to_be_visible(timeout=5_000)
         expect(page.locator(".loo-announce")).to_contain_text("Ben plays")
-        panel = page.locator(".loo-trick-panel")
-        expect(panel).to_contain_text("Dan won it with the seven of diamonds", timeout=10_000)
+        expect(page.locator(".loo-announce")).to_have_attribute("role", "status")
+        expect(page.locator(".loo-won:visible", has_text="Dan won it with the seven of diamonds")).to_have_count(
+            1, timeout=10_000
+        )
         expect(laid_by("Dan")).to_be_visible()  # the finished trick stays on the table
         expect(page.locator(".loo-choices .loo-card-button.mod-primary").first).to_be_visible(timeout=10_000)
+        quiet_until = time.monotonic()
+        talk = [t for t in frames if quiet_from <= t <= quiet_until]
+        assert talk == [], f"{len(talk)} websocket frames while the moves were laid out: the pace is not the browser's"
         page.locator(".loo-choices .loo-card-button").first.focus()
         page.keyboard.press("l")
+        panel = page.locator(".loo-trick-panel")
         expect(panel).to_contain_text("Last trick, trick 1: Dan won it", timeout=5_000)
         expect(page.locator(".loo-last")).to_have_class(re.compile(r"\bmod-active\b"))
+        page.keyboard.press("l")
+        # A key while the moves are laid out shows the table at once, and the moves skipped are said together.
+        page.locator(".loo-choices .loo-card-button.mod-primary").first.focus()
+        page.keyboard.press("Enter")
+        rest = page.locator(".loo-show-rest")
+        expect(rest).to_be_focused(timeout=5_000)  # the keyboard reader lands on the one control of the moment
+        page.keyboard.press("Enter")
+        expect(rest).to_be_hidden()
+        expect(page.locator(".loo-choices button:focus")).to_have_count(1)  # and then back on the choices
+        said = page.locator(".loo-announce").inner_text()
+        assert said.count(" plays ") + said.count(" leads ") >= 2, said
         page.locator(".loo-pace button", has_text="Faster").click()
         page.reload(wait_until="commit")
         expect(page.locator(".loo-pace button.mod-active")).to_have_text("Faster", timeout=WAIT)
+        expect(page.locator(".loo-show-rest")).to_be_hidden()  # the last reel is not played again on a reload
     finally:
         context.close()

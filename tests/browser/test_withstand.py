@@ -128,6 +128,24 @@ def test_a_page_cannot_make_a_table_hang_at_dealing(served: Served) -> None:
     run(scenario)
 
 
+def test_the_kernel_websocket_is_compressed(served: Served) -> None:
+    """A move's reel of frames (widgets.pacing) is tens of kilobytes of drawing: the server takes the
+    offer to deflate the kernel websocket that every browser makes, and the table still plays."""
+
+    async def scenario() -> None:
+        client = await TableClient.open(served.base, TABLE, timeout=OPEN_WAIT)
+        try:
+            assert client.compressed, "the kernel websocket is not compressed"
+            await dealt(client)
+            board = client.board()
+            await client.settled(await client.click(client.choices()[0]))
+            assert client.board() != board  # a move went through, its answer inflated
+        finally:
+            await client.close(shutdown=True)
+
+    run(scenario)
+
+
 # ----- 2. a binary frame is checked before anything parses it ----------------------------------------
 
 

@@ -1,14 +1,17 @@
-"""Watching the play (issue 20): the computer players' moves laid out one by one at the reader's pace,
-the trick just won and the last trick, the finished hand on the Table tab, and the live region's words.
+"""Watching the play (issue 20): the computer players' moves drawn as a reel that the page plays at the
+reader's pace, the trick just won and the last trick, the finished hand on the Table tab, and the
+live region's words.
 
-The pauses run on an event loop with an injected ``sleep`` that returns at once and notes each
-pause and what the table showed then, so these tests take no real time.
+The kernel's half is tested here: what the reel holds and in which order it reaches the page. The
+page's half (the pauses on the browser's clock, a click or key that shows the rest) is
+tests/browser/test_watching.py.
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
+import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -16,18 +19,12 @@ import pytest
 from loo.actions import Action
 from loo.cards import parse_cards
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
-from tests.widgets.test_table_view import hidden_in_state
-from tests.widgets.test_table_view import live_buttons as live_choices
+from tests.widgets.test_table_view import hidden_in_state, live_buttons
 from widgets.live_table import LiveTable
 from widgets.model import TableModel
 from widgets.moves import Move
 from widgets.pacing import HOLD, PACES, move_words, pauses
 from widgets.table_view import TableView
-
-
-def live_buttons(view: TableView) -> list[Any]:
-    """The reader's live choices (the button that shows the rest of the moves at once is not one)."""
-    return [b for b in live_choices(view) if b is not view.watching.skip]
 
 
 def nap_at_play(seed: int = 5) -> TableView:
@@ -42,64 +39,78 @@ def nap_at_play(seed: int = 5) -> TableView:
     return view
 
 
-def play_paced(view: TableView, pace: str = "Normal") -> tuple[list[float], list[str], list[str]]:
-    """Click the reader's first live card with moves paced; the pauses, and the board and the live
-    region as they were at each pause. Hidden pieces are looked for in every widget at each."""
-    waits: list[float] = []
-    boards: list[str] = []
-    said: list[str] = []
-
-    async def sleep(seconds: float) -> None:
-        waits.append(seconds)
-        boards.append(view._board.value)
-        said.append(view.watching.spoken.value)
-        assert hidden_in_state(view, view.model) == [] or view.model.hand.is_over
-
-    async def scenario() -> None:
-        view.watching.pace.value = pace
-        view.watching.pacer._sleep = sleep
-        live_buttons(view)[0].click()
-        # The reader's card shows at once, with no choice to make until the others have played.
-        assert not live_buttons(view) and view.watching.skip in view._choices.children
-        boards.append(view._board.value)
-        while view.watching.pacer.busy:
-            await asyncio.sleep(0)
-
-    asyncio.run(scenario())
-    return waits, boards, said
+def frames(view: TableView) -> list[tuple[float, str, str]]:
+    """The frames of the reel on the page: each one's pause before it, its words, and its drawing."""
+    found = re.findall(
+        r'<div class="loo-frame" data-wait="([0-9.]+)" data-say="([^"]*)"(?: hidden)?>(.*?)</div>'
+        r'(?=<div class="loo-(?:frame|near))',
+        view.watching.film.value,
+        flags=re.S,
+    )
+    return [(float(wait), unescape(said), drawn) for wait, said, drawn in found]
 
 
-def test_each_computer_players_card_is_shown_in_turn_at_the_readers_pace() -> None:
+def on_the_cloth(drawn: str) -> int:
+    """How many pieces a frame's drawing has in the trick on the cloth (not in the panel of the trick just won)."""
+    return drawn.split('class="loo-won"')[0].count('class="loo-play"')
+
+
+def play_paced(view: TableView, pace: str = "Normal") -> list[str]:
+    """Click the reader's first live card at ``pace``; the widgets whose value the click changed, in
+    the order the page receives them."""
+    view.watching.pace.value = pace
+    order: list[str] = []
+    for name, widget in (("film", view.watching.film), ("board", view._board), ("spoken", view.watching.spoken)):
+        widget.observe(lambda _change, name=name: order.append(name), names=["value"])
+    live_buttons(view)[0].click()
+    return order
+
+
+def test_each_computer_players_card_is_a_frame_of_the_reel_at_the_readers_pace() -> None:
     view = nap_at_play()
     model = view.model
-    waits, boards, said = play_paced(view)
+    play_paced(view)
     moves = model.moves
     assert moves[0].action.seat == model.seat and len(moves) > 1
     assert all(m.action.seat != model.seat for m in moves[1:])
-    assert waits[: len(moves) - 1] == pauses(moves, PACES["Normal"])[1:]
-    # the first drawing holds the reader's card alone of this trick, each later one a card more
+    shown = frames(view)
+    assert len(shown) == len(moves)
+    assert [wait for wait, _said, _drawn in shown] == pauses(moves, PACES["Normal"])
+    # the first frame holds the reader's card alone of this trick, each later one a card more
     first = moves[0].view.current or moves[0].won.plays  # type: ignore[union-attr]
-    assert boards[0].count('class="loo-play"') == len(first)
-    counts = [b.count('class="loo-play"') for b in boards[1:]]  # at each pause, the move before it
-    trick_over = next((k for k, m in enumerate(moves) if m.won), len(moves))
+    counts = [on_the_cloth(drawn) for _wait, _said, drawn in shown]
+    trick_over = next((k for k, m in enumerate(moves) if m.won), len(moves) - 1)
     assert counts[: trick_over + 1] == list(range(len(first), len(first) + trick_over + 1))
-    # the live region said each move in turn
-    for move, text in zip(moves, said, strict=False):  # at each pause, the move before it
-        assert move_words(move, model.names, model.game).split(".")[0] in text
-    # and then the table as it stands, the reader to play
+    # each frame says its move, in turn
+    assert [said for _wait, said, _drawn in shown] == [move_words(m, model.names, model.game) for m in moves]
+    # the table as it stands is drawn at once beside the reel: the reader may play as soon as the page shows it
     assert live_buttons(view) or model.hand.is_over
-    assert view.watching.skip not in view._choices.children
+    assert hidden_in_state(view, model) == [] or model.hand.is_over
+
+
+def test_the_reel_reaches_the_page_before_the_table_it_leads_to() -> None:
+    """The page hides the table while it plays a reel: the reel must come first, or the table as it
+    stands would flash up before the moves that led to it."""
+    view = nap_at_play()
+    order = play_paced(view)
+    assert order.index("film") < order.index("board")
+    assert view.watching.spoken.value == ""  # the page says each move as its frame shows, not all at once
 
 
 def test_a_finished_trick_stays_on_the_table_with_its_winner_named() -> None:
     view = nap_at_play()
     play_paced(view)
     model = view.model
-    won = next(m for m in model.moves if m.won is not None)
-    assert won.won is not None
-    winner = model.names[won.won.winner]
-    assert f"{winner} won it with the" in view.watching.trick.value
-    assert f"{winner} wins the trick." in " ".join(move_words(m, model.names, model.game) for m in model.moves)
+    k = next(k for k, m in enumerate(model.moves) if m.won is not None)
+    won = model.moves[k].won
+    assert won is not None
+    winner = model.names[won.winner]
+    _wait, said, drawn = frames(view)[k]
+    assert on_the_cloth(drawn) == len(won.plays)  # the whole trick, still on the cloth
+    assert f"{winner} won it with the" in drawn and f"{winner} wins the trick." in said
+    assert f"{winner} won it with the" in view.watching.trick.value  # and beside the table as it stands
+    if k == len(model.moves) - 1:
+        assert f'data-end="{PACES["Normal"] * HOLD:g}"' in view.watching.film.value
 
 
 def test_a_trick_won_holds_the_table_longer() -> None:
@@ -108,40 +119,29 @@ def test_a_trick_won_holds_the_table_longer() -> None:
     assert pauses(moves, 0.4) == [0.0, 0.4, 0.4 * HOLD]
 
 
-def test_a_click_while_the_moves_are_shown_shows_the_rest_at_once_and_loses_nothing() -> None:
+def test_each_change_has_a_reel_of_its_own_and_a_take_back_none() -> None:
     view = nap_at_play()
+    play_paced(view)
     model = view.model
-
-    async def never(_seconds: float) -> None:
-        await asyncio.Event().wait()  # a pause that never ends on its own
-
-    async def scenario() -> None:
-        view.watching.pacer._sleep = never
-        before = len(model.hand.actions)
+    reels = [re.findall(r'data-reel="(\d+)"', view.watching.film.value)]
+    while not model.hand.is_over:
         live_buttons(view)[0].click()
-        await asyncio.sleep(0)
-        assert view.watching.pacer.busy and not live_buttons(view)
-        view.watching.skip.click()  # the reader moves on
-        assert not view.watching.pacer.busy
-        assert len(model.hand.actions) == before + len(model.moves)  # every move made, none twice
-        if not model.hand.is_over:
-            assert live_buttons(view)
-            live_buttons(view)[0].click()  # and the next click is taken as usual
-            assert model.moves and model.moves[0].action.seat == model.seat
-            view.watching.finish()
-
-    asyncio.run(scenario())
+        if len(model.moves) > 1:
+            reels.append(re.findall(r'data-reel="(\d+)"', view.watching.film.value))
+    assert len(reels) >= 2 and all(len(r) == 1 for r in reels)
+    assert len({r[0] for r in reels}) == len(reels)  # a new number each time: the page plays each reel once
+    model.undo()  # a take-back moves nothing to watch: no reel
+    assert model.moves == () and view.watching.film.value == ""
 
 
-def test_at_instant_pace_or_without_an_event_loop_the_table_is_drawn_at_once() -> None:
+def test_at_instant_pace_the_table_is_drawn_at_once_and_every_move_said() -> None:
     view = nap_at_play()
-    view.watching.pace.value = "Instant"
-    live_buttons(view)[0].click()
-    assert not view.watching.pacer.busy
+    play_paced(view, "Instant")
+    assert view.watching.film.value == ""
     model = view.model
     assert live_buttons(view) or model.hand.is_over
     words = [move_words(m, model.names, model.game) for m in model.moves]
-    assert " ".join(words) in view.watching.spoken.value.replace("&#x27;", "'")
+    assert " ".join(words) in unescape(view.watching.spoken.value)
 
 
 def test_the_last_trick_is_one_toggle_away() -> None:
@@ -216,22 +216,11 @@ def test_the_next_hand_dealt_at_a_pace_clears_the_last_hand_s_summary_at_once() 
     """Its cards are public, but a hand's names must not stand beside the next hand's while it is dealt."""
     view = TableView(TableModel("nap", preset="hoffmann", seed=5, rng=random.Random(5)))
     model = view.model
-    while not (model.hand.is_over and model.hand.actions):
-        model.act(model.legal()[0]) if not model.hand.is_over else model.new_hand()
-    assert view.watching.summary.value
-
-    async def never(_seconds: float) -> None:
-        await asyncio.Event().wait()
-
-    async def scenario() -> None:
-        view.watching.pacer._sleep = never
-        for _ in range(20):  # a deal after which a computer player acts before the reader
-            view._next.click()
-            if len(model.moves) > 1:
-                break
-            while not (model.hand.is_over and model.hand.actions):
-                model.act(model.legal()[0]) if not model.hand.is_over else model.new_hand()
-        assert view.watching.pacer.busy and view.watching.summary.value == ""
-        view.watching.finish()
-
-    asyncio.run(scenario())
+    for _ in range(20):  # a deal after which a computer player acts before the reader
+        while not (model.hand.is_over and model.hand.actions):
+            model.act(model.legal()[0]) if not model.hand.is_over else model.new_hand()
+        assert view.watching.summary.value
+        view._next.click()
+        if len(model.moves) > 1:
+            break
+    assert view.watching.film.value and view.watching.summary.value == ""

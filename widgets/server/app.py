@@ -276,6 +276,10 @@ def own_tornado_settings() -> dict[str, Any]:
         # The page's shutdown beacon fails without an _xsrf cookie otherwise (STACK.md).
         "disable_check_xsrf": True,
         "websocket_max_message_size": MAX_MESSAGE_BYTES,
+        # The kernel websocket's messages compressed (permessage-deflate, which every browser offers): a
+        # move's reel of frames (widgets.pacing) is some 30-120 KB of drawing that deflates about 30 times.
+        # A small window of memory per connection (mem_level 5) keeps a class of thirty light.
+        "websocket_compression_options": {"compression_level": 6, "mem_level": 5},
         "log_function": log_request,
     }
 

@@ -3,7 +3,8 @@
 // and Enter already work on every button; here the arrow keys move between the choices, 1-9 play
 // the first to ninth card or tile, U takes back, H asks for a hint, W explains each choice, L shows the
 // last trick, N deals the next hand. When a move redraws the choices, the focus comes back to the first choice, so a
-// keyboard player never has to Tab through the page again.
+// keyboard player never has to Tab through the page again. It also plays the reel of the computer
+// players' moves at the reader's pace (see "Watching the play" below).
 (function () {
   "use strict";
   var inTable = false;
@@ -101,9 +102,97 @@
       });
     });
   }
+  // Watching the play. The kernel answers a click with the whole change at once: the table as it
+  // stands and, before it, a reel of the moves made (widgets.pacing), a frame per move with the pause
+  // to wait before it (data-wait, seconds) and its words (data-say). The reel is played here, on this
+  // browser's clock: while it plays the table as it stands is hidden (the class loo-playing, see the
+  // card sheet); when it ends, or at any click or key, the table shows. A reel already on the page
+  // when its table was drawn (a reload) is an old one, and is not played again.
+  var reel = null;  // the reel playing: {el, table, frames, at, timer, end}
+  var knownFilms = typeof WeakSet === "function" ? new WeakSet() : null;
+  function seconds(el, name) {
+    var n = parseFloat(el.getAttribute(name));
+    return isFinite(n) && n > 0 ? n : 0;
+  }
+  function announce(table, text) {
+    var region = table.querySelector(".loo-announce .widget-html-content") || table.querySelector(".loo-announce");
+    if (region) { region.textContent = text; }
+  }
+  function showFrame(r) {
+    r.frames.forEach(function (f, i) { f.hidden = i !== r.at; });
+    announce(r.table, r.frames[r.at].getAttribute("data-say") || "");
+  }
+  function advance(r) {
+    if (reel !== r) { return; }
+    r.at += 1;
+    if (r.at >= r.frames.length) { endReel(false); return; }
+    showFrame(r);
+    var after = r.at + 1 < r.frames.length ? seconds(r.frames[r.at + 1], "data-wait") : r.end;
+    r.timer = window.setTimeout(function () { advance(r); }, after * 1000);
+  }
+  function playReel(el) {
+    var table = el.closest(".loo-table-view");
+    var frames = Array.prototype.slice.call(el.querySelectorAll(".loo-frame"));
+    if (reel) { endReel(true); }
+    if (!table || !frames.length) { return; }
+    var focused = inTable;
+    reel = {el: el, table: table, frames: frames, at: -1, timer: 0, end: seconds(el, "data-end")};
+    table.classList.add("loo-playing");
+    advance(reel);
+    var rest = el.querySelector(".loo-show-rest");
+    if (focused && rest && reel) { rest.focus(); }
+  }
+  function endReel(skipped) {
+    var r = reel;
+    if (!r) { return; }
+    reel = null;
+    window.clearTimeout(r.timer);
+    if (skipped && r.at + 1 < r.frames.length) {  // the moves not yet shown, said together
+      announce(r.table, r.frames.slice(r.at + 1).map(function (f) { return f.getAttribute("data-say"); }).join(" "));
+    }
+    r.table.classList.remove("loo-playing");
+    // The status line shows again: said again, so that a screen reader hears whose turn it is now.
+    var status = r.table.querySelector(".loo-status .widget-html-content");
+    if (status) { status.innerHTML = status.innerHTML; }
+    if (inTable) { focusFirst(r.table); }
+  }
+  function watchReels() {
+    if (reel && !document.contains(reel.el)) { endReel(false); }
+    Array.prototype.forEach.call(document.querySelectorAll(".loo-film"), function (film) {
+      var known = knownFilms ? knownFilms.has(film) : film.hasAttribute("data-loo-known");
+      if (knownFilms) { knownFilms.add(film); } else { film.setAttribute("data-loo-known", ""); }
+      var el = film.querySelector(".loo-reel:not([data-loo-seen])");
+      if (!el) { return; }
+      el.setAttribute("data-loo-seen", "");
+      if (known) { playReel(el); }
+    });
+    // The table's live region for the moves: the widget's own element, which stays while its words change.
+    Array.prototype.forEach.call(document.querySelectorAll(".loo-announce:not([role])"), function (region) {
+      region.setAttribute("role", "status");
+      region.setAttribute("aria-live", "polite");
+    });
+  }
+  // A click while a reel plays shows the table at once, and then goes on to what it clicked.
+  document.addEventListener("click", function (e) {
+    if (!reel) { return; }
+    var rest = e.target.closest && e.target.closest(".loo-show-rest");
+    if (rest || reel.table.contains(e.target)) {
+      endReel(true);
+      if (rest) { e.preventDefault(); }
+    }
+  }, true);
+  // So does a key (Tab and the modifier keys excepted); the keys of the table's buttons (U, H, W, L, N)
+  // then do what they do, and any other key is spent on showing the table, not on a choice not yet seen.
+  document.addEventListener("keydown", function (e) {
+    if (!reel || e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) { return; }
+    if (/^(Tab|Shift|Control|Alt|Meta|CapsLock)$/.test(e.key)) { return; }
+    endReel(true);
+    if (!/^[uhwln]$/i.test(e.key)) { e.preventDefault(); e.stopImmediatePropagation(); }
+  }, true);
   // Bring the focus back after the choices are redrawn (the old buttons, and the focus, are gone).
   new MutationObserver(function () {
     applyPace();
+    watchReels();
     if (!inTable) { return; }
     var active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) { return; }
