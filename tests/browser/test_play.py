@@ -678,16 +678,21 @@ def no_pointer(page: Page) -> None:
 def exchange_from_the_keyboard(table: Table, action: Action, held: list[Any], pam: Card | None) -> TableModel:
     """Pick the pieces of ``action`` (an exchange, or Rounce's throw-out after a dummy) and confirm it,
     as a keyboard reader does: the focus is on the first piece to pick; the arrows walk to the first
-    piece wanted and Space picks it; any other is picked by its digit; Tab goes on to the button that
-    confirms (the last piece picked is the last in the hand), and Enter takes it."""
+    piece wanted and Space picks it (Enter puts it back, and picks it again); any other is picked by
+    its digit; Tab goes on to the button that confirms (the last piece picked is the last in the
+    hand), and Enter takes it."""
     page, keys = table.page, table.page.keyboard
     picks = page.locator(".loo-picks")
     expect(picks.get_by_role("button", name=piece_name(held[0], pam), exact=True)).to_be_focused()
     for n, piece in enumerate(action.value):
         toggle = picks.get_by_role("button", name=piece_name(piece, pam), exact=True)
-        if n == 0:
+        if n == 0:  # Space picks it, Enter puts it back, Enter picks it again
             walk_to(page, toggle)
             table.do(partial(keys.press, "Space"))
+            expect(toggle).to_have_class(re.compile(r"\bmod-active\b"))
+            table.do(partial(keys.press, "Enter"))
+            expect(toggle).not_to_have_class(re.compile(r"\bmod-active\b"))
+            table.do(partial(keys.press, "Enter"))
         else:
             table.do(partial(keys.press, str(held.index(piece) + 1)))
         expect(toggle).to_have_class(re.compile(r"\bmod-active\b"))
