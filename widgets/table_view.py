@@ -35,8 +35,8 @@ from widgets.watching import Watching
 KEYS_HELP = (
     "Keys: Tab or the arrow keys move between choices, Enter or Space takes one; "
     "1 to 9 play your first to ninth card or tile (a tile that may lead either of its suits is picked, and Enter or "
-    "the arrow keys choose the suit); U takes back, H asks for a hint, W explains, L shows the last trick, "
-    "N deals the next hand."
+    "the arrow keys choose the suit); in an exchange they pick a card or put it back, as Space or Enter does; "
+    "U takes back, H asks for a hint, W explains, L shows the last trick, N deals the next hand."
 )
 
 UNDO_TIP = "Take back your last move (key U)"

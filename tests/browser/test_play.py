@@ -600,16 +600,37 @@ KEYED = [
     # Ann leads the six-two, her first tile, as a two (key 1, then the arrow to its second suit), where
     # the six-five, her second, has a single button; she must follow suit in the third and fifth tricks
     ("domino-loo", "dl.celko.s0.n1"),
+    # Pam: Ann stands, walks along her cards to the last, the eight of spades, picks it with Space and
+    # exchanges it (Tab to Exchange, Enter); she must follow spades in the second trick
+    ("five-card-loo", "l5.pam.s0.n4"),
+    # the reader is Ben (seat 1): he stands, exchanges his last card, the eight of hearts, and must
+    # follow hearts in the second trick
+    ("irish-loo", "il.irish.s1.n3"),
+    # Ann takes a dummy of seven tiles (the arrows, Enter) and throws out two to keep five: the five-two
+    # by the arrows and Space, the five-three by its digit, 7; she must follow twos in the second trick
+    ("domino-rounce", "dr.rounce.s0.n3"),
 ]
+# What the arrow keys move along (table-keys.js): the choices, and in an exchange the pieces to pick
+# and the button that confirms.
+ALONG = ".loo-choices button:not([disabled]), .loo-picks button:not([disabled])"
 
 
 def keyed_choice(model: TableModel) -> Action:
-    """The keyboard reader's choice: as :func:`choose`, but a call of two tricks at Nap, and a tile
-    that may lead either of its suits led as its second, so that the arrow keys choose more than the first."""
+    """The keyboard reader's choice: as :func:`choose`, but a call of two tricks at Nap, a dummy taken
+    at Rounce, in an exchange the fewest pieces and the last in the hand (so that the arrows walk to
+    them), and a tile that may lead either of its suits led as its second, so that the arrow keys
+    choose more than the first."""
     legal = model.legal()
     call = [a for a in legal if a.verb == "call" and a.value == "2"]
     if call:
         return call[0]
+    held = list(model.view().hand or ())
+    picks = [a for a in legal if picked(a) and a.value]
+    if picks:
+        return min(picks, key=lambda a: (len(a.value), sorted(-held.index(p) for p in a.value)))
+    dummy = [a for a in legal if a.verb == "declare" and a.value == "miss"]
+    if dummy and model.game == "domino-rounce":
+        return dummy[0]
     action = choose(model)
     if action.verb == "play" and action.suit is not None:
         return [a for a in legal if a.verb == "play" and a.value == action.value][-1]
@@ -619,17 +640,18 @@ def keyed_choice(model: TableModel) -> Action:
 def walk_to(page: Page, target: Locator, *, wrap: bool = False) -> None:
     """Move the focus along the choices with the arrow keys until it rests on ``target``; with
     ``wrap``, first go left from the first choice round to the last."""
-    script = "(el) => [...document.querySelectorAll('.loo-choices button:not([disabled])')].indexOf(el)"
-    want, count = target.evaluate(script), page.locator(".loo-choices button:not([disabled])").count()
+    script = f"(el) => [...document.querySelectorAll('{ALONG}')].indexOf(el)"
+    along = page.locator(ALONG)
+    want, count = target.evaluate(script), along.count()
     at = page.evaluate(f"({script})(document.activeElement)")
     if at < 0:  # nothing chosen yet: the first arrow key lands on the first choice
         page.keyboard.press("ArrowRight")
         at = 0
-        expect(page.locator(".loo-choices button:not([disabled])").first).to_be_focused()
+        expect(along.first).to_be_focused()
     if wrap:
         page.keyboard.press("ArrowLeft")
         at = count - 1
-        expect(page.locator(".loo-choices button:not([disabled])").last).to_be_focused()
+        expect(along.last).to_be_focused()
     for _ in range(abs(want - at)):
         page.keyboard.press("ArrowRight" if want > at else "ArrowLeft")
     expect(target).to_be_focused()
@@ -653,10 +675,41 @@ def no_pointer(page: Page) -> None:
     )
 
 
+def exchange_from_the_keyboard(table: Table, action: Action, held: list[Any], pam: Card | None) -> TableModel:
+    """Pick the pieces of ``action`` (an exchange, or Rounce's throw-out after a dummy) and confirm it,
+    as a keyboard reader does: the focus is on the first piece to pick; the arrows walk to the first
+    piece wanted and Space picks it (Enter puts it back, and picks it again); any other is picked by
+    its digit; Tab goes on to the button that confirms (the last piece picked is the last in the
+    hand), and Enter takes it."""
+    page, keys = table.page, table.page.keyboard
+    picks = page.locator(".loo-picks")
+    expect(picks.get_by_role("button", name=piece_name(held[0], pam), exact=True)).to_be_focused()
+    for n, piece in enumerate(action.value):
+        toggle = picks.get_by_role("button", name=piece_name(piece, pam), exact=True)
+        if n == 0:  # Space picks it, Enter puts it back, Enter picks it again
+            walk_to(page, toggle)
+            table.do(partial(keys.press, "Space"))
+            expect(toggle).to_have_class(re.compile(r"\bmod-active\b"))
+            table.do(partial(keys.press, "Enter"))
+            expect(toggle).not_to_have_class(re.compile(r"\bmod-active\b"))
+            table.do(partial(keys.press, "Enter"))
+        else:
+            table.do(partial(keys.press, str(held.index(piece) + 1)))
+        expect(toggle).to_have_class(re.compile(r"\bmod-active\b"))
+        expect(toggle).to_be_focused()  # picking redraws nothing: the focus stays where it was
+    # only the pieces wanted are picked
+    expect(picks.locator(".loo-pick.mod-active")).to_have_count(len(action.value))
+    # the pieces wanted are the last in the hand (keyed_choice): one Tab from the last reaches the button
+    keys.press("Tab")
+    expect(picks.get_by_role("button", name=LIST_VERBS[action.verb], exact=True)).to_be_focused()
+    return table.do(partial(keys.press, "Enter"))
+
+
 def play_a_whole_hand_from_the_keyboard(table: Table) -> TableModel:
     """Play the hand in play to its end with the keyboard alone: a forbidden card's digit refused with
-    its law, H for a hint, the arrows and Enter for a declaration or call, U to take a card back,
-    and N to deal the next hand at the end; no pointer is used (see :func:`no_pointer`)."""
+    its law, H for a hint, the arrows and Enter for a declaration or call, the arrows, Space, a digit,
+    Tab and Enter for an exchange (:func:`exchange_from_the_keyboard`), U to take a card back, and N
+    to deal the next hand at the end; no pointer is used (see :func:`no_pointer`)."""
     page = table.page
     keys = page.keyboard
     status = table.status()
@@ -667,8 +720,8 @@ def play_a_whole_hand_from_the_keyboard(table: Table) -> TableModel:
         if model.hand.is_over:
             break
         table.shows_the_turn_of(model)
-        if turns:  # after a move the focus is back on the choices, with no Tab through the page
-            expect(page.locator(".loo-choices button:focus")).to_have_count(1)
+        if turns:  # after a move the focus is back on the choices (or the pieces to pick), with no Tab through the page
+            expect(page.locator(".loo-choices button:focus, .loo-picks button:focus")).to_have_count(1)
         turns += 1
         pam = pam_card(model.view())
         held = list(model.view().hand or ())
@@ -687,6 +740,8 @@ def play_a_whole_hand_from_the_keyboard(table: Table) -> TableModel:
         digit = str(held.index(action.value) + 1) if action.verb == "play" else ""
         if digit and action.suit is None:
             model = table.do(partial(keys.press, digit))
+        elif picked(action):  # an exchange: pick the pieces, then confirm
+            model = exchange_from_the_keyboard(table, action, held, pam)
         elif digit:  # a tile that may lead either suit: its digit picks it, the arrows choose the suit
             keys.press(digit)
             expect(page.locator(f".loo-choices .loo-slot-{digit}").first).to_be_focused()

@@ -2,9 +2,11 @@
 // template links it) and at the tables in the reader's browser (play/<game>.html). The Tab key
 // and Enter already work on every button; here the arrow keys move between the choices, 1-9 play
 // the first to ninth card or tile, U takes back, H asks for a hint, W explains each choice, L shows the
-// last trick, N deals the next hand. When a move redraws the choices, the focus comes back to the first choice, so a
-// keyboard player never has to Tab through the page again. It also plays the reel of the computer
-// players' moves at the reader's pace (see "Watching the play" below).
+// last trick, N deals the next hand. In an exchange the arrows move along the cards to pick and the button
+// that confirms, Space or Enter picks a card (or puts it back), and 1-9 pick the first to ninth.
+// When a move redraws the choices, the focus comes back to the first choice (in an exchange, the
+// first card to pick), so a keyboard player never has to Tab through the page again. It also plays
+// the reel of the computer players' moves at the reader's pace (see "Watching the play" below).
 (function () {
   "use strict";
   var inTable = false;
@@ -14,8 +16,14 @@
   function tableOf(el) {
     return (el && el.closest && el.closest(".loo-table-view")) || document.querySelector(".loo-table-view");
   }
-  function choices(table) {
-    return Array.prototype.slice.call(table.querySelectorAll(".loo-choices button:not([disabled])"));
+  function choices(table) {  // the choices; in an exchange, the cards to pick and the button that confirms
+    return Array.prototype.slice.call(
+      table.querySelectorAll(".loo-choices button:not([disabled]), .loo-picks button:not([disabled])"));
+  }
+  function pickNth(table, key) {  // in an exchange, the key's card is picked or put back
+    var pick = table.querySelectorAll(".loo-picks .loo-pick")[Number(key) - 1];
+    if (pick) { inTable = true; pick.focus(); pick.click(); }
+    return !!pick;
   }
   function focusFirst(table) {
     var list = choices(table);
@@ -64,6 +72,7 @@
       var slot = table.querySelectorAll(".loo-choices .loo-slot-" + key);
       if (slot.length) { inTable = true; e.preventDefault(); }
       if (slot.length === 1) { slot[0].click(); } else if (slot.length) { slot[0].focus(); }
+      else if (pickNth(table, key)) { e.preventDefault(); }
       return;
     }
     var target = {u: ".loo-undo", h: ".loo-hint", w: ".loo-why", n: ".loo-next", l: ".loo-last"}[key.toLowerCase()];
