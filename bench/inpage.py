@@ -146,7 +146,7 @@ def inpage_ready(s: Session) -> None:
 
 
 def time_hint(s: Session) -> float | None:
-    """ms from the click on Hint to the hint's words in the table's status line."""
+    """ms from the click on Hint to the hint's words in the table's status line ("Hint: stand. ...")."""
     hint = s.page.locator(".loo-hint")
     if not hint.is_enabled():
         return None
@@ -157,7 +157,7 @@ def time_hint(s: Session) -> float | None:
             .map((e) => e.innerText).join(' ');
           const t0 = performance.now();
           document.querySelector('.loo-hint').click();
-          while (!status().includes('The strong player would choose')) {
+          while (!/(^| )Hint: /.test(status())) {  // the status line names the hint's choice (widgets.table_view)
             if (performance.now() - t0 > timeout) return NaN;
             await new Promise((r) => setTimeout(r, 5));
           }

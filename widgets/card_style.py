@@ -80,7 +80,8 @@ def _rules() -> str:
     """How a piece's button looks in every state, as pictures and as text."""
     picture_all = _selectors(_CARDS + _TILES, _PICTURE)
     every = _selectors(_CARDS + _TILES)
-    text_only = ",".join(f".{TEXT_ONLY_CLASS} {c}" for c in _CARDS + _TILES)
+    # (and a domino lead's picture above its words, widgets.table_view)
+    text_only = ",".join(f".{TEXT_ONLY_CLASS} {c}" for c in (*_CARDS, *_TILES, ".loo-tile-lead"))
     return (
         # As a picture: the face fills the button and the name is there only for assistive technology.
         f"{picture_all}{{padding:0!important;border:none!important;background-color:transparent!important;"
@@ -174,6 +175,11 @@ TABLE_RULES = (
     "border-radius:24px 24px 0 0;border-width:4px}"
     ".loo-near{padding:4px 4px 10px;border-radius:0 0 24px 24px;border-width:4px}"
     ".loo-middle{min-height:0}.loo-round .loo-side svg{height:46px;width:auto}}"
+    # A domino lead that names its suit: the tile's picture, and under it the words (which suit it leads).
+    f".loo-near .jupyter-button.loo-tile-lead{_PICTURE}{{background-repeat:no-repeat!important;"
+    "background-position:center 6px!important;background-size:60px 30px!important;padding:40px 10px 6px!important;"
+    "min-height:76px;line-height:1.25;font-size:13px}"
+    "@media (forced-colors:active){.loo-tile-lead{background-image:none!important;padding:4px 10px!important}}"
     # Watching the play (widgets.pacing): while the page plays a reel of the computer players' moves, the
     # reel shows and the table as it stands waits, hidden; without the page's script the reel never shows.
     ".loo-film{display:none!important}.loo-playing .loo-film{display:block!important}"

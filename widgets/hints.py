@@ -25,6 +25,25 @@ __all__ = ["Hint", "describe", "hint_for", "hint_html", "hint_words"]
 NUMBERS = {"1": "one trick", "2": "two tricks", "3": "three tricks", "4": "four tricks"}
 WIDTH = 1.0  # the best choice's interval, in chips (or points), is sampled down to this width
 LEAST, MOST = 100, 2000  # worlds sampled at the least and at the most
+
+
+@dataclass(frozen=True)
+class Effort:
+    """How hard a hint samples: at least ``least`` worlds and at most ``most``, each dealt again up to
+    ``tries`` times (None: the game's own number) until it fits what the other players' choices said.
+    Every figure is a count, never a clock, so the same position gets the same hint."""
+
+    least: int = LEAST
+    most: int = MOST
+    tries: int | None = None
+
+
+ON_SERVER = Effort()
+IN_BROWSER = Effort(least=60, most=300, tries=40)
+"""The reader's browser runs Python some two to three times slower than the server (Pyodide), so
+its hints sample fewer worlds and fit them less closely, to answer within about a second and a half
+(bench/inpage.py); the intervals they show are the wider for it, honestly."""
+effort = ON_SERVER  # widgets.inpage.install() sets IN_BROWSER
 WORKING = "Working out a hint: playing each of your choices out over many sampled deals…"
 
 
@@ -70,7 +89,8 @@ def _unit(view: View) -> str:
 def hint_for(player: SamplingPlayer[View], view: View) -> Hint:
     """The hint for ``view`` from the sampling ``player``: figures seeded from the position, and a reason."""
     pam = pam_card(view)
-    figures = estimate(player, view, seed=position_seed(view), width=WIDTH, least=LEAST, most=MOST)
+    player.tries = effort.tries
+    figures = estimate(player, view, seed=position_seed(view), width=WIDTH, least=effort.least, most=effort.most)
     why = reason(view, figures.choice, describe=lambda a: describe(a, pam).lower(), thumb_as_good=figures.first_as_good)
     return Hint(figures, why, _unit(view), pam, player.caveat(view))
 

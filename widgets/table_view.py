@@ -355,6 +355,8 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             classes += ["loo-card-button", card_class(action.value)]
         elif is_piece:
             classes += ["loo-tile-button", tile_class(action.value)]
+        elif action.suit is not None and isinstance(action.value, Tile):
+            classes += ["loo-tile-lead", tile_class(action.value)]  # the tile's picture above its words
         if is_piece:
             classes.append("loo-piece")
         if not legal:

@@ -41,6 +41,10 @@ class SamplingPlayer(Generic[V]):
             raise ValueError(f"samples must be at least 1, not {samples!r}")
         self.samples = samples
         self.budget = budget
+        # How often a world that contradicts what the others' choices said is dealt again before one is
+        # taken anyway (a game's ``determinize``); None: the game's own number. Fewer is quicker and
+        # less faithful: the reader's browser asks for fewer (widgets.hints.IN_BROWSER).
+        self.tries: int | None = None
 
     def candidates(self, view: V, rng: random.Random) -> list[Action]:
         """The actions worth playing out, best guess first; raises ValueError if the seat has none."""

@@ -116,7 +116,8 @@ def test_names_are_hidden_only_behind_pictures_never_in_text_only_mode(four_colo
     [(media, selectors, declarations)] = [r for r in text_rules if "background-image" in r[2]]
     assert media is None
     assert set(selectors) == {
-        f".{TEXT_ONLY_CLASS} .{c}" for c in ("loo-card-button", "loo-card-back", "loo-tile-button", "loo-tile-back")
+        f".{TEXT_ONLY_CLASS} .{c}"
+        for c in ("loo-card-button", "loo-card-back", "loo-tile-button", "loo-tile-back", "loo-tile-lead")
     }
     assert declarations == "background-image:none!important"
     # An illegal piece in text is struck through, not faded: its name must stay readable.

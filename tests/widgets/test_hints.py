@@ -7,7 +7,13 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from loo.actions import Action
+from loo.games.nap import bots as nap_bots
+from loo.games.nap.hand import NapHand
+from loo.games.nap.state import NapView
+from widgets import hints
 from widgets.hints import WORKING, describe
 from widgets.model import TableModel
 from widgets.table_view import TableView
@@ -115,3 +121,27 @@ def test_a_nap_hint_in_play_says_what_its_sampled_deals_do_not_weigh_and_a_call_
     )
     assert "loo-hint-caveat" not in hint_html(Hint(figures, None, "chips", None))
     assert DominoSamplingBot().caveat(dealt("domino-loo", 1).view()) == ""  # type: ignore[arg-type]
+
+
+def test_a_hint_in_the_readers_browser_samples_less_and_still_answers_the_same_every_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pyodide runs Python two to three times slower: the browser's hints sample at most 300 worlds, each
+    redealt at most 40 times to fit the others' calls (widgets.hints.IN_BROWSER), counted, not timed."""
+    model = dealt("nap", 21)
+    tried: list[int | None] = []
+    real = nap_bots.determinize
+
+    def spy(view: NapView, rng: random.Random, tries: int | None = None) -> NapHand:
+        tried.append(tries)
+        return real(view, rng, tries)
+
+    monkeypatch.setattr(nap_bots, "determinize", spy)
+    on_server = model.hint()
+    assert on_server is not None and set(tried) == {None}  # the game's own number of tries
+    monkeypatch.setattr(hints, "effort", hints.IN_BROWSER)
+    tried.clear()
+    first, again = model.hint(), model.hint()
+    assert first is not None and again is not None
+    assert set(tried) == {40} and first.figures.samples <= 300
+    assert first.figures == again.figures  # the same position, the same hint

@@ -22,6 +22,7 @@ from loo.records import check
 from loo.tiles import full_set
 from tests.helpers.seen import visible_to_reader
 from widgets.board import pam_card, piece_label, piece_name
+from widgets.card_style import tile_class
 from widgets.hints import describe
 from widgets.model import TableModel
 from widgets.table_view import UNDO_FINISHED_TIP, TableView
@@ -479,8 +480,10 @@ def test_domino_tiles_are_drawn_and_named_and_leads_name_their_suit() -> None:
     for button in view._choices.children:
         if "loo-piece" in button._dom_classes:
             assert "loo-tile-button" in button._dom_classes and any(t.name == button.description for t in held)
-        else:
-            assert ", led as " in button.description
+        else:  # the tile's picture above its words: its face is the class of the tile the words name
+            assert ", led as " in button.description and "loo-tile-lead" in button._dom_classes
+            [face] = [c for c in button._dom_classes if c.startswith("loo-tile-") and c != "loo-tile-lead"]
+            assert any(face == tile_class(t) and button.description.startswith(t.name) for t in held)
     assert 'class="loo-tiles"' in view._board.value and "a tile face down" in view._board.value
 
 

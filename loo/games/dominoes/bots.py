@@ -248,7 +248,7 @@ def _sample(
     raise ValueError("the view's hand sizes do not fit the unseen tiles")  # pragma: no cover
 
 
-def determinize(view: DominoView, rng: random.Random) -> DominoHand:
+def determinize(view: DominoView, rng: random.Random, tries: int | None = None) -> DominoHand:
     """A full hand at the view's point, its hidden tiles sampled consistently with what the seat knows.
 
     Unseen tiles are the set less the seat's own hand and discards, the turn-up and every tile
@@ -281,7 +281,7 @@ def determinize(view: DominoView, rng: random.Random) -> DominoHand:
     drawn = sum(dummy_sizes(n)[:taken]) if rules.game is Variant.ROUNCE else HAND_SIZE * taken
     forbidden = _forbidden(view)
     fallback: tuple[dict[int, list[Tile]], list[Tile]] | None = None
-    for _ in range(TRIES):
+    for _ in range(TRIES if tries is None else tries):
         sampled, rest = _sample(unseen, sizes, forbidden, rng)
         put_out = _declared_as_thumb(view, sampled, rest[stock_len - drawn :])
         if put_out is None:
@@ -504,7 +504,7 @@ class DominoSamplingBot(SamplingPlayer[DominoView]):
         return [first, *(a for a in legal if a != first)]
 
     def world(self, view: DominoView, rng: random.Random) -> DominoHand:
-        return determinize(view, rng)
+        return determinize(view, rng, self.tries)
 
     def play_out(self, hand: Hand, rng: random.Random) -> None:
         assert isinstance(hand, DominoHand)

@@ -458,7 +458,7 @@ def _garnet_after(view: NapView, p: int) -> bool:
     return view.garnet_by is not None and _order(view, view.garnet_by) > _order(view, p)
 
 
-def determinize(view: NapView, rng: random.Random) -> NapHand:
+def determinize(view: NapView, rng: random.Random, tries: int | None = None) -> NapHand:
     """A full hand at the view's point, its hidden cards sampled consistently with what the seat knows.
 
     Unknown cards are the pack less this seat's hand and discards, the cards played, and the peep
@@ -491,7 +491,7 @@ def determinize(view: NapView, rng: random.Random) -> NapHand:
     sizes = {p: view.hand_sizes[p] - (1 if p == held_peep else 0) for p in range(n) if p != seat}
     voids = _voids(view)
     fallback: tuple[list[list[Card]], list[Card]] | None = None
-    for _ in range(TRIES):
+    for _ in range(TRIES if tries is None else tries):
         holdings, rest = _deal(unknown, sizes, voids, n, rng)
         if not _called_as_thumb(view, holdings):
             continue
@@ -576,7 +576,7 @@ class NapSamplingBot(SamplingPlayer[NapView]):
         return [first, *(a for a in options if a != first)]
 
     def world(self, view: NapView, rng: random.Random) -> NapHand:
-        return determinize(view, rng)
+        return determinize(view, rng, self.tries)
 
     def caveat(self, view: NapView) -> str:
         """In play, the sampled deals heed the calls, the caller's first lead and the voids, not what
