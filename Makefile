@@ -131,16 +131,17 @@ lint: $(TEST_STAMP)
 	@echo "==> mypy --strict loo widgets"
 	$(VENV)/bin/mypy --strict loo widgets
 
-# The tests that need no browser run on two processes (pytest-xdist); the browser tests in one, since
-# each shares a served site and a chromium with the others of its session.
+# The tests run on two processes (pytest-xdist). The browser tests go to them a whole file at a time
+# (--dist loadfile): a file's tests share its server, and each process starts its own chromium and
+# servers, on ports of their own (tests/conftest.py::serve_server).
 unit: $(TEST_STAMP) servers
 	$(PY) -m pytest -m "not browser" -q -n 2
 
 test: $(TEST_STAMP) chromium servers lint book
 	@echo "==> pytest: unit tests and doctests, on two processes"
 	$(PY) -m pytest -m "not browser" -q -n 2
-	@echo "==> pytest: browser tests"
-	$(PY) -m pytest -m browser -q
+	@echo "==> pytest: browser tests, on two processes"
+	$(PY) -m pytest -m browser -q -n 2 --dist loadfile
 
 # pyproject.toml's ranges resolved afresh, for Debian 12's Python 3.11.2 (tools/lock.py).
 lock: $(VENV)/bin/python

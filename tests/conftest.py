@@ -8,6 +8,7 @@ import dataclasses
 import functools
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -35,6 +36,21 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """pytest-playwright empties its output folder (``test-results``, where the tests' screenshots go
+    too) as each test process starts; the browser tests run in two processes (``make test``), and
+    one would empty it under the other: it is emptied once, here, by the process that runs the
+    others (or the only one)."""
+    if not hasattr(session.config, "workerinput"):
+        shutil.rmtree(Path(session.config.getoption("--output")).absolute(), ignore_errors=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def delete_output_dir() -> None:
+    """pytest-playwright's own, which empties ``test-results`` in every test process: see
+    :func:`pytest_sessionstart`."""
 
 
 @pytest.fixture(scope="session")
@@ -124,16 +140,39 @@ def serve_server(
     Yields the running server."""
     if not (BOOK / "index.html").exists():
         pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")
-    port = port or _free_port()
+    chosen = port is None
+    for attempt in range(3):
+        port = _free_port() if chosen else port
+        assert port is not None
+        args = ["--port", str(port), "--book", str(BOOK), "--db", str(folder / "tables.sqlite3"), *extra]
+        if tables is not None:
+            args += ["--tables", str(tables)]
+        if base_url != "/":
+            args += ["--base-url", base_url]
+        proc = _start_server(folder, args, max_files)
+        base = f"http://127.0.0.1:{port}" + base_url.rstrip("/")
+        if _answers(proc, base, port):
+            break
+        log = (folder / "server.out").read_text()
+        # A port found free was taken before the server bound it (another test process's server, a
+        # browser's connection): a server of its own choosing tries another.
+        if not (chosen and attempt < 2 and "Address already in use" in log):
+            pytest.fail("the server did not start:\n" + log[-3000:])
+    try:
+        yield Served(base, proc, folder)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _start_server(folder: Path, args: list[str], max_files: int | None) -> subprocess.Popen[bytes]:
     env = {**os.environ, "LANTERLOO_LOG_DIR": str(folder)}
     env.pop("LANTERLOO_DB", None)
-    args = ["--port", str(port), "--book", str(BOOK), "--db", str(folder / "tables.sqlite3"), *extra]
-    if tables is not None:
-        args += ["--tables", str(tables)]
-    if base_url != "/":
-        args += ["--base-url", base_url]
     with open(folder / "server.out", "w") as out:
-        proc = subprocess.Popen(
+        return subprocess.Popen(
             [sys.executable, "-m", "widgets.server", *args],
             cwd=ROOT,
             env=env,
@@ -141,27 +180,41 @@ def serve_server(
             stderr=subprocess.STDOUT,
             preexec_fn=None if max_files is None else functools.partial(_limit_files, max_files),
         )
-        base = f"http://127.0.0.1:{port}" + base_url.rstrip("/")
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail("the server did not start:\n" + (folder / "server.out").read_text()[-3000:])
-            time.sleep(0.2)
+
+
+def _answers(proc: subprocess.Popen[bytes], base: str, port: int) -> bool:
+    """Wait, a minute at most, until ``proc`` serves ``base``: it answers 200 and the socket listening
+    on ``port`` is its own (not another process's that holds the port). False if it exited or never did."""
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
         try:
-            yield Served(base, proc, folder)
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            with urllib.request.urlopen(base + "/", timeout=2) as response:
+                if response.status == 200 and _listens(proc.pid, port):
+                    return True
+        except OSError:
+            pass
+        time.sleep(0.2)
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    return False
+
+
+def _listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds the socket listening on ``port`` (from ``/proc``)."""
+    listening = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    listening.add(f"socket:[{fields[9]}]")
+    owned = set()
+    with contextlib.suppress(OSError):
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                owned.add(os.readlink(fd))
+    return bool(listening & owned)
 
 
 def _limit_files(count: int) -> None:

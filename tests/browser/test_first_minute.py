@@ -31,6 +31,16 @@ def open_table(page: Page, url: str) -> None:
     expect(page.locator(".loo-board")).to_be_visible(timeout=WAIT)
 
 
+# Every animation in the page that ends has ended (Peel's single: its cards turned one by one, then
+# its sentence unfolded, which moves the table down): the page as a reader sees it once it is still.
+STILL = """() => document.getAnimations().every(a => a.playState !== 'running'
+  || a.effect === null || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
+def still(page: Page) -> None:
+    page.wait_for_function(STILL, timeout=WAIT)
+
+
 def in_view(page: Page, selector: str) -> bool:
     """Whether the top of ``selector`` is inside the window as the page opens (no scrolling)."""
     top = page.evaluate(f"() => document.querySelector({selector!r}).getBoundingClientRect().top")
@@ -58,7 +68,7 @@ def test_a_new_table_is_titled_linked_and_folds_its_introduction_once_read(
         # Peel's single: shown as an event, and the reader has a decision to make
         expect(page.locator(".loo-opening")).to_contain_text("L3-SGL-0", timeout=WAIT)
         expect(page.locator(".loo-choices button.mod-primary").first).to_be_enabled(timeout=WAIT)
-        page.wait_for_timeout(3000)  # the single's cards turned
+        still(page)  # the single's cards turned
         assert in_view(page, ".loo-board"), "the table in view below the introduction"
         assert in_view(page, ".loo-choices")
         page.screenshot(path=str(SHOTS / "first-minute-1366x1024-first-visit.png"))
@@ -66,7 +76,7 @@ def test_a_new_table_is_titled_linked_and_folds_its_introduction_once_read(
         expect(page.locator(".loo-board")).to_be_visible(timeout=WAIT)
         assert not intro.evaluate("d => d.open"), "folded once read"
         assert in_view(page, ".loo-board")
-        page.wait_for_timeout(3000)
+        still(page)
         page.screenshot(path=str(SHOTS / "first-minute-1366x1024-again.png"))
         intro.locator("summary").click()
         assert intro.evaluate("d => d.open"), "a click opens it again"
@@ -89,7 +99,7 @@ def test_on_a_laptop_or_a_phone_the_table_is_in_view_at_once(
         open_table(page, f"{base}/tables/three-card-loo")
         assert page.title() == page_title("three-card-loo")
         assert not page.locator("details[data-loo-intro]").evaluate("d => d.open"), "folded: the table first"
-        page.wait_for_timeout(3000)
+        still(page)
         page.screenshot(path=str(SHOTS / f"first-minute-{width}x{height}.png"))
         assert in_view(page, ".loo-board")
         if not phone:
