@@ -57,7 +57,8 @@ def test_the_computer_players_cards_come_in_turn_and_the_last_trick_is_one_key_a
         quiet_from = time.monotonic()
         expect(laid_by("Ben")).to_be_visible(timeout=5_000)
         expect(page.locator(".loo-announce")).to_contain_text("Ben plays")
-        expect(page.locator(".loo-announce")).to_have_attribute("role", "status")
+        expect(page.locator(".loo-announce")).to_have_attribute("role", "log")  # a live region of the moves
+        expect(page.locator(".loo-announce")).to_have_attribute("aria-live", "polite")
         expect(page.locator(".loo-won:visible", has_text="Dan won it with the seven of diamonds")).to_have_count(
             1, timeout=10_000
         )

@@ -175,9 +175,10 @@
       el.setAttribute("data-loo-seen", "");
       if (known) { playReel(el); }
     });
-    // The table's live region for the moves: the widget's own element, which stays while its words change.
+    // The table's live region for the moves, a log of them: the widget's own element, which stays while
+    // its words change (the table's status line, role=status, is another region: whose turn, what went wrong).
     Array.prototype.forEach.call(document.querySelectorAll(".loo-announce:not([role])"), function (region) {
-      region.setAttribute("role", "status");
+      region.setAttribute("role", "log");
       region.setAttribute("aria-live", "polite");
     });
   }
