@@ -255,9 +255,10 @@ def determinize(view: DominoView, rng: random.Random, tries: int | None = None) 
     played; they go to the other seats' current hand sizes (respecting what play has revealed),
     then to the misses or dummies still untaken, and the rest out of play. Everyone knows a dealer
     who took the turn-up holds it until he plays it. The public state is copied from the view.
-    A deal is tried again (up to ``TRIES`` times) until the other seats, dealt so, would have declared
-    and played as they did by the rule of thumb, as the computer players at a reader's table do:
-    without that a hint was about a chip too hopeful in play (bench/hints.py --calibrate).
+    A deal is tried again (up to ``tries`` times, :data:`TRIES` unless given) until the other seats,
+    dealt so, would have declared and played as they did by the rule of thumb, as the computer players
+    at a reader's table do: without that a hint was about a chip too hopeful in play (bench/hints.py
+    --calibrate).
 
     >>> from loo.games.dominoes.rules import DominoRules
     >>> real = DominoHand.deal(DominoRules(), random.Random(5), seats=4, dealer=3, pool=25)

@@ -464,10 +464,10 @@ def determinize(view: NapView, rng: random.Random, tries: int | None = None) -> 
     Unknown cards are the pack less this seat's hand and discards, the cards played, and the peep
     card if it peeped; they are dealt to the other seats' current hand sizes, respecting the voids
     play has shown, and the rest make the untaken extra hand, the peep card and the stock. A deal is
-    tried again (up to ``TRIES`` times) until each other seat, dealt so, would have made the call it
-    made by the rule of thumb, as the computer players at a reader's table do, and the caller's first
-    lead is the rule of thumb's. What the others' cards in play say beyond that and their voids is
-    not weighed.
+    tried again (up to ``tries`` times, :data:`TRIES` unless given) until each other seat, dealt so,
+    would have made the call it made by the rule of thumb, as the computer players at a reader's table
+    do, and the caller's first lead is the rule of thumb's. What the others' cards in play say beyond
+    that and their voids is not weighed.
 
     >>> import random
     >>> from loo.games.nap.rules import NapRules
