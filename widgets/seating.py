@@ -83,13 +83,10 @@ class SeatBook:
 
     def __init__(self, store: TableStore) -> None:
         self.store = store
-        if getattr(store, "_seats_ready", False):
-            return
         try:
-            store.add_tables(_SCHEMA)
+            store.add_tables(_SCHEMA)  # once per store
         except Exception as error:
             raise StoreError(f"the tables' database cannot keep seats: {error}") from error
-        store._seats_ready = True  # type: ignore[attr-defined]
 
     def open_seats(self, table_id: str, players: list[str]) -> list[str]:
         """Give the table ``table_id`` a seat per entry of ``players`` (``person`` or ``computer``); their tokens."""
@@ -97,8 +94,8 @@ class SeatBook:
         if not players or any(p not in (PERSON, COMPUTER) for p in players):
             raise ValueError("each seat is played by a person or a computer")
         tokens = [secrets.token_urlsafe(TOKEN_BYTES) for _ in players]
-        with self.store._write():
-            self.store._db.executemany(
+        with self.store.writing() as db:
+            db.executemany(
                 "INSERT INTO seats (table_id, seat, token, player) VALUES (?, ?, ?, ?)",
                 [(table_id, i, token, player) for i, (token, player) in enumerate(zip(tokens, players, strict=True))],
             )
@@ -106,17 +103,15 @@ class SeatBook:
 
     def seats(self, table_id: str) -> list[SeatRow]:
         """The table's seats in order (none: it is not a shared table)."""
-        rows = self.store._db.execute(
+        rows = self.store.rows(
             "SELECT seat, token, player, claimed_by, seen FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
-        ).fetchall()
+        )
         return [SeatRow(int(r[0]), str(r[1]), str(r[2]), r[3], r[4]) for r in rows]
 
     def seat_of(self, table_id: str, token: str) -> int | None:
         """The seat ``token`` opens at the table, or None if it opens none there."""
-        row = self.store._db.execute(
-            "SELECT seat FROM seats WHERE table_id = ? AND token = ?", (table_id, token)
-        ).fetchone()
-        return None if row is None else int(row[0])
+        rows = self.store.rows("SELECT seat FROM seats WHERE table_id = ? AND token = ?", (table_id, token))
+        return int(rows[0][0]) if rows else None
 
     def claim(self, table_id: str, token: str, browser: str, now: float | None = None) -> bool:
         """Claim the seat ``token`` opens for ``browser``: True if it is now (or was already) that browser's.
@@ -126,8 +121,8 @@ class SeatBook:
         token that opens no seat is not refused here: the table's page says there is no such seat.
         """
         now = time.time() if now is None else now
-        with self.store._write():
-            row = self.store._db.execute(
+        with self.store.writing() as db:
+            row = db.execute(
                 "SELECT claimed_by, seen FROM seats WHERE table_id = ? AND token = ?", (table_id, token)
             ).fetchone()
             if row is None:  # a token that opens no seat: nothing to claim (the table's page says so)
@@ -135,7 +130,7 @@ class SeatBook:
             claimed_by, seen = row
             if claimed_by not in (None, browser) and seen is not None and now - float(seen) < AWAY_SECONDS:
                 return False
-            self.store._db.execute(
+            db.execute(
                 "UPDATE seats SET claimed_by = ?, seen = ? WHERE table_id = ? AND token = ?",
                 (browser, now, table_id, token),
             )
@@ -143,8 +138,8 @@ class SeatBook:
 
     def heartbeat(self, table_id: str, seat: int, now: float | None = None) -> None:
         """The seat's page is here (its kernel says so every :data:`HEARTBEAT_SECONDS`)."""
-        with self.store._write():
-            self.store._db.execute(
+        with self.store.writing() as db:
+            db.execute(
                 "UPDATE seats SET seen = ? WHERE table_id = ? AND seat = ?",
                 (time.time() if now is None else now, table_id, seat),
             )
@@ -153,48 +148,45 @@ class SeatBook:
         """Give the seat to a person (its link's page plays it) or a computer player."""
         if player not in (PERSON, COMPUTER):
             raise ValueError("a seat is played by a person or a computer")
-        with self.store._write():
-            self.store._db.execute(
-                "UPDATE seats SET player = ? WHERE table_id = ? AND seat = ?", (player, table_id, seat)
-            )
+        with self.store.writing() as db:
+            db.execute("UPDATE seats SET player = ? WHERE table_id = ? AND seat = ?", (player, table_id, seat))
 
     def computers(self, table_id: str) -> frozenset[int]:
         """The seats computer players play at the table."""
-        rows = self.store._db.execute(
-            "SELECT seat FROM seats WHERE table_id = ? AND player = ?", (table_id, COMPUTER)
-        ).fetchall()
+        rows = self.store.rows("SELECT seat FROM seats WHERE table_id = ? AND player = ?", (table_id, COMPUTER))
         return frozenset(int(r[0]) for r in rows)
 
     # ----- pending deals ------------------------------------------------------------------
 
     def set_pending(self, table_id: str, code: str) -> None:
         """Have the table deal ``code`` at its next hand (or at once, between hands)."""
-        with self.store._write():
-            self.store._db.execute(
+        with self.store.writing() as db:
+            db.execute(
                 "INSERT INTO pending_deals (table_id, code, at) VALUES (?, ?, ?) "
                 "ON CONFLICT (table_id) DO UPDATE SET code = excluded.code, at = excluded.at",
                 (table_id, code, time.time()),
             )
 
     def pending(self, table_id: str) -> str | None:
-        row = self.store._db.execute("SELECT code FROM pending_deals WHERE table_id = ?", (table_id,)).fetchone()
-        return None if row is None else str(row[0])
+        rows = self.store.rows("SELECT code FROM pending_deals WHERE table_id = ?", (table_id,))
+        return str(rows[0][0]) if rows else None
 
     def take_pending(self, table_id: str) -> str | None:
         """The deal set for the table, taken (so that one kernel alone deals it); None if there is none."""
-        with self.store._write():
-            row = self.store._db.execute("SELECT code FROM pending_deals WHERE table_id = ?", (table_id,)).fetchone()
+        with self.store.writing() as db:
+            row = db.execute("SELECT code FROM pending_deals WHERE table_id = ?", (table_id,)).fetchone()
             if row is None:
                 return None
-            self.store._db.execute("DELETE FROM pending_deals WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM pending_deals WHERE table_id = ?", (table_id,))
         return str(row[0])
 
     # ----- the class, for the teacher's console ------------------------------------------
 
     def live_tables(self, since: float, limit: int = 200) -> list[tuple[str, str, int, float]]:
         """Tables played since ``since`` (a time), the latest first: (id, page, events, updated)."""
-        rows = self.store._db.execute(
-            "SELECT id, page, events, updated FROM tables WHERE events > 0 AND updated >= ? ORDER BY updated DESC",
-            (since,),
-        ).fetchmany(limit)
+        rows = self.store.rows(
+            "SELECT id, page, events, updated FROM tables WHERE events > 0 AND updated >= ? "
+            "ORDER BY updated DESC LIMIT ?",
+            (since, limit),
+        )
         return [(str(r[0]), str(r[1]), int(r[2]), float(r[3])) for r in rows]

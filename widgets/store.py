@@ -47,7 +47,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from widgets.journal import (
     MAX_EVENT_CHARS,
@@ -135,6 +135,15 @@ def _as_store_error(method: _F) -> _F:
     return wrapper  # type: ignore[return-value]
 
 
+class Statements(Protocol):
+    """What a write transaction gives another module (:meth:`TableStore.writing`): statements with
+    ``?`` placeholders, as SQLite writes them (the PostgreSQL connection takes them so too)."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Any: ...
+
+    def executemany(self, sql: str, rows: Any, /) -> Any: ...
+
+
 class TableStore:
     """The tables' database. One object per process (or per kernel); many may share one file."""
 
@@ -146,6 +155,7 @@ class TableStore:
         self.path: Path | str = shown(str(place)) if is_database_url(place) else Path(place)
         self._db: Any  # sqlite3's connection, or one that behaves as it does
         self._identity: tuple[int, int] | None = None
+        self._added: set[tuple[str, ...]] = set()  # the statements add_tables has run on this store
         try:
             if is_database_url(place):
                 self._db = PostgresConnection(str(place), timeout=timeout)
@@ -216,10 +226,28 @@ class TableStore:
 
     def add_tables(self, statements: Sequence[str]) -> None:
         """Create more tables in the store's database (``CREATE TABLE IF NOT EXISTS``, written for
-        SQLite), in one write; on PostgreSQL as :func:`~widgets.store_backends.postgres_schema` gives them."""
+        SQLite), in one write; on PostgreSQL as :func:`~widgets.store_backends.postgres_schema` gives them.
+        The same statements twice on one store are run once."""
+        key = tuple(statements)
+        if key in self._added:
+            return
         with self._write():
             for statement in statements:
                 self._db.execute(postgres_schema(statement) if isinstance(self._db, PostgresConnection) else statement)
+        self._added.add(key)
+
+    # ----- other modules' tables in the same database (widgets.seating) -----------------------
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows one query reads (``?`` placeholders, as SQLite writes them), outside any write."""
+        return [tuple(row) for row in self._db.execute(sql, tuple(params)).fetchall()]
+
+    @contextmanager
+    def writing(self) -> Iterator[Statements]:
+        """One write transaction, as the store's own (writers queue; the same checks): inside it,
+        ``execute`` and ``executemany`` the statements, and read what they need to decide."""
+        with self._write():
+            yield self._db
 
     def journal_mode(self) -> str:
         return str(self._db.execute("PRAGMA journal_mode").fetchone()[0]).lower()

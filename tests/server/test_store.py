@@ -539,3 +539,19 @@ def test_a_postgresql_connection_cut_fails_one_write_and_the_next_connects_again
     with pytest.raises(StoreError, match="the tables' database failed"):
         store.append(table_id, 0, [start])
     assert store.append(table_id, 0, [start]) == 1 and store.load(table_id).events == [start]
+
+
+def test_another_modules_tables_are_reached_through_the_stores_own_methods(tmp_path: Path) -> None:
+    """widgets.seating keeps its tables in the store's database: it adds them, reads and writes them
+    through the store, never through its connection, and a write that fails half way writes nothing."""
+    store = TableStore(tmp_path / "t.sqlite3")
+    schema = ["CREATE TABLE IF NOT EXISTS notes (k TEXT PRIMARY KEY, v TEXT)"]
+    store.add_tables(schema)
+    store.add_tables(schema)  # once is enough: the second is not run
+    with store.writing() as db:
+        db.execute("INSERT INTO notes (k, v) VALUES (?, ?)", ("a", "1"))
+    with pytest.raises(RuntimeError), store.writing() as db:
+        db.execute("INSERT INTO notes (k, v) VALUES (?, ?)", ("b", "2"))
+        raise RuntimeError("a writer that fails half way")
+    assert store.rows("SELECT k, v FROM notes ORDER BY k") == [("a", "1")]
+    store.close()
