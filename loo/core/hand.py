@@ -8,12 +8,12 @@ import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Self, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
 
-__all__ = ["Explanation", "Phase", "Trick", "TrickHand", "made_quickly"]
+__all__ = ["Explanation", "Phase", "PoolSettled", "Trick", "TrickHand", "made_quickly", "pool_record"]
 
 T = TypeVar("T")
 _new, _set = object.__new__, object.__setattr__
@@ -30,6 +30,37 @@ def made_quickly(cls: type[T], fields: dict[str, Any]) -> T:
     made = _new(cls)
     _set(made, "__dict__", fields)
     return made
+
+
+class PoolSettled(Protocol):
+    """A hand settled from a pool, as Loo's and the dominoes' settlements are: its tricks, each
+    seat's tricks won, who was looed, what each took from the pool and paid into the next one."""
+
+    @property
+    def tricks(self) -> Sequence[Any]: ...  # each with its own to_record()
+    @property
+    def tricks_won(self) -> Sequence[int]: ...
+    @property
+    def looed(self) -> Sequence[int]: ...
+    @property
+    def payouts(self) -> Sequence[int]: ...
+    @property
+    def loos(self) -> Sequence[int]: ...
+    @property
+    def next_pool(self) -> int: ...
+
+
+def pool_record(settled: PoolSettled) -> dict[str, Any]:
+    """The fields a record of a hand settled from a pool always has, in the record's order (a game adds
+    its own after them: Loo's direct payments, the dominoes' points)."""
+    return {
+        "tricks": [t.to_record() for t in settled.tricks],
+        "tricks_won": list(settled.tricks_won),
+        "looed": list(settled.looed),
+        "payouts": list(settled.payouts),
+        "loos": list(settled.loos),
+        "next_pool": settled.next_pool,
+    }
 
 
 class Phase(StrEnum):

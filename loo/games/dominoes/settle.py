@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from loo.core.hand import pool_record
 from loo.games.dominoes.rules import DominoRules, DominoScoring
 from loo.reasons import Reason
 from loo.tiles import Tile
@@ -65,14 +66,7 @@ class DominoSettlement:
         return tuple(sign * p for p in self.points)
 
     def to_record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "tricks": [t.to_record() for t in self.tricks],
-            "tricks_won": list(self.tricks_won),
-            "looed": list(self.looed),
-            "payouts": list(self.payouts),
-            "loos": list(self.loos),
-            "next_pool": self.next_pool,
-        }
+        out = pool_record(self)
         if self.points is not None:
             out["points"] = list(self.points)
         return out

@@ -12,7 +12,7 @@ from typing import Any
 
 from loo.actions import Action
 from loo.cards import Card, Suit
-from loo.core.hand import Phase, Trick, TrickHand
+from loo.core.hand import Phase, Trick, TrickHand, pool_record
 from loo.core.tricks import Duty
 from loo.games.loo.rules import Game, Rules
 from loo.reasons import Reason
@@ -78,14 +78,7 @@ class Settlement:
         return tuple(p - loo + d for p, loo, d in zip(self.payouts, self.loos, direct, strict=True))
 
     def to_record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "tricks": [t.to_record() for t in self.tricks],
-            "tricks_won": list(self.tricks_won),
-            "looed": list(self.looed),
-            "payouts": list(self.payouts),
-            "loos": list(self.loos),
-            "next_pool": self.next_pool,
-        }
+        out = pool_record(self)
         if self.direct is not None:
             out["direct"] = list(self.direct)
         return out
