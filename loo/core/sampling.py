@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from typing import ClassVar, Generic, TypeVar
 
 from loo.actions import Action
 from loo.core.protocols import Hand, View
 
-__all__ = ["SamplingPlayer"]
+__all__ = ["SamplingPlayer", "deal_avoiding"]
 
 V = TypeVar("V", bound=View)
 
@@ -95,3 +96,41 @@ class SamplingPlayer(Generic[V]):
         scored = self.values(view, rng)
         best = max(range(len(scored)), key=lambda j: (scored[j][1], -j))
         return scored[best][0]
+
+
+P = TypeVar("P", bound=Hashable)
+
+
+def deal_avoiding(
+    unseen: Sequence[P],
+    sizes: Mapping[int, int],
+    banned: Mapping[int, Collection[Hashable]],
+    rng: random.Random,
+    *,
+    mark: Callable[[P], Hashable] = lambda piece: piece,
+    attempts: int = 20,
+) -> tuple[dict[int, list[P]], list[P]]:
+    """Deal ``unseen`` (shuffled here) to the seats in ``sizes``, none a piece whose ``mark`` is in its
+    ``banned`` set (a suit it has shown out of, a tile it cannot hold); the most constrained seat
+    first, trying again up to ``attempts`` times, the last ignoring the bans (a view that contradicts
+    itself). Each seat's pieces, and the rest. Nap's and the dominoes' worlds are dealt so.
+
+    >>> deal_avoiding([1, 2, 3, 4], {0: 2, 1: 1}, {0: {1, 2}}, random.Random(3))
+    ({0: [4, 3], 1: [1]}, [2])
+    """
+    order = sorted(sizes, key=lambda p: (-len(banned.get(p, ())), p))
+    for attempt in range(attempts):
+        pool = list(unseen)
+        rng.shuffle(pool)
+        dealt: dict[int, list[P]] = {}
+        for p in order:
+            barred = banned.get(p, ()) if attempt < attempts - 1 else ()
+            mine = [piece for piece in pool if mark(piece) not in barred][: sizes[p]]
+            if len(mine) < sizes[p]:
+                break
+            taken = set(mine)
+            pool = [piece for piece in pool if piece not in taken]
+            dealt[p] = mine
+        else:
+            return dealt, pool
+    raise ValueError("the view's hand sizes do not fit the unseen pieces")  # pragma: no cover

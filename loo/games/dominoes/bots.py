@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 from loo.core.bots import RandomBot
 from loo.core.hand import Phase
 from loo.core.protocols import Hand
-from loo.core.sampling import SamplingPlayer
+from loo.core.sampling import SamplingPlayer, deal_avoiding
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.games.dominoes.declare import declarations, may_play_for_pool
 from loo.games.dominoes.hand import DominoHand
@@ -228,24 +228,9 @@ def _forbidden(view: DominoView) -> dict[int, set[Tile]]:
 def _sample(
     pool: list[Tile], sizes: dict[int, int], forbidden: dict[int, set[Tile]], rng: random.Random
 ) -> tuple[dict[int, list[Tile]], list[Tile]]:
-    """Deal ``pool`` (shuffled here) to the seats in ``sizes`` avoiding their forbidden tiles; most
-    constrained first, retrying, and at the last ignoring the constraints (an inconsistent view)."""
-    order = sorted(sizes, key=lambda p: (-len(forbidden.get(p, ())), p))
-    for attempt in range(20):
-        tiles = list(pool)
-        rng.shuffle(tiles)
-        out: dict[int, list[Tile]] = {}
-        for p in order:
-            banned = forbidden.get(p, set()) if attempt < 19 else set()
-            mine = [t for t in tiles if t not in banned][: sizes[p]]
-            if len(mine) < sizes[p]:
-                break
-            taken = set(mine)
-            tiles = [t for t in tiles if t not in taken]
-            out[p] = mine
-        else:
-            return out, tiles
-    raise ValueError("the view's hand sizes do not fit the unseen tiles")  # pragma: no cover
+    """Deal ``pool`` to the seats in ``sizes`` avoiding their forbidden tiles
+    (:func:`~loo.core.sampling.deal_avoiding`)."""
+    return deal_avoiding(pool, sizes, forbidden, rng, attempts=20)
 
 
 def determinize(view: DominoView, rng: random.Random, tries: int | None = None) -> DominoHand:

@@ -28,7 +28,7 @@ from loo.cards import Card, Rank, Suit, full_pack
 from loo.core.bots import RandomBot
 from loo.core.hand import Trick
 from loo.core.protocols import Hand
-from loo.core.sampling import SamplingPlayer
+from loo.core.sampling import SamplingPlayer, deal_avoiding
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import CALL_RANK, TRICKS_NEEDED, call_options
 from loo.games.nap.state import NapPhase, NapView
@@ -370,23 +370,10 @@ TRIES = 200  # deals of the hidden cards tried for one whose calls the rule of t
 def _deal(
     unknown: Sequence[Card], sizes: dict[int, int], voids: dict[int, set[Suit]], n: int, rng: random.Random
 ) -> tuple[list[list[Card]], list[Card]]:
-    """Deal ``unknown`` (shuffled here) to the seats in ``sizes``, respecting ``voids``: most
-    constrained first, retrying, and at the last ignoring the voids (an inconsistent view)."""
-    for attempt in range(30):
-        pool = list(unknown)
-        rng.shuffle(pool)
-        holdings: list[list[Card]] = [[] for _ in range(n)]
-        for p in sorted(sizes, key=lambda p: (-len(voids[p]), p)):
-            banned = voids[p] if attempt < 29 else set()
-            mine = [c for c in pool if c.suit not in banned][: sizes[p]]
-            if len(mine) < sizes[p]:
-                break
-            taken = set(mine)
-            pool = [c for c in pool if c not in taken]
-            holdings[p] = mine
-        else:
-            return holdings, pool
-    raise ValueError("the view's hand sizes do not fit the unseen cards")  # pragma: no cover
+    """Deal ``unknown`` to the seats in ``sizes``, none a card of a suit it has shown out of
+    (:func:`~loo.core.sampling.deal_avoiding`); every seat's holding, in seat order, and the rest."""
+    dealt, rest = deal_avoiding(unknown, sizes, voids, rng, mark=lambda card: card.suit, attempts=30)
+    return [dealt.get(p, []) for p in range(n)], rest
 
 
 def _called_as_thumb(view: NapView, holdings: Sequence[Sequence[Card]]) -> bool:
