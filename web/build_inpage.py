@@ -125,6 +125,7 @@ PLAY_PAGE = """<!DOCTYPE html>
 <title>{name}: a live table in your browser · Lanterloo</title>
 <link rel="icon" href="../favicon.ico">
 <link rel="stylesheet" href="../inpage/inpage.css?v={css}">
+<script>if (window.self !== window.top) document.documentElement.classList.add("loo-in-frame");</script>
 </head>
 <body>
 <main class="loo-inpage" data-loo-game="{game}" data-loo-manifest="../inpage/manifest.json?v={manifest}">

@@ -181,17 +181,16 @@ _OFFER_SCRIPT = """<script>
   function draw() {
     var now = shown(), address = saved();
     var server = home === "server";
-    button.textContent = now === home ? "Close the table"
-      : (server && address ? "Back to your game" : "Play here");
-    button.setAttribute("aria-expanded", now === home ? "true" : "false");
-    other.textContent = now === "browser" && server ? "Close the table" : "play it in your browser instead";
-    other.setAttribute("aria-expanded", now === "browser" && server ? "true" : "false");
-    otherLine.hidden = !server;
-    fresh.hidden = !(server && address);
-    browserNote.hidden = server;
-    serverNote.hidden = !server;
+    // One button opens the table of this host's home and closes whichever table is open.
+    button.textContent = now ? "Close the table" : (server && address ? "Back to your game" : "Play here");
+    button.setAttribute("aria-expanded", now ? "true" : "false");
+    other.setAttribute("aria-expanded", now === "browser" ? "true" : "false");
+    otherLine.hidden = !server || !!now;
+    fresh.hidden = !(server && address) || now === "browser";
+    browserNote.hidden = server && now !== "browser";
+    serverNote.hidden = !server || now === "browser";
     off.hidden = server;
-    link.href = server ? (address || tablesAt + table) : playPage;
+    link.href = server && now !== "browser" ? (address || tablesAt + table) : playPage;
   }
   function remember(address) {
     try {
@@ -215,7 +214,8 @@ _OFFER_SCRIPT = """<script>
     });
     frame.appendChild(f);
     draw();
-    // The table opens where the reader clicked: bring the whole frame into view if it is not.
+    // The table opens where the reader clicked: bring the whole frame into view, with the button that
+    // closes it, if it is not (the row's scroll-margin clears the book's sticky header).
     var r = f.getBoundingClientRect();
     if (r.bottom > window.innerHeight || r.top < 0) {
       box.querySelector("[data-loo-offer-buttons]").scrollIntoView({block: "start"});
@@ -239,12 +239,11 @@ _OFFER_SCRIPT = """<script>
     setTimeout(finish, 1500);
     f.src = "about:blank";
   }
-  function toggle(where) {
-    if (shown() === where) { close(function () {}); return; }
-    close(function () { open(where, where === "server" ? saved() : null); });
-  }
-  button.addEventListener("click", function () { toggle(home); });
-  other.addEventListener("click", function () { toggle("browser"); });
+  button.addEventListener("click", function () {
+    if (shown()) { close(function () {}); return; }
+    open(home, home === "server" ? saved() : null);
+  });
+  other.addEventListener("click", function () { if (!shown()) open("browser", null); });
   fresh.addEventListener("click", function () {
     close(function () { remember(null); open("server", null); });
   });
@@ -279,7 +278,8 @@ text-decoration:underline}
 .loo-offer details summary{cursor:pointer;color:#1d5a3c}
 .loo-offer button:focus-visible,.loo-offer a:focus-visible,.loo-offer summary:focus-visible{outline:3px solid #e0a000;
 outline-offset:2px}
-.loo-offer-frame{display:block;width:100%;height:calc(100vh - 1.5em);min-height:520px;max-height:900px;
+.loo-offer [data-loo-offer-buttons]{scroll-margin-top:4.5rem}
+.loo-offer-frame{display:block;width:100%;height:calc(100vh - 9.5rem);min-height:480px;max-height:900px;
 border:1px solid #b9c3cf;border-radius:4px;margin-top:.6em;background:#fff}
 </style>"""
 
@@ -311,23 +311,23 @@ def live_table_offer(game: str, *, what: str | None = None) -> HTML:
         f' data-loo-title="{escape(title)}">'
         f"<p><strong>{escape(title)}.</strong> Play whole games of {escape(name)} against the computer players, "
         f"with the pool carried from hand to hand.{hint}</p>"
-        "<p data-loo-offer-buttons>"
-        '<button type="button" data-loo-play-here aria-expanded="false">Play here</button>'
-        '<button type="button" data-loo-new-table hidden>Start a new table</button>'
-        f'<a href="../play/{game}.html" target="_blank" rel="noopener" data-loo-open-link>'
-        "Open it on a page of its own</a></p>"
         '<p class="loo-offer-note" data-loo-note-browser>This table runs in your own browser, with nothing to '
         "install. The whole deal is then in your computer, so it cannot hide the other hands from a curious "
         "reader.</p>"
         '<p class="loo-offer-note" data-loo-note-server hidden>This table runs on the Lanterloo server, which '
         "keeps the other hands hidden.</p>"
-        '<p class="loo-offer-note" data-loo-offer-alt hidden>Or '
-        '<button type="button" class="loo-offer-textual" data-loo-play-browser aria-expanded="false">'
-        "play it in your browser instead</button>, with no server at all.</p>"
         '<details class="loo-offer-note" data-loo-offer-off><summary>Tables that keep the other hands '
         "hidden</summary><p>Those run on the Lanterloo server, on your own machine. In the project's folder, "
         "run <code>make serve</code>, then open this page from <code>http://127.0.0.1:8000/</code>: "
         "<em>Play here</em> then opens the server's table.</p></details>"
+        "<p data-loo-offer-buttons>"
+        '<button type="button" data-loo-play-here aria-expanded="false">Play here</button>'
+        '<button type="button" data-loo-new-table hidden>Start a new table</button>'
+        f'<a href="../play/{game}.html" target="_blank" rel="noopener" data-loo-open-link>'
+        "Open it on a page of its own</a></p>"
+        '<p class="loo-offer-note" data-loo-offer-alt hidden>Or '
+        '<button type="button" class="loo-offer-textual" data-loo-play-browser aria-expanded="false">'
+        "play it in your browser instead</button>, with no server at all.</p>"
         "<div data-loo-frame-slot></div>"
         "</div>" + _OFFER_SCRIPT
     )

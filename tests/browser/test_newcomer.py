@@ -43,6 +43,15 @@ def in_viewport(page: Page, target: Locator) -> None:
     assert 0 <= box["x"] and box["x"] + box["width"] <= size["width"], (box, size)
 
 
+def starts_in_view(page: Page, target: Locator) -> None:
+    """``target`` is seen at once: visible, its top inside the window (a tall table goes on below)."""
+    expect(target).to_be_visible()
+    box = target.bounding_box()
+    size = page.viewport_size
+    assert box and size and box["width"] > 0 and box["height"] > 0, box
+    assert 0 <= box["y"] < size["height"] - 100, (box, size)
+
+
 def guide(page: Page) -> Locator:
     return page.get_by_role("region", name="Guide to your first hand")
 
@@ -95,7 +104,7 @@ def test_a_newcomer_on_a_static_host_plays_a_guided_first_hand_in_one_click(
     play.click()
     page.wait_for_url("**/play/three-card-loo.html*")
     expect(page.locator("[data-loo-ready]")).to_have_count(1, timeout=STARTS)
-    in_viewport(page, page.locator(".loo-board"))
+    starts_in_view(page, page.locator(".loo-board"))
     box = guide(page)
     in_viewport(page, box)
     expect(box).to_contain_text("Your first decision")
