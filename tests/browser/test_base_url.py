@@ -106,7 +106,10 @@ def test_a_book_page_under_the_base_url_embeds_its_table_from_under_it(page: Pag
     table = page.frame_locator(f"#live-{TABLE} iframe")
     expect(table.locator(".loo-table-view")).to_be_visible(timeout=60_000)
     expect(table.locator(".loo-table-view")).to_contain_text("Ann (you)")
+    # the table's address is its own, under the prefix (issue 27), and its links still hold there
     framed = page.evaluate(f"document.querySelector('#live-{TABLE} iframe').contentWindow.location.pathname")
-    assert framed == f"{PREFIX}voila/render/{TABLE}.ipynb"
+    assert framed == f"{PREFIX}tables/{TABLE}"
+    chapter = table.locator("nav.loo-table-links a").first
+    assert chapter.evaluate("a => new URL(a.href).pathname").startswith(f"{PREFIX}book/")
     offer.get_by_role("button", name="Close the table").click()  # its kernel is shut down as it goes
     expect(offer.locator("iframe")).to_have_count(0)

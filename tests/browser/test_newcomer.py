@@ -6,6 +6,7 @@ opens its popover on a tap and on the keyboard. Every check is on what a person 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -85,9 +86,7 @@ def play_to_the_end_with_the_guide(page: Page) -> list[str]:
     raise AssertionError(f"the hand did not end: {titles}")
 
 
-def _has(cls: str) -> object:
-    import re
-
+def _has(cls: str) -> re.Pattern[str]:
     return re.compile(rf"(^|\s){cls}(\s|$)")
 
 
@@ -132,8 +131,10 @@ def test_a_newcomer_at_the_server_reaches_its_table_in_one_click_and_may_skip_th
     # served by the Lanterloo server, it goes to the server's table, which keeps the other hands hidden
     expect(play).to_have_attribute("href", "../tables/three-card-loo?guide=1")
     play.click()
-    page.wait_for_url("**/voila/render/three-card-loo.ipynb?*")
     expect(page.locator(".loo-board")).to_be_visible(timeout=WAIT)
+    # the address the reader sees, and may keep, is the table's own (issue 27), not Voila's
+    page.wait_for_url(re.compile(r"/tables/three-card-loo\?table=[\w-]+$"))
+    table_id = page.url.rsplit("=", 1)[1]
     box = guide(page)
     in_viewport(page, box)
     expect(box).to_contain_text("Your first decision")
@@ -143,6 +144,10 @@ def test_a_newcomer_at_the_server_reaches_its_table_in_one_click_and_may_skip_th
     box.get_by_role("button", name="Skip the guide").click()
     expect(box).to_have_count(0)
     expect(page.locator(".loo-guide-target")).to_have_count(0)
+    # the kept address is the same game after a reload
+    page.reload()
+    expect(page.locator(".loo-board")).to_be_visible(timeout=WAIT)
+    assert page.url.endswith(f"/tables/three-card-loo?table={table_id}"), page.url
     # skipped, and remembered: back from the home page, the table comes without it
     page.goto(f"{served_site.base}/book/index.html")
     assert page.evaluate("localStorage.getItem('lanterloo-guide')") == "off"
