@@ -87,10 +87,12 @@ home = SERVER
 class LiveTable(ipw.VBox):  # type: ignore[misc]
     """The table, the review of the last hand, the game's ledger and the rules picker, in tabs."""
 
-    def __init__(self, model: TableModel, *, saved: bool = False) -> None:
+    def __init__(self, model: TableModel, *, saved: bool = False, shared: bool = False) -> None:
+        """``shared``: a seat of a shared table, which has no deal codes (the hand's code names every
+        card of it; a deal is the teacher's) and none of the controls of a reader's own table."""
         self.model = model
-        self.table = TableView(model)
-        self.codes = DealCodes(model, saved=saved)
+        self.table = TableView(model, shared=shared)
+        self.codes: DealCodes | None = None if shared else DealCodes(model, saved=saved)
         # The Ledger and Rules tabs are hidden until asked for: the ledger is kept current only
         # while it is shown (its chart is the slowest thing a table draws), and the rules picker,
         # the biggest tab, is built the first time its tab is opened, so a table opens quicker.
@@ -109,7 +111,12 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
         review = lean(ipw.VBox, [self._review_note, self._review_button, self._review])
         self.tabs = lean(
             ipw.Tab,
-            [lean(ipw.VBox, [self.table, self.codes]), review, self.ledger, self._rules],
+            [
+                lean(ipw.VBox, [self.table, *([self.codes] if self.codes is not None else [])]),
+                review,
+                self.ledger,
+                self._rules,
+            ],
             titles=("Table", "Review", "Ledger", "Rules"),
         )
         super().__init__([self.tabs], layout=shared_layout(), _dom_classes=["loo-live-table"])
@@ -332,14 +339,17 @@ def served_table(
     *,
     store: Journals | None = None,
     rng: random.Random | None = None,
+    browser: str | None = None,
 ) -> ipw.Widget:
     """The table a request asks for: ``query`` is its query string (``QUERY_STRING``, in a
     preheated kernel once :func:`widgets.request.request_arrived` has put it in ``os.environ``).
 
     ``?table=<id>``: the game saved under that id, at its last action; a new game, saved from its
     first move, if the id was reserved by the server but never played (``?deal=<code>`` then deals
-    that code's hand). With ``&seat=<token>`` too, that seat of a shared table (:mod:`widgets.shared_view`).
-    An unknown or malformed id, or a bad deal code, gets a plain message, never
+    that code's hand). With ``&seat=<token>`` too, that seat of a shared table (:mod:`widgets.shared_view`),
+    for ``browser`` (the browser the server says holds the seat; by default, as the request's
+    details tell it, ``HTTP_X_LANTERLOO_SEAT_BROWSER``); a ``deal=`` there is ignored, the table's
+    deal being the server's. An unknown or malformed id, or a bad deal code, gets a plain message, never
     another table. Without a table id (a page not served by ``widgets.server``) the game is not saved.
     """
     params = parse_qs(query, keep_blank_values=True)
@@ -366,12 +376,11 @@ def served_table(
             log.info("refused table id: %s", error)
             return notice(NO_TABLE, game, title="No such table")
         token = _one(params, "seat")
-        from widgets.shared_view import SHARED_NEEDS_SEAT, is_shared, served_shared  # issue 21
+        from widgets.shared_view import SEAT_BROWSER_ENV, SHARED_NEEDS_SEAT, is_shared, served_shared  # issue 21
 
-        if token is not None:  # a seat of a shared table
-            if code_problem and not saved.count:
-                return notice(code_problem, game, title="This deal cannot be dealt")
-            return served_shared(game, preset, table_id, token, code, store)
+        if token is not None:  # a seat of a shared table: its deal is the server's, never the address's
+            holder = browser if browser is not None else os.environ.get(SEAT_BROWSER_ENV)
+            return served_shared(game, preset, table_id, token, store, browser=holder)
         if is_shared(store, table_id):  # never a seat's cards (nor its moves) to whoever has the table's id
             return notice(SHARED_NEEDS_SEAT, game, title="A shared table")
         if saved.count:  # a game in progress: resume it (a deal code in the address was for its start)

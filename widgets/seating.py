@@ -60,6 +60,10 @@ _SCHEMA = (
     code     TEXT NOT NULL,
     at       REAL NOT NULL
 )""",
+    """CREATE TABLE IF NOT EXISTS opening_deals (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+    code     TEXT NOT NULL
+)""",
 )
 
 
@@ -88,8 +92,11 @@ class SeatBook:
         except Exception as error:
             raise StoreError(f"the tables' database cannot keep seats: {error}") from error
 
-    def open_seats(self, table_id: str, players: list[str]) -> list[str]:
-        """Give the table ``table_id`` a seat per entry of ``players`` (``person`` or ``computer``); their tokens."""
+    def open_seats(self, table_id: str, players: list[str], deal: str | None = None) -> list[str]:
+        """Give the table ``table_id`` a seat per entry of ``players`` (``person`` or ``computer``); their tokens.
+
+        ``deal``, a deal code, is the hand the table's game begins at: kept here, for the seats'
+        kernels (:meth:`opening`), never in a link, since it names every card of the hand."""
         check_id(table_id)
         if not players or any(p not in (PERSON, COMPUTER) for p in players):
             raise ValueError("each seat is played by a person or a computer")
@@ -99,7 +106,14 @@ class SeatBook:
                 "INSERT INTO seats (table_id, seat, token, player) VALUES (?, ?, ?, ?)",
                 [(table_id, i, token, player) for i, (token, player) in enumerate(zip(tokens, players, strict=True))],
             )
+            if deal is not None:
+                db.execute("INSERT INTO opening_deals (table_id, code) VALUES (?, ?)", (table_id, deal))
         return tokens
+
+    def opening(self, table_id: str) -> str | None:
+        """The deal code the table's game begins at, if whoever opened it gave one."""
+        rows = self.store.rows("SELECT code FROM opening_deals WHERE table_id = ?", (table_id,))
+        return str(rows[0][0]) if rows else None
 
     def seats(self, table_id: str) -> list[SeatRow]:
         """The table's seats in order (none: it is not a shared table)."""
@@ -119,30 +133,49 @@ class SeatBook:
         A seat claimed by another browser is refused while its page is here; once it has been away
         :data:`AWAY_SECONDS`, it passes to the browser asking (a student who changed computers). A
         token that opens no seat is not refused here: the table's page says there is no such seat.
+
+        One conditional ``UPDATE`` decides: it changes the row only if the seat is free, this
+        browser's, or away, and the database lets one writer change a row at a time (on PostgreSQL
+        the second waits for the first's row lock, then finds the seat taken), so of two browsers
+        claiming one seat at once, in any number of processes, exactly one gets it. A database that
+        fails raises :class:`StoreError`: the caller refuses the seat.
         """
         now = time.time() if now is None else now
-        with self.store.writing() as db:
-            row = db.execute(
-                "SELECT claimed_by, seen FROM seats WHERE table_id = ? AND token = ?", (table_id, token)
-            ).fetchone()
-            if row is None:  # a token that opens no seat: nothing to claim (the table's page says so)
-                return True
-            claimed_by, seen = row
-            if claimed_by not in (None, browser) and seen is not None and now - float(seen) < AWAY_SECONDS:
-                return False
-            db.execute(
-                "UPDATE seats SET claimed_by = ?, seen = ? WHERE table_id = ? AND token = ?",
-                (browser, now, table_id, token),
-            )
-        return True
+        try:
+            with self.store.writing() as db:
+                changed = db.execute(
+                    "UPDATE seats SET claimed_by = ?, seen = ? WHERE table_id = ? AND token = ? "
+                    "AND (claimed_by IS NULL OR claimed_by = ? OR seen IS NULL OR seen <= ?)",
+                    (browser, now, table_id, token, browser, now - AWAY_SECONDS),
+                ).rowcount
+                if changed == 1:
+                    return True
+                exists = db.execute(
+                    "SELECT 1 FROM seats WHERE table_id = ? AND token = ?", (table_id, token)
+                ).fetchone()
+        except StoreError:
+            raise
+        except Exception as error:
+            raise StoreError(f"the seat could not be claimed: {error}") from error
+        return exists is None  # a token that opens no seat: nothing to claim (the table's page says so)
 
-    def heartbeat(self, table_id: str, seat: int, now: float | None = None) -> None:
-        """The seat's page is here (its kernel says so every :data:`HEARTBEAT_SECONDS`)."""
+    def claimed_by(self, table_id: str, seat: int) -> str | None:
+        """The browser that holds ``seat`` of the table (None: nobody, or no such seat)."""
+        rows = self.store.rows("SELECT claimed_by FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+        return str(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    def heartbeat(self, table_id: str, seat: int, now: float | None = None, browser: str | None = None) -> None:
+        """The seat's page is here (its kernel says so every :data:`HEARTBEAT_SECONDS`); with ``browser``,
+        only while the seat is that browser's."""
+        seen = time.time() if now is None else now
         with self.store.writing() as db:
-            db.execute(
-                "UPDATE seats SET seen = ? WHERE table_id = ? AND seat = ?",
-                (time.time() if now is None else now, table_id, seat),
-            )
+            if browser is None:
+                db.execute("UPDATE seats SET seen = ? WHERE table_id = ? AND seat = ?", (seen, table_id, seat))
+            else:
+                db.execute(
+                    "UPDATE seats SET seen = ? WHERE table_id = ? AND seat = ? AND claimed_by = ?",
+                    (seen, table_id, seat, browser),
+                )
 
     def set_player(self, table_id: str, seat: int, player: str) -> None:
         """Give the seat to a person (its link's page plays it) or a computer player."""

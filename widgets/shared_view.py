@@ -3,7 +3,11 @@
 
 :func:`served_shared` is what :func:`widgets.live_table.served_table` gives a request whose
 address carries a seat's token (``?table=<id>&seat=<token>``, an invitation link). The server
-has already checked that the seat is this browser's (:mod:`widgets.server.shared_pages`).
+has claimed the seat for the page's browser (:mod:`widgets.server.shared_pages`) and tells the
+kernel which browser that is; the kernel checks it against the database before it deals a card,
+and again every second while it serves the seat: a seat that passed to another browser is no
+longer shown here. The table's deal, if it was opened at one, is the database's
+(:meth:`~widgets.seating.SeatBook.opening`), never the address's.
 """
 
 from __future__ import annotations
@@ -17,15 +21,15 @@ from typing import Any
 
 import ipywidgets as ipw
 
-from widgets.dealcode import DealCode
+from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.journal import Journals
 from widgets.live_table import LiveTable, notice
 from widgets.model import TableModel
 from widgets.safety import guarded
 from widgets.seating import COMPUTER, HEARTBEAT_SECONDS, PERSON, SeatBook, SeatRow
 from widgets.shared import ROW, lean
+from widgets.shared import is_shared as is_shared_part
 from widgets.shared_table import POLL_SECONDS, SharedTableModel
-from widgets.table_view import _show
 
 log = logging.getLogger("lanterloo.widgets.shared_view")
 
@@ -34,14 +38,22 @@ SHARED_NEEDS_SEAT = (
     "(its address ends in &seat=...). Ask whoever opened the table for yours."
 )
 NO_SEAT = "This invitation link opens no seat at this table. Ask for the link again: it may have been cut short."
+NOT_YOURS = (
+    "This seat is held by another browser. If that was you on another computer, close that page: the seat comes "
+    "free here half a minute later, when you reload this page. Otherwise ask for the link of your own seat."
+)
+SEAT_BROWSER_ENV = "HTTP_X_LANTERLOO_SEAT_BROWSER"
+"""Where the server's word on the browser that holds the seat reaches the kernel (Voila puts the
+request's header ``X-Lanterloo-Seat-Browser`` there: widgets.server.shared_pages.SEAT_HEADER)."""
 SEATS_EVERY = 10  # the seats are read every tenth look at the journal (once a second)
 PENDING_EVERY = 10
 
 
 class Follower:
     """Every :data:`POLL_SECONDS`: the events the other seats wrote, applied; every second, the seats
-    (who plays which), the teacher's pending deal, and the computers' moves now due; every
-    :data:`HEARTBEAT_SECONDS`, this seat's heartbeat (its page is here)."""
+    (who plays which, and whether this seat is still ``browser``'s: if not, ``on_lost`` and no more),
+    the teacher's pending deal, and the computers' moves now due; every :data:`HEARTBEAT_SECONDS`,
+    this seat's heartbeat (its page is here)."""
 
     def __init__(
         self,
@@ -49,8 +61,13 @@ class Follower:
         book: SeatBook,
         table_id: str,
         on_seats: Callable[[list[SeatRow]], None] = lambda _rows: None,
+        *,
+        browser: str | None = None,
+        on_lost: Callable[[], None] = lambda: None,
     ) -> None:
         self.model, self.book, self.table_id, self.on_seats = model, book, table_id, on_seats
+        self.browser, self.on_lost = browser, on_lost
+        self.lost = False
         self.ticks = 0
         self._beat = 0.0
         self._seats: list[SeatRow] | None = None
@@ -77,6 +94,8 @@ class Follower:
 
     def _tick(self) -> None:
         model, book = self.model, self.book
+        if self.lost:
+            return
         self.ticks += 1
         store = model._store
         if store is None:
@@ -85,10 +104,17 @@ class Follower:
             model.catch_up()
         now = time.time()
         if now - self._beat >= HEARTBEAT_SECONDS:
-            book.heartbeat(self.table_id, model.seat, now)
+            book.heartbeat(self.table_id, model.seat, now, self.browser)
             self._beat = now
         if self.ticks % SEATS_EVERY == 1:
             rows = book.seats(self.table_id)
+            if self.browser is not None and not any(
+                r.seat == model.seat and r.claimed_by == self.browser for r in rows
+            ):  # the seat passed to another browser: this page shows it no more
+                self.lost = True
+                self.stop()
+                self.on_lost()
+                return
             computers = frozenset(r.seat for r in rows if r.player == COMPUTER)
             if computers != model.computers:
                 model.computers = computers
@@ -109,11 +135,9 @@ class SharedLiveTable(LiveTable):
     computer (or to take one's own back)."""
 
     def __init__(self, model: SharedTableModel, book: SeatBook, table_id: str) -> None:
-        super().__init__(model, saved=True)
+        super().__init__(model, saved=True, shared=True)  # no deal codes, take-back, teaching switch, new game
         self.shared_model, self.book, self.table_id = model, book, table_id
         view = self.table
-        for widget in (view._undo, view._teaching, view._new_game, view._records, self.codes):
-            _show(widget, False)
         view._keys.value = view._keys.value.replace(" U takes back,", "")  # no take-backs here
         self.seats_html = lean(ipw.HTML, _dom_classes=["loo-seats"])
         self.seat_buttons = lean(ipw.HBox, layout=ROW, _dom_classes=["loo-seat-controls"])
@@ -145,6 +169,13 @@ class SharedLiveTable(LiveTable):
         self.seat_buttons.children = tuple(buttons)
         for widget in old:
             widget.close()
+
+    def leave_seat(self) -> None:
+        """The seat is another browser's now: nothing of the table stays in this page, nor in this kernel."""
+        gone = [self.tabs]  # the whole table is in its tabs
+        self.children = (notice(NOT_YOURS, self.model.game, title="This seat is taken"),)
+        for widget in gone:
+            _close_tree(widget)
 
     def _give(self, seat: int, player: str) -> None:
         self.book.set_player(self.table_id, seat, player)
@@ -186,29 +217,51 @@ def is_shared(store: Journals, table_id: str) -> bool:
     return server_store(store) and bool(SeatBook(store).seats(table_id))  # type: ignore[arg-type]
 
 
+def _close_tree(widget: ipw.Widget) -> None:
+    """Close ``widget`` and every widget under it, but the layouts and styles widgets share."""
+    for child in getattr(widget, "children", ()):
+        _close_tree(child)
+    for name in ("layout", "style"):
+        part = getattr(widget, name, None)
+        if isinstance(part, ipw.Widget) and not is_shared_part(part):
+            part.close()
+    widget.close()
+
+
 def served_shared(
     game: str,
     preset: str | None,
     table_id: str,
     token: str,
-    code: DealCode | None,
     store: Journals,
     *,
+    browser: str | None,
     follow: bool = True,
 ) -> ipw.Widget:
-    """The seat ``token`` opens at the shared table ``table_id``, following the others' moves."""
+    """The seat ``token`` opens at the shared table ``table_id``, for ``browser`` (the browser the
+    server says holds it), following the others' moves. A seat the database does not give to
+    ``browser`` (or no ``browser`` at all) is not shown: a plain notice, and no card is dealt."""
     assert server_store(store), "a shared table is the server's"
     book = SeatBook(store)  # type: ignore[arg-type]
     seat = book.seat_of(table_id, token)
     if seat is None:
         return notice(NO_SEAT, game, title="No such seat")
+    if browser is None or book.claimed_by(table_id, seat) != browser:
+        log.warning("table %s: seat %d asked for by a browser that does not hold it", table_id, seat)
+        return notice(NOT_YOURS, game, title="This seat is taken")
+    opening = book.opening(table_id)
+    try:
+        code = parse_deal_code(opening, game=game) if opening else None
+    except DealCodeError:
+        log.warning("table %s: its opening deal %r cannot be dealt; a new deal instead", table_id, opening)
+        code = None
     rows = book.seats(table_id)
     computers = frozenset(r.seat for r in rows if r.player == COMPUTER)
     model = SharedTableModel.at_seat(store, table_id, seat, computers, game=game, preset=preset, code=code)
     table = SharedLiveTable(model, book, table_id)
-    book.heartbeat(table_id, seat)
+    book.heartbeat(table_id, seat, browser=browser)
     table.show_seats(book.seats(table_id))
-    follower = Follower(model, book, table_id, table.show_seats)
+    follower = Follower(model, book, table_id, table.show_seats, browser=browser, on_lost=table.leave_seat)
     table.follower = follower
     if follow:
         follower.start()

@@ -6,6 +6,10 @@ reader turns on to see every hand face up, and which is off until they do. Every
 the model, which asks the engine; an illegal choice is not hidden but marked, and choosing it
 shows the law it breaks. Events are wired in :meth:`TableView._wire` and nowhere else; the
 constructor never displays.
+
+At a shared table (``shared=True``) the controls that are the reader's own table's only are never
+made: take-back, the teaching switch, a new game and loading a record. A control hidden from sight
+would still be in the kernel, and answer a click sent through its comm.
 """
 
 from __future__ import annotations
@@ -74,11 +78,12 @@ def _show(widget: ipw.DOMWidget, shown: bool) -> None:
 class TableView(ipw.VBox):  # type: ignore[misc]
     """A table for one reader. Construct it with a model, then display it; it never displays itself."""
 
-    def __init__(self, model: TableModel, *, page_sheet: bool | None = None) -> None:
+    def __init__(self, model: TableModel, *, page_sheet: bool | None = None, shared: bool = False) -> None:
         """``page_sheet``: whether the page already has the plain card sheet (the default: whether
         ``widgets.server`` said so, :func:`~widgets.card_style.sheet_in_page`); then the view adds
-        only the four-colour one, when it is asked for."""
+        only the four-colour one, when it is asked for. ``shared``: a seat of a shared table (see above)."""
         self.model = model
+        self.shared = shared
         self._page_sheet = sheet_in_page() if page_sheet is None else page_sheet
         # Card faces: the same for everyone, they reveal nothing.
         self._style = lean(ipw.HTML, "" if self._page_sheet else card_stylesheet())
@@ -91,7 +96,10 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         # it is made: each choice button then opens with one message, and the table with fewer.
         self._confirm = lean(ipw.Button, description="Exchange", tooltip="Exchange the cards selected above")
         self._status = lean(ipw.HTML, _dom_classes=["loo-status", "loo-standing"])
-        self._undo = lean(ipw.Button, description="Take back", tooltip=UNDO_TIP, _dom_classes=["loo-undo"])
+        own = not shared  # the reader's own table: the controls a shared table has not
+        self._undo = (
+            lean(ipw.Button, description="Take back", tooltip=UNDO_TIP, _dom_classes=["loo-undo"]) if own else None
+        )
         self._hint = lean(
             ipw.Button,
             description="Hint",
@@ -112,13 +120,21 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             tooltip="Deal the next hand of this game (key N)",
             _dom_classes=["loo-next"],
         )
-        self._new_game = lean(ipw.Button, description="New game", tooltip="Start a new game: the ledger starts again")
-        self._teaching = lean(
-            ipw.ToggleButton,
-            value=False,
-            description="Show all hands",
-            tooltip="Teaching: show every hand face up",
-            icon="eye",
+        self._new_game = (
+            lean(ipw.Button, description="New game", tooltip="Start a new game: the ledger starts again")
+            if own
+            else None
+        )
+        self._teaching = (
+            lean(
+                ipw.ToggleButton,
+                value=False,
+                description="Show all hands",
+                tooltip="Teaching: show every hand face up",
+                icon="eye",
+            )
+            if own
+            else None
         )
         self._four_colour = lean(
             ipw.Checkbox,
@@ -134,44 +150,43 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             indent=False,
             tooltip="Show cards and tiles as plain named buttons instead of pictures",
         )
-        self._sure = lean(
-            ipw.Button, description="Yes, new game", button_style="danger", tooltip="Start a new game now"
-        )
-        self._keep = lean(ipw.Button, description="Keep playing", tooltip="Go back to this game")
-        sure = lean(ipw.HTML, "Start a new game? This game's ledger starts again from nothing. ")
-        self._confirm_new = lean(  # shown when New game is clicked, so with a layout of its own
-            ipw.HBox,
-            [sure, self._sure, self._keep],
-            layout=ipw.Layout(flex_flow="row wrap", align_items="center", display="none"),
-        )
-        # Export and import of records, folded away until wanted.
+        self._confirm_new: ipw.HBox | None = None
+        if own:
+            self._sure = lean(
+                ipw.Button, description="Yes, new game", button_style="danger", tooltip="Start a new game now"
+            )
+            self._keep = lean(ipw.Button, description="Keep playing", tooltip="Go back to this game")
+            sure = lean(ipw.HTML, "Start a new game? This game's ledger starts again from nothing. ")
+            self._confirm_new = lean(  # shown when New game is clicked, so with a layout of its own
+                ipw.HBox,
+                [sure, self._sure, self._keep],
+                layout=ipw.Layout(flex_flow="row wrap", align_items="center", display="none"),
+            )
+        # Export and import of records, folded away until wanted (export only, at a shared table).
         self._export_hand = lean(ipw.Button, description="Export this hand", tooltip="The finished hand as a record")
         self._export_game = lean(ipw.Button, description="Export the game", tooltip="Every finished hand as records")
         self._exported = lean(ipw.HTML)
-        self._import_text = lean(
-            ipw.Textarea,
-            placeholder='Paste a loo-record/1 here: {"format": "loo-record/1", ...}',
-            description="Record",
-            layout=ipw.Layout(width="100%", height="7em"),
-        )
-        self._import = lean(ipw.Button, description="Load record", tooltip="Sit down at the hand the record describes")
-        self._upload = lean(
-            ipw.FileUpload,
-            accept=".json",
-            multiple=False,
-            description="Load a file",
-            tooltip="Load a record from a .json file",
-        )
-        records = lean(
-            ipw.VBox,
-            [
-                _row([self._export_hand, self._export_game]),
-                self._exported,
-                self._import_text,
-                _row([self._import, self._upload]),
-            ],
-        )
-        self._records = lean(ipw.Accordion, [records], titles=("Records: export and import",), selected_index=None)
+        records_parts: list[ipw.Widget] = [_row([self._export_hand, self._export_game]), self._exported]
+        if own:
+            self._import_text = lean(
+                ipw.Textarea,
+                placeholder='Paste a loo-record/1 here: {"format": "loo-record/1", ...}',
+                description="Record",
+                layout=ipw.Layout(width="100%", height="7em"),
+            )
+            self._import = lean(
+                ipw.Button, description="Load record", tooltip="Sit down at the hand the record describes"
+            )
+            self._upload = lean(
+                ipw.FileUpload,
+                accept=".json",
+                multiple=False,
+                description="Load a file",
+                tooltip="Load a record from a .json file",
+            )
+            records_parts += [self._import_text, _row([self._import, self._upload])]
+        title = "Records: export and import" if own else "Records: export the finished hands"
+        self._records = lean(ipw.Accordion, [lean(ipw.VBox, records_parts)], titles=(title,), selected_index=None)
         self._keys = lean(ipw.HTML, f'<p class="loo-keys" style="font-size:12px;color:#555">{escape(KEYS_HELP)}</p>')
         self.watching = Watching(self)  # the moves laid out one by one, the last trick, the finished hand
         super().__init__(
@@ -186,12 +201,15 @@ class TableView(ipw.VBox):  # type: ignore[misc]
                 self._unavailable,
                 self._status,
                 _row([self.watching.last, self.watching.spoken], "loo-watch"),
-                _row([self._undo, self._hint, self._why, self._next, self._new_game, self._teaching], "loo-controls"),
+                _row(
+                    [w for w in (self._undo, self._hint, self._why, self._next, self._new_game, self._teaching) if w],
+                    "loo-controls",
+                ),
                 self._hinted,
                 self._explained,
                 self.watching.summary,
                 _row([self._four_colour, self._text_only, self.watching.pace], "loo-display"),
-                self._confirm_new,
+                *([self._confirm_new] if self._confirm_new is not None else []),
                 self._records,
                 self._keys,
             ],
@@ -207,21 +225,30 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         say = self.say
         model = self.model
         model.observe(guarded(say)(lambda _change: self.watching.changed()), names=["version"])
-        self._undo.on_click(guarded(say)(lambda _b: model.undo()))
         self._hint.on_click(guarded(say)(lambda _b: self._show_hint()))
         self._why.on_click(guarded(say)(lambda _b: self._explain()))
         self._next.on_click(guarded(say)(lambda _b: model.new_hand()))
-        self._new_game.on_click(guarded(say)(lambda _b: _show(self._confirm_new, True)))
-        self._keep.on_click(guarded(say)(lambda _b: _show(self._confirm_new, False)))
-        self._sure.on_click(guarded(say)(lambda _b: self._start_new_game()))
         self._confirm.on_click(guarded(say)(lambda _b: self._submit_picks()))
-        self._teaching.observe(guarded(say)(lambda change: setattr(model, "teaching", change["new"])), names=["value"])
         self._export_hand.on_click(guarded(say)(lambda _b: self._show_export(whole_game=False)))
         self._export_game.on_click(guarded(say)(lambda _b: self._show_export(whole_game=True)))
-        self._import.on_click(guarded(say)(lambda _b: model.import_record(self._import_text.value)))
-        self._upload.observe(guarded(say)(lambda change: self._load_upload(change["new"])), names=["value"])
+        if self._undo is not None and self._new_game is not None and self._teaching is not None:
+            self._wire_own_table()
         self._four_colour.observe(guarded(say)(lambda _change: self._render()), names=["value"])
         self._text_only.observe(guarded(say)(lambda change: self._set_text_only(change["new"])), names=["value"])
+
+    def _wire_own_table(self) -> None:
+        """The controls of a reader's own table (none of them is made at a shared table)."""
+        say, model = self.say, self.model
+        assert self._undo is not None and self._new_game is not None and self._teaching is not None
+        confirm_new = self._confirm_new
+        assert confirm_new is not None
+        self._undo.on_click(guarded(say)(lambda _b: model.undo()))
+        self._new_game.on_click(guarded(say)(lambda _b: _show(confirm_new, True)))
+        self._keep.on_click(guarded(say)(lambda _b: _show(confirm_new, False)))
+        self._sure.on_click(guarded(say)(lambda _b: self._start_new_game()))
+        self._teaching.observe(guarded(say)(lambda change: setattr(model, "teaching", change["new"])), names=["value"])
+        self._import.on_click(guarded(say)(lambda _b: model.import_record(self._import_text.value)))
+        self._upload.observe(guarded(say)(lambda change: self._load_upload(change["new"])), names=["value"])
 
     def say(self, message: str) -> None:
         """Show ``message`` in the table's status line (read out by a screen reader)."""
@@ -240,11 +267,12 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         # The controls' states, then the board (what the reader watches), then the new buttons: the
         # board goes out before the buttons, and whoever sees it changed finds the controls current.
         over = model.hand.is_over
-        self._undo.disabled = not model.can_undo
-        # Why it is off, for a pointer and for the key U (which clicks the button only when it is on).
-        self._undo.tooltip = (
-            UNDO_TIP if model.can_undo else UNDO_FINISHED_TIP if over else "Nothing of yours to take back yet"
-        )
+        if self._undo is not None:
+            self._undo.disabled = not model.can_undo
+            # Why it is off, for a pointer and for the key U (which clicks the button only when it is on).
+            self._undo.tooltip = (
+                UNDO_TIP if model.can_undo else UNDO_FINISHED_TIP if over else "Nothing of yours to take back yet"
+            )
         self._hint.disabled = not view.legal
         self._why.disabled = not view.legal
         self._explained.value = ""  # a fresh position: the last explanation no longer applies
@@ -271,7 +299,8 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self.watching.render(view)
         self._set_choices(self._choice_buttons(specs, pam_card(view)), self._pick_toggles(view))
         self._unavailable.value = self._unavailable_html()
-        self._teaching.value = model.teaching
+        if self._teaching is not None:
+            self._teaching.value = model.teaching
         self.say(model.message)
 
     def _set_choices(self, choices: tuple[ipw.Widget, ...], picks: tuple[ipw.Widget, ...]) -> None:
@@ -416,6 +445,9 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         return (*toggles, self._confirm)
 
     def _submit_picks(self) -> None:
+        if not self._picks.children:  # a click sent when there is nothing to pick (the button is not shown)
+            self.say("There is nothing to pick now.")
+            return
         chosen = tuple(p for p, t in zip(self._pick_pieces, self._pick_widgets, strict=True) if t.value)
         self.model.act(Action(self.model.seat, self._pick_verb, chosen))
 
@@ -462,7 +494,8 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         )
 
     def _start_new_game(self) -> None:
-        _show(self._confirm_new, False)
+        if self._confirm_new is not None:
+            _show(self._confirm_new, False)
         if self.model.new_game():  # else the model has said why not (another tab played on, say)
             self.say("A new game: the ledger starts again.")
 

@@ -99,9 +99,9 @@ def test_three_students_and_two_computers_play_a_hand(browser: Browser, served_s
         assert [s.player for s in SeatBook(store).seats(table_id)] == ["person"] * 3 + ["computer"] * 2
     # The search can see cards: the pages were sent the face-up single and their own cards.
     assert check_frames(seats, game) > 0
-    for seat in seats:  # no take-back, no teaching switch, no deal code at a shared table
-        for hidden in (".loo-undo", ".loo-show-code"):
-            expect(seat.page.locator(hidden)).to_be_hidden()
+    for seat in seats:  # no take-back, no teaching switch, no deal code at a shared table: not even hidden
+        for absent in (".loo-undo", ".loo-show-code", ".loo-code-input"):
+            expect(seat.page.locator(absent)).to_have_count(0)
 
     # A second browser at Ann's link is refused while her page is open.
     other = browser.new_context()
@@ -242,7 +242,9 @@ def test_the_teachers_console_in_a_browser(browser: Browser, served_site: Served
     page.fill(".open-tables input[name=code]", DEAL)
     page.click(".open-tables button")
     expect(page.locator("a.seat-link")).to_have_count(10)
-    expect(page.locator("a.seat-link").first).to_have_attribute("href", re.compile(r"deal=" + re.escape(DEAL)))
+    expect(page.locator(".deal-kept")).to_be_visible()  # the deal is the server's: no link carries it (issue 28)
+    for link in page.locator("a.seat-link").all():
+        assert "deal" not in (link.get_attribute("href") or "") and DEAL not in link.inner_text()
     page.goto(f"{served_site.base}/console?token={token}")
     page.fill(".deal-every input[name=code]", "l3.peel.s0.n12345")
     page.click(".deal-every button")

@@ -41,6 +41,12 @@ def seated(store: TableStore, people: int = 3) -> tuple[str, list[str], list[Sha
     return table, tokens, models
 
 
+def seat_page(store: TableStore, table: str, token: str, browser: str = "browser-x") -> ipw.Widget:
+    """The page of the seat ``token`` opens, in a kernel told (as the server tells it) that ``browser`` claimed it."""
+    assert SeatBook(store).claim(table, token, browser)
+    return served_shared(store.load(table).page, None, table, token, store, browser=browser, follow=False)
+
+
 def test_a_seat_is_its_first_browsers_until_its_page_is_away(store: TableStore) -> None:
     book = SeatBook(store)
     table = store.new_table("nap")
@@ -127,7 +133,7 @@ def test_a_seat_given_to_a_computer_is_played_by_whichever_kernel_looks(store: T
     assert watcher.hand.to_act != waiting_on or watcher.hand.is_over
     assert watcher.saved_events == store.count(table)
     # The other kernels follow; the seat's own page shows a computer has its seat, and can take it back.
-    table_widget = served_shared("three-card-loo", None, table, tokens[waiting_on], None, store, follow=False)
+    table_widget = seat_page(store, table, tokens[waiting_on])
     assert "Take my seat back" in [b.description for b in table_widget.seat_buttons.children]
 
 
@@ -159,7 +165,7 @@ def test_a_pending_deal_is_dealt_between_hands_by_one_kernel(store: TableStore) 
 
 def test_an_unknown_seat_token_gets_a_plain_notice(store: TableStore) -> None:
     table, _tokens, _models = seated(store)
-    shown = served_shared("three-card-loo", None, table, "no-such-token", None, store, follow=False)
+    shown = served_shared("three-card-loo", None, table, "no-such-token", store, browser="b", follow=False)
     assert "No such seat" in shown.value
 
 
@@ -202,7 +208,8 @@ def test_a_shared_table_opened_without_a_seat_shows_nobodys_cards(store: TableSt
     table, tokens, _models = seated(store)
     shown = served_table("three-card-loo", None, f"table={table}", store=store)
     assert isinstance(shown, ipw.HTML) and "invitation link of their own seat" in shown.value
-    seat = served_table("three-card-loo", None, f"table={table}&seat={tokens[1]}", store=store)
+    assert SeatBook(store).claim(table, tokens[1], "b")
+    seat = served_table("three-card-loo", None, f"table={table}&seat={tokens[1]}", store=store, browser="b")
     assert not isinstance(seat, ipw.HTML)
     fresh = store.new_table("three-card-loo")  # a shared table no seat has opened yet: no game is begun on it
     SeatBook(store).open_seats(fresh, [PERSON, PERSON, COMPUTER, COMPUTER, COMPUTER])
@@ -214,7 +221,7 @@ def test_any_seat_may_give_an_absent_players_seat_to_a_computer(store: TableStor
     book = SeatBook(store)
     table = store.new_table("nap")
     tokens = book.open_seats(table, [PERSON, PERSON, COMPUTER, COMPUTER])
-    ann = served_shared("nap", None, table, tokens[0], None, store, follow=False)
+    ann = seat_page(store, table, tokens[0])
     buttons = {b.description: b for b in ann.seat_buttons.children}
     assert list(buttons) == ["A computer plays Ben"], "Ben's page has not come: his seat may be given away"
     assert "Ben</b> (a player, not come yet" in ann.seats_html.value

@@ -71,7 +71,7 @@ from widgets.server.seats import (
     default_share,
     table_store,
 )
-from widgets.server.shared_pages import SharedTableHandler
+from widgets.server.shared_pages import SEAT_HEADER, SharedTableHandler
 from widgets.server.sockets import (
     MAX_MESSAGE_BYTES,
     RECONNECT_GRACE_SECONDS,
@@ -228,6 +228,9 @@ def server_config(
     c.VoilaConfiguration.template = "lanterloo"
     c.VoilaConfiguration.show_tracebacks = False
     c.VoilaConfiguration.page_config_hook = page_config
+    # The browser that holds a shared table's seat, put on the page's request by the server
+    # (shared_pages.claim_seat), reaches the seat's kernel, which checks it before dealing a card.
+    c.VoilaConfiguration.http_header_envs = [SEAT_HEADER]
     # Voila stops waiting for a notebook's output after nbclient's 4 s by default: tables opened
     # at the same moment on a busy machine then came back as pages with no table on them.
     c.VoilaExecutor.iopub_timeout = 60
@@ -266,6 +269,7 @@ _OWN_SETTINGS = {
     "Voila.base_url": "--base-url",
     "Voila.server_url": "--base-url",
     "VoilaConfiguration.template": None,
+    "VoilaConfiguration.http_header_envs": None,
 }
 
 

@@ -35,7 +35,7 @@ from widgets.model import TableModel
 from widgets.seating import COMPUTER, SeatBook, SeatRow
 from widgets.server.pages import base_url
 from widgets.server.seats import table_store
-from widgets.server.shared_pages import links_html, open_shared, page
+from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared, page
 from widgets.shared_table import SharedTableModel
 
 log = logging.getLogger("lanterloo.server")
@@ -261,11 +261,10 @@ class ConsoleOpen(ConsoleHandler):
         parts = []
         for n, (table_id, tokens) in enumerate(opened, start=1):
             players = [s.player for s in book.seats(table_id)]
-            parts.append(
-                f"<h2>Table {n}</h2>" + links_html(game, table_id, tokens, players, code, host, base=base_url(self))
-            )
+            parts.append(f"<h2>Table {n}</h2>" + links_html(game, table_id, tokens, players, host, base=base_url(self)))
         back = html.escape(self.link("/console"))
-        self.finish(page(f"{count} tables of {game}", "".join(parts) + f'<p><a href="{back}">Back</a></p>'))
+        kept = DEAL_KEPT if code else ""
+        self.finish(page(f"{count} tables of {game}", kept + "".join(parts) + f'<p><a href="{back}">Back</a></p>'))
 
 
 class ConsoleResults(ConsoleHandler):

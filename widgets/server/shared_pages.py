@@ -2,9 +2,14 @@
 check that a seat's page is the browser's that claimed the seat.
 
 A shared table is a table id with a seat per player (:mod:`widgets.seating`); each seat's link is
-``/tables/<game>?table=<id>&seat=<token>``. The first browser to open a seat's link claims it
-(the ``loo-browser`` cookie names a browser, a random value the server gives it); a reload
-keeps it; another browser is refused while the seat's page is here (:func:`claim_seat`).
+``/tables/<game>?table=<id>&seat=<token>``, and nothing else: a deal the table is opened at is kept
+in the database (:meth:`~widgets.seating.SeatBook.opening`), never in a link, for a deal code names
+every card of its hand. The first browser to open a seat's link claims it (the ``loo-browser``
+cookie names a browser, a random value the server gives it); a reload keeps it; another browser is
+refused while the seat's page is here, and so is every browser while the database cannot say whose
+the seat is (:func:`claim_seat`). The browser that holds the seat is told to the seat's kernel in
+the request's details (:data:`SEAT_HEADER`), and the kernel checks it against the database before
+it deals a card (:func:`widgets.shared_view.served_shared`).
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ from widgets.server.seats import table_store
 log = logging.getLogger("lanterloo.server")
 
 BROWSER_COOKIE = "loo-browser"
+SEAT_HEADER = "X-Lanterloo-Seat-Browser"
+"""The header the server puts on a seat's page request for the browser that holds the seat (any the
+client sent is removed first); Voila passes it to the kernel as ``HTTP_X_LANTERLOO_SEAT_BROWSER``."""
 PAGE_STYLE = """
   body { margin: 0; background: #f4f1ea; color: #1f1f1f;
          font: 1rem/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -64,30 +72,34 @@ def page(title: str, body: str) -> str:
 """
 
 
-def seat_link(game: str, table_id: str, token: str, deal: str | None = None, *, base: str = "/") -> str:
-    """A seat's invitation link, under the server's base URL ``base`` (ending in "/")."""
-    query = [("table", table_id), ("seat", token)] + ([("deal", deal)] if deal else [])
-    return f"{base}tables/{game}?{urlencode(query)}"
+DEAL_KEPT = (
+    '<p class="note deal-kept">The deal is kept on the server: no link carries it, since a deal code names '
+    "every card of the hand. Whoever knows the code knows every card, so keep it from the players.</p>"
+)
+
+
+def seat_link(game: str, table_id: str, token: str, *, base: str = "/") -> str:
+    """A seat's invitation link, under the server's base URL ``base`` (ending in "/"): the table and the
+    seat, never the deal (the database keeps that)."""
+    return f"{base}tables/{game}?{urlencode([('table', table_id), ('seat', token)])}"
 
 
 def open_shared(db: Path | str | None, game: str, people: int, deal: str | None = None) -> tuple[str, list[str]]:
     """A new shared table of ``game``: its first ``people`` seats for people, the rest computer
-    players; its id and its seats' tokens. A bad deal code raises :class:`DealCodeError`."""
-    seats = USUAL_SEATS[game]
-    if deal:
-        seats = parse_deal_code(deal, game=game).n_seats
+    players; its id and its seats' tokens. ``deal``, a deal code, is kept with the seats as the hand
+    the game begins at. A bad deal code raises :class:`DealCodeError`."""
+    parsed = parse_deal_code(deal, game=game) if deal else None
+    seats = parsed.n_seats if parsed is not None else USUAL_SEATS[game]
     store = table_store(db)
     table_id = store.new_table(game)
     players = [PERSON if i < people else COMPUTER for i in range(seats)]
-    return table_id, SeatBook(store).open_seats(table_id, players)
+    return table_id, SeatBook(store).open_seats(table_id, players, None if parsed is None else str(parsed))
 
 
-def links_html(
-    game: str, table_id: str, tokens: list[str], players: list[str], deal: str | None, host: str, *, base: str = "/"
-) -> str:
+def links_html(game: str, table_id: str, tokens: list[str], players: list[str], host: str, *, base: str = "/") -> str:
     rows = []
     for i, (token, player) in enumerate(zip(tokens, players, strict=True)):
-        link = seat_link(game, table_id, token, deal, base=base)
+        link = seat_link(game, table_id, token, base=base)
         who = "a computer player (a player may take it with this link)" if player == COMPUTER else "a player"
         rows.append(
             f'<tr><td>{html.escape(DEFAULT_NAMES[i])}</td><td>{who}</td><td><a class="link seat-link" '
@@ -136,7 +148,8 @@ class SharedTableHandler(tornado.web.RequestHandler):
         self.finish(page(title, (
             "<p>Give each player the link of their seat; open your own here. A seat belongs to the first "
             "browser that opens its link, and comes back to it after a reload.</p>"
-            + links_html(game, table_id, tokens, players, deal, host, base=str(self.settings.get("base_url") or "/"))
+            + (DEAL_KEPT if deal else "")
+            + links_html(game, table_id, tokens, players, host, base=str(self.settings.get("base_url") or "/"))
         )))  # fmt: skip
 
 
@@ -160,9 +173,19 @@ def taken_page() -> str:
     ))  # fmt: skip
 
 
+def unsure_page() -> str:
+    return page("This seat cannot be opened just now", (
+        "<p>The server could not check whose this seat is, so it opens it for nobody for the moment. "
+        "Wait a few seconds, then reload this page.</p>"
+    ))  # fmt: skip
+
+
 def claim_seat(handler: tornado.web.RequestHandler, db: Path | str | None, table_id: str | None) -> bool:
-    """For a seat's link (``seat=<token>``): claim the seat for this browser; False (and a 409 page
-    sent) if another browser has it. True for any page that is not a seat's."""
+    """For a seat's link (``seat=<token>``): claim the seat for this browser, and tell the page's kernel
+    which browser holds it (:data:`SEAT_HEADER`); False, and a page saying why sent, if another browser
+    has it (409) or the database cannot say (503). True for any page that is not a seat's."""
+    while SEAT_HEADER in handler.request.headers:  # never a client's own word for it
+        del handler.request.headers[SEAT_HEADER]
     token = handler.get_query_argument("seat", None)
     if token is None or table_id is None:
         return True
@@ -173,10 +196,16 @@ def claim_seat(handler: tornado.web.RequestHandler, db: Path | str | None, table
     try:
         claimed = SeatBook(table_store(db)).claim(table_id, token[:64], browser)
     except Exception:
-        log.exception("could not claim a seat of table %s", table_id)
-        claimed = True  # the table's kernel says plainly if the seat is not there
+        log.exception("could not claim a seat of table %s: refused", table_id)
+        handler.set_status(503)
+        handler.set_header("Retry-After", "5")
+        handler.set_header("Cache-Control", "no-store")
+        handler.finish(unsure_page())
+        return False
     if not claimed:
         handler.set_status(409)
         handler.set_header("Cache-Control", "no-store")
         handler.finish(taken_page())
-    return claimed
+        return False
+    handler.request.headers[SEAT_HEADER] = browser
+    return True
