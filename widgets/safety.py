@@ -83,6 +83,44 @@ def guarded(report: Callable[[str], None]) -> Callable[[F], F]:
     return decorate
 
 
+KERNEL_LOG_BYTES = 1 << 20
+"""The most a kernel writes to its log file (:class:`CappedFileHandler`): a page that sent malformed
+widget updates over and over wrote its kernel's log at 1.5 MB a second, and a full disk stops every
+table saving its game."""
+
+
+class CappedFileHandler(logging.FileHandler):
+    """A log file that stops at ``max_bytes``, with a last line saying so; the lines after it are left out."""
+
+    def __init__(self, path: Path, max_bytes: int = KERNEL_LOG_BYTES) -> None:
+        super().__init__(path, encoding="utf-8", delay=True)  # the file appears with its first line
+        self.max_bytes = max_bytes
+        self.written = path.stat().st_size if path.exists() else 0
+        self.stopped = self.written >= max_bytes
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.stopped:
+            return
+        try:
+            line = self.format(record) + self.terminator
+        except Exception:
+            self.handleError(record)
+            return
+        size = len(line.encode("utf-8", "replace"))
+        if self.written + size > self.max_bytes:
+            self.stopped = True
+            line = f"this kernel's log stopped at {self.max_bytes >> 10} KB: its further lines are left out\n"
+            size = len(line)
+        try:
+            if self.stream is None:
+                self.stream = self._open()
+            self.stream.write(line)
+            self.flush()
+        except Exception:
+            self.handleError(record)
+        self.written += size
+
+
 class _LogStream:
     """A text stream that writes to the log, used in place of the kernel's stderr."""
 
@@ -107,6 +145,16 @@ class _LogStream:
         return False
 
 
+def _from_a_page(trace: Any) -> bool:
+    """Whether a traceback is of a widget message a page sent (ipywidgets' ``_handle_msg`` is in it):
+    a malformed update, a value of the wrong kind; the page's doing, not the table's."""
+    while trace is not None:
+        if trace.tb_frame.f_code.co_name == "_handle_msg":
+            return True
+        trace = trace.tb_next
+    return False
+
+
 _installed = False
 
 
@@ -119,7 +167,7 @@ def install_kernel_guards() -> Path:
     path = log_dir() / f"kernel-{os.getpid()}.log"
     if _installed:
         return path
-    handler = logging.FileHandler(path, encoding="utf-8", delay=True)  # the file appears with its first line
+    handler = CappedFileHandler(path)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger("lanterloo")
     root.addHandler(handler)
@@ -134,7 +182,12 @@ def install_kernel_guards() -> Path:
     if shell is not None:
 
         def showtraceback(*_args: Any, **_kwargs: Any) -> None:
-            log.error("traceback suppressed from the page", exc_info=sys.exc_info())
+            kind, error, trace = sys.exc_info()
+            if _from_a_page(trace):  # a short line: a page could have the kernel write it as often as it sends
+                what = f"{getattr(kind, '__name__', kind)}: {error}"
+                log.warning("a page's widget message was refused: %.300s", what)
+            else:
+                log.error("traceback suppressed from the page", exc_info=True)
 
         shell.showtraceback = showtraceback
     _installed = True

@@ -33,6 +33,7 @@ from widgets.safety import KERNEL_LOG_DAYS, log_dir, prune_kernel_logs
 from widgets.server.classroom import ClassPageHandler, class_banner, student_addresses
 from widgets.server.compress import compress_responses
 from widgets.server.console import console_routes
+from widgets.server.errors import quiet_routes
 from widgets.server.guards import (
     DEFAULT_REQUEST_TIMEOUT,
     MAX_BODY_BYTES,
@@ -204,7 +205,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
         if base:  # the base URL without its last slash is the book's front page too
             handlers.append((base, tornado.web.RedirectHandler, {"url": self.base_url}))
         handlers.append((base + r"/(.*)", BookHandler, {"path": str(self.book_dir), "default_filename": "index.html"}))
-        return handlers
+        return quiet_routes(handlers)  # a failed request: a plain page and one short line (widgets.server.errors)
 
 
 def server_config(

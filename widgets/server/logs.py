@@ -39,7 +39,32 @@ class ClientLog:
 
     def warning(self, client: str | None, message: str, *args: Any, logger: logging.Logger | None = None) -> None:
         """Write ``message % args`` at WARNING to ``logger`` (by default this log's), within ``client``'s budget."""
-        client = client or "?"
+        self.write(logging.WARNING, client, message, *args, logger=logger)
+
+    def error(self, client: str | None, message: str, *args: Any, exc_info: Any = None) -> None:
+        """Write ``message % args`` at ERROR (with ``exc_info``'s traceback if given), within ``client``'s budget."""
+        self.write(logging.ERROR, client, message, *args, exc_info=exc_info)
+
+    def allows(self, client: str | None) -> bool:
+        """Count one line about ``client``: True if it may be written (its budget is not spent this minute)."""
+        allowed, last = self._count(client or "?")
+        if last:
+            self.logger.warning("client %s: no more lines about it this minute", client or "?")
+        return allowed
+
+    def write(
+        self, level: int, client: str | None, message: str, *args: Any,
+        logger: logging.Logger | None = None, exc_info: Any = None,
+    ) -> None:  # fmt: skip
+        """Write ``message % args`` at ``level``, within ``client``'s budget."""
+        allowed, last = self._count(client or "?")
+        if allowed:
+            (logger or self.logger).log(level, message, *args, exc_info=exc_info)
+        if last:
+            self.logger.warning("client %s: no more lines about it this minute", client or "?")
+
+    def _count(self, client: str) -> tuple[bool, bool]:
+        """Whether a line about ``client`` may be written now, and whether it is the last this minute."""
         now = time.monotonic()
         began, written, left_out = self._minutes.get(client, (now, 0, 0))
         if now - began >= 60:
@@ -47,16 +72,15 @@ class ClientLog:
                 self.logger.warning("%d more lines about client %s left out of the log in the last minute",
                                     left_out, client)  # fmt: skip
             began, written, left_out = now, 0, 0
-        if written < self.per_minute:
-            (logger or self.logger).warning(message, *args)
+        allowed = written < self.per_minute
+        if allowed:
             written += 1
-            if written == self.per_minute:
-                self.logger.warning("client %s: no more lines about it this minute", client)
         else:
             left_out += 1
         self._minutes[client] = (began, written, left_out)
         if len(self._minutes) > 10_000:  # many clients: forget the quiet ones
             self._minutes = {c: v for c, v in self._minutes.items() if now - v[0] < 60}
+        return allowed, allowed and written == self.per_minute
 
 
 quiet_log = ClientLog(log)
@@ -69,14 +93,14 @@ def log_request(handler: tornado.web.RequestHandler) -> None:
     status = handler.get_status()
     if status < 400:
         return
-    status_is_clients = status < 500 or status == 503  # 503: the tables-full page, asked for by the client
     request = handler.request
-    line = "%d %.300s %.2fms"  # the address cut short: a 70 KB one made each line 70 KB
-    args = (status, handler._request_summary(), 1000.0 * request.request_time())
-    if not status_is_clients:
-        logging.getLogger("tornado.access").error(line, *args)
-    else:
-        quiet_log.warning(request.remote_ip, line, *args, logger=logging.getLogger("tornado.access"))
+    line = "%d %.300s %.2fms%s"  # the address cut short: a 70 KB one made each line 70 KB
+    failure = getattr(handler, "failure", "")  # an unexpected exception's name and words (QuietErrors)
+    args = (status, handler._request_summary(), 1000.0 * request.request_time(), f": {failure}" if failure else "")
+    # Every failed request, a server error too, is a line within the client's budget: a client
+    # that could make the server fail could otherwise write the log as fast as it asks.
+    level = logging.ERROR if status >= 500 and status != 503 else logging.WARNING  # 503: the tables-full page
+    quiet_log.write(level, request.remote_ip, line, *args, logger=logging.getLogger("tornado.access"))
 
 
 # One format for every line the server logs: Voila's, jupyter_server's, tornado's and ours.
@@ -131,15 +155,39 @@ class OncePerMinute(logging.Filter):
         return True
 
 
+class ClientLines(logging.Filter):
+    """Lets the lines tornado and jupyter_server write for a client's bad request through within that
+    client's budget (:data:`quiet_log`): a malformed request ("Malformed HTTP message from <client>"),
+    a body never sent; lines that do not name their client (a cross-origin websocket refused) are let
+    through once a minute (:class:`OncePerMinute`). Each such request has its access line besides."""
+
+    BY_CLIENT = ("Malformed HTTP message from ", "Timeout reading body from ")
+    UNNAMED = ("Blocking Cross Origin", "wrote error", "Couldn't authenticate WebSocket connection")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._unnamed = OncePerMinute(*self.UNNAMED)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not isinstance(record.msg, str):
+            return True
+        if record.msg.startswith(self.BY_CLIENT):
+            args = record.args if isinstance(record.args, tuple) else ()
+            return quiet_log.allows(str(args[0]) if args else None)
+        return self._unnamed.filter(record)
+
+
 def share_server_log(voila_log: logging.Logger | logging.LoggerAdapter[Any]) -> None:
     """Send the server's own loggers and tornado's through Voila's handlers, in its format."""
     logger = voila_log.logger if isinstance(voila_log, logging.LoggerAdapter) else voila_log
     if not any(isinstance(f, EveryConnection) for f in logger.filters):
         logger.addFilter(EveryConnection())
+        logger.addFilter(ClientLines())
         logging.getLogger("tornado.application").addFilter(EveryConnection())
     general = logging.getLogger("tornado.general")
     if not any(isinstance(f, OncePerMinute) for f in general.filters):
         general.addFilter(OncePerMinute("Got events for closed stream"))
+        general.addFilter(ClientLines())
     for name, level in SERVER_LOGGERS.items():
         target = logging.getLogger(name)
         target.handlers = list(logger.handlers)
