@@ -15,6 +15,7 @@ import json
 import re
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 
@@ -49,7 +50,12 @@ class SeatPage:
 
 
 def open_shared(site: str, people: int) -> tuple[str, list[str]]:
-    with urllib.request.urlopen(f"{site}/tables/three-card-loo/shared?people={people}&deal={DEAL}") as response:
+    opening = urllib.request.Request(  # the form's POST, from the server's own page (its Origin)
+        f"{site}/tables/three-card-loo/shared",
+        data=urllib.parse.urlencode({"people": people, "deal": DEAL}).encode(),
+        headers={"Origin": site.split("/", 3)[0] + "//" + site.split("/", 3)[2]},
+    )
+    with urllib.request.urlopen(opening) as response:
         html = response.read().decode()
     links = [link.replace("&amp;", "&") for link in re.findall(r'class="link seat-link" href="([^"]*)"', html)]
     table_id = re.search(r"table=([A-Za-z0-9_-]{22})", links[0])

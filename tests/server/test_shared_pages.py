@@ -1,43 +1,83 @@
-"""Opening a shared table on the server (issue 21), without kernels: the form, the invitation links and
-their seats in the database, bad input answered plainly; and the tables list's links to it."""
+"""Opening a shared table on the server (issues 21 and 28), without kernels: the form, the invitation links
+and their seats in the database, bad input answered plainly, opened by a POST from the server's own page
+only, within the client's share of tables; and the tables list's links to it."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
+import tornado.httpserver
+import tornado.testing
 import tornado.web
+from tornado.httpclient import AsyncHTTPClient
 
-from tests.server.test_server import fetch_at_once
+from tests.conftest import run_async
+from tests.server.test_server import fetch_at_once, reserved
 from widgets.seating import SeatBook
 from widgets.server import pages as server_pages
 from widgets.server.pages import DEFAULT_TABLES
+from widgets.server.seats import TableSeats
 from widgets.server.shared_pages import SharedTableHandler
 from widgets.store import TableStore
 
 
-def app(db: Path) -> tornado.web.Application:
+def app(db: Path, seats: TableSeats | None = None) -> tornado.web.Application:
     return tornado.web.Application(
         [
             (r"/tables/?", server_pages.TablesListHandler, {"tables": DEFAULT_TABLES}),
-            (r"/tables/([a-z0-9-]+)/shared/?", SharedTableHandler, {"tables": DEFAULT_TABLES, "db": db}),
+            (
+                r"/tables/([a-z0-9-]+)/shared/?",
+                SharedTableHandler,
+                {"tables": DEFAULT_TABLES, "db": db, "seats": seats},
+            ),
         ]
     )
 
 
-def test_a_shared_table_is_opened_with_a_link_per_seat(tmp_path: Path) -> None:
+def ask(application: tornado.web.Application, requests: list[tuple[str, str, str | None, str | None]]) -> list[Any]:
+    """Each (method, path, form body, Origin) asked of ``application`` in turn, on a free port."""
+
+    async def run() -> list[Any]:
+        sock, port = tornado.testing.bind_unused_port()
+        http = tornado.httpserver.HTTPServer(application)
+        http.add_sockets([sock])
+        client = AsyncHTTPClient(force_instance=True)
+        answers = []
+        try:
+            for method, path, body, origin in requests:
+                headers = {"Origin": origin.replace("PORT", str(port))} if origin else {}
+                url = f"http://127.0.0.1:{port}{path}"
+                answers.append(
+                    await client.fetch(
+                        url, method=method, body=body, headers=headers, follow_redirects=False, raise_error=False
+                    )
+                )
+        finally:
+            client.close()
+            http.stop()
+        return answers
+
+    return run_async(run())
+
+
+OWN = "http://127.0.0.1:PORT"  # the server's own page, as a browser names it in Origin
+
+
+def test_a_shared_table_is_opened_by_its_forms_post_with_a_link_per_seat(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite3"
-    form, opened, bad, unknown, listing = fetch_at_once(
+    form, opened, bad, unknown, listing = ask(
         app(db),
         [
-            "/tables/nap/shared",
-            "/tables/nap/shared?people=2&deal=nap.hoffmann.s0.n7",
-            "/tables/nap/shared?people=2&deal=nonsense",
-            "/tables/poker/shared?people=2",
-            "/tables/",
+            ("GET", "/tables/nap/shared", None, None),
+            ("POST", "/tables/nap/shared", "people=2&deal=nap.hoffmann.s0.n7", OWN),
+            ("POST", "/tables/nap/shared", "people=2&deal=nonsense", OWN),
+            ("POST", "/tables/poker/shared", "people=2", OWN),
+            ("GET", "/tables/", None, None),
         ],
     )
-    assert form.code == 200 and b'name="people"' in form.body
+    assert form.code == 200 and b'name="people"' in form.body and b'method="post"' in form.body
     links = re.findall(r'class="link seat-link" href="([^"]*)"', opened.body.decode())
     assert len(links) == 4 and not any("deal=" in link or "hoffmann" in link for link in links), "the server's"
     table_id = re.search(r"table=([A-Za-z0-9_-]{22})", links[0])
@@ -50,6 +90,39 @@ def test_a_shared_table_is_opened_with_a_link_per_seat(tmp_path: Path) -> None:
     assert bad.code == 400 and b"cannot be opened" in bad.body and b"Traceback" not in bad.body
     assert unknown.code == 404
     assert b'href="/tables/nap/shared"' in listing.body
+
+
+def test_a_get_of_a_shared_tables_address_opens_no_table(tmp_path: Path) -> None:
+    """Repeated GETs of /tables/<game>/shared opened 16,820 tables in 20 s, and an image on any site
+    could open them too: a GET now shows the form, filled in, and writes nothing."""
+    db = tmp_path / "t.sqlite3"
+    answers = ask(app(db), [("GET", "/tables/nap/shared?people=2&deal=nap.hoffmann.s0.n7", None, None)] * 5)
+    assert all(a.code == 200 and b"seat-link" not in a.body for a in answers)
+    assert b'<option value="2" selected>' in answers[0].body
+    assert reserved(db) == 0
+
+
+def test_a_shared_table_is_not_opened_by_a_post_from_another_site(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    elsewhere, unnamed, other_port = ask(
+        app(db),
+        [
+            ("POST", "/tables/nap/shared", "people=2", "https://evil.example"),
+            ("POST", "/tables/nap/shared", "people=2", None),
+            ("POST", "/tables/nap/shared", "people=2", "http://127.0.0.1:1"),
+        ],
+    )
+    assert [elsewhere.code, unnamed.code, other_port.code] == [403, 403, 403]
+    assert b"seat-link" not in elsewhere.body and reserved(db) == 0
+
+
+def test_shared_tables_count_against_the_clients_share_of_tables(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    seats = TableSeats(10, lambda: [], per_client=2)
+    answers = ask(app(db, seats), [("POST", "/tables/nap/shared", "people=2", OWN)] * 3)
+    assert [a.code for a in answers] == [200, 200, 503]
+    assert b"The tables are full" in answers[2].body
+    assert reserved(db) == 2 and seats.taken_by("127.0.0.1") == 2
 
 
 def test_a_failed_console_request_is_logged_without_its_token(tmp_path: Path) -> None:

@@ -187,7 +187,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             (
                 base + r"/tables/([a-z0-9-]+)/shared/?",
                 SharedTableHandler,
-                {"tables": Path(self.root_dir), "db": self.db_path},
+                {"tables": Path(self.root_dir), "db": self.db_path, "seats": self.seats},
             )
         )
         handlers.append(
