@@ -3,10 +3,10 @@
 A shared table is one table of :mod:`widgets.store` (one id, one journal of events) with a row
 per seat here: the seat's number, its unguessable token (the invitation link's ``seat=``), who
 plays it (``person`` or ``computer``), the browser that claimed it and when the seat's page was
-last seen (its kernel's heartbeat). A seat belongs to the first browser that opens its link; the
-same browser gets it back after a reload; another browser gets it only once the seat's page has
-been gone :data:`AWAY_SECONDS`. A person's seat whose page is gone (or never came) can be given to a
-computer player, and taken back by its link.
+last seen (the server's heartbeat while the page's websocket is open). A seat belongs to the first
+browser that opens its link; the same browser gets it back after a reload; another browser gets it
+only once the seat's page has been gone :data:`AWAY_SECONDS`. A person's seat whose page is gone (or
+never came) can be given to a computer player, and taken back by its link.
 
 A pending deal is a deal code the teacher's console set for a table: the table's kernel takes it
 (deletes it and deals it) at the table's next hand, or at once between hands.
@@ -176,6 +176,17 @@ class SeatBook:
                     "UPDATE seats SET seen = ? WHERE table_id = ? AND seat = ? AND claimed_by = ?",
                     (seen, table_id, seat, browser),
                 )
+
+    def heartbeats(self, pages: list[tuple[str, str, str]], now: float | None = None) -> None:
+        """The seats' pages are here, each (table id, seat token, browser): marked seen in one write,
+        each only while the seat is that browser's (the server marks them while their pages'
+        websockets are open: :mod:`widgets.server.presence`)."""
+        seen = time.time() if now is None else now
+        with self.store.writing() as db:
+            db.executemany(
+                "UPDATE seats SET seen = ? WHERE table_id = ? AND token = ? AND claimed_by = ?",
+                [(seen, table_id, token, browser) for table_id, token, browser in pages],
+            )
 
     def set_player(self, table_id: str, seat: int, player: str) -> None:
         """Give the seat to a person (its link's page plays it) or a computer player."""

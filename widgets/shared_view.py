@@ -26,7 +26,7 @@ from widgets.journal import Journals
 from widgets.live_table import LiveTable, notice
 from widgets.model import TableModel
 from widgets.safety import guarded
-from widgets.seating import COMPUTER, HEARTBEAT_SECONDS, PERSON, SeatBook, SeatRow
+from widgets.seating import COMPUTER, PERSON, SeatBook, SeatRow
 from widgets.shared import ROW, lean
 from widgets.shared import is_shared as is_shared_part
 from widgets.shared_table import POLL_SECONDS, SharedTableModel
@@ -52,8 +52,9 @@ PENDING_EVERY = 10
 class Follower:
     """Every :data:`POLL_SECONDS`: the events the other seats wrote, applied; every second, the seats
     (who plays which, and whether this seat is still ``browser``'s: if not, ``on_lost`` and no more),
-    the teacher's pending deal, and the computers' moves now due; every :data:`HEARTBEAT_SECONDS`,
-    this seat's heartbeat (its page is here)."""
+    the teacher's pending deal, and the computers' moves now due. The seat's heartbeat (its page is
+    here) is the server's, sent only while the page's websocket is open (:mod:`widgets.server.presence`):
+    a kernel runs on for a while after its page went, and its heartbeat held the seat as long."""
 
     def __init__(
         self,
@@ -69,7 +70,6 @@ class Follower:
         self.browser, self.on_lost = browser, on_lost
         self.lost = False
         self.ticks = 0
-        self._beat = 0.0
         self._seats: list[SeatRow] | None = None
         self._callback: Any = None
         self._failed = 0.0
@@ -102,10 +102,6 @@ class Follower:
             return
         if store.count(self.table_id) != model._count and not model._unsaved:
             model.catch_up()
-        now = time.time()
-        if now - self._beat >= HEARTBEAT_SECONDS:
-            book.heartbeat(self.table_id, model.seat, now, self.browser)
-            self._beat = now
         if self.ticks % SEATS_EVERY == 1:
             rows = book.seats(self.table_id)
             if self.browser is not None and not any(

@@ -9,6 +9,7 @@ import errno
 import logging
 import socket
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from tests.conftest import run_async
 from widgets import server
 from widgets.server import guards as server_guards
 from widgets.server import logs as server_logs
+from widgets.server import sockets as server_sockets
 from widgets.server.guards import host_allowed
 from widgets.server.logs import ClientLog
 from widgets.server.seats import TableSeats, default_share
@@ -226,3 +228,61 @@ def test_one_client_address_holds_a_bounded_number_of_connections(monkeypatch: p
     heard, later = run_async(scenario())
     assert heard == [b"open", b"open", b"open", b""], heard
     assert later == b"open"
+
+
+def test_kernel_websockets_are_bounded_per_table_per_client_and_in_all() -> None:
+    """Every kernel websocket counts: a table's at most MAX_SOCKETS_PER_TABLE, a client address's at
+    most its share, the server's at most its total; a socket closed gives its place back."""
+    sockets = server_sockets.KernelSockets(total=6, per_client=5)
+    taken = [sockets.take("K1", "10.0.0.1") for _ in range(server_sockets.MAX_SOCKETS_PER_TABLE)]
+    assert taken == [None] * server_sockets.MAX_SOCKETS_PER_TABLE
+    assert "the table has" in (sockets.take("K1", "10.0.0.2") or "")
+    assert sockets.take("K2", "10.0.0.1") is None
+    assert "the address has" in (sockets.take("K3", "10.0.0.1") or ""), "a client's share of sockets"
+    assert sockets.take("K3", "10.0.0.2") is None
+    assert "the server has 6" in (sockets.take("K4", "10.0.0.3") or ""), "the server's total"
+    sockets.give_back("K1", "10.0.0.1")
+    assert sockets.take("K4", "10.0.0.3") is None and sockets.open_now() == 6
+
+
+def test_the_websocket_total_stays_below_zeromqs_sockets_and_the_open_files_limit() -> None:
+    for zmq_sockets, files, kernels in ((1023, 20_000, 46), (1023, 20_000, 80), (1023, 2048, 46), (4096, 4096, 10)):
+        total = server_sockets.socket_budget(zmq_sockets, files, kernels)
+        per_socket, per_kernel = server_sockets.ZMQ_PER_SOCKET, server_sockets.ZMQ_PER_KERNEL
+        assert total * per_socket + kernels * per_kernel <= zmq_sockets or total == 8
+        assert total * server_sockets.FILES_PER_SOCKET < files
+    assert server_sockets.socket_budget(1023, 20_000, 46) < 260, "260 sockets to one kernel took the context"
+
+
+def test_a_page_served_whose_websocket_never_opens_is_due_after_the_idle_limit() -> None:
+    now = [0.0]
+    gone = server_sockets.Departures(grace=75, clock=lambda: now[0], idle=60)
+    gone.served("never")
+    gone.served("opens")
+    gone.opened("opens")
+    now[0] = 59
+    assert gone.due() == []
+    now[0] = 61
+    assert gone.due() == ["never"], "redraws are not a page: only a websocket keeps it"
+    assert gone.due() == [] and gone.connected("opens")
+
+
+def test_the_server_marks_a_seat_here_only_while_its_pages_websocket_is_open(tmp_path: Path) -> None:
+    from widgets.seating import PERSON, SeatBook
+    from widgets.server.presence import SeatPresence
+    from widgets.store import TableStore
+
+    db = tmp_path / "t.sqlite3"
+    with TableStore(db) as store:
+        book = SeatBook(store)
+        table = store.new_table("nap")
+        tokens = book.open_seats(table, [PERSON] * 4)
+        assert book.claim(table, tokens[0], "a", now=100.0) and book.claim(table, tokens[1], "b", now=100.0)
+    presence = SeatPresence()
+    presence.note("K0", table, tokens[0], "a")
+    presence.note("K1", table, tokens[1], "b")
+    assert presence.beat(db, ["K0", "K1"], lambda kernel_id: kernel_id == "K0") == 1
+    with TableStore(db) as store:
+        seen = [row.seen for row in SeatBook(store).seats(table)]
+    assert seen[0] is not None and seen[0] > 100.0 and seen[1] == 100.0, seen
+    assert presence.beat(db, ["K1"], lambda _kernel_id: True) == 1 and list(presence.pages) == ["K1"]

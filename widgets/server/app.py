@@ -64,6 +64,7 @@ from widgets.server.pages import (
     page_config,
     startup_bundle,
 )
+from widgets.server.presence import start_seat_heartbeats
 from widgets.server.seats import (
     DEFAULT_MAX_TABLES,
     REFILL_DELAY_SECONDS,
@@ -78,6 +79,7 @@ from widgets.server.sockets import (
     RECONNECT_GRACE_SECONDS,
     KernelRequestInfoHandler,
     TableKernelWebsocketHandler,
+    bound_kernel_sockets,
     departures,
     play_clock,
 )
@@ -125,7 +127,13 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             xheaders=self.behind_proxy,
         )
         compress_responses(self.app)
-        departures.grace = self.reconnect_grace
+        departures.grace, departures.idle = self.reconnect_grace, self.kernel_manager.cull_idle_timeout
+        start_seat_heartbeats(self.db_path, self.kernel_manager.list_kernel_ids)  # widgets.server.presence
+        pools = getattr(self.kernel_manager, "kernel_pools_config", None) or {}
+        preheated = sum(int(c.get("pool_size", 0)) for c in pools.values() if isinstance(c, dict))
+        sockets = bound_kernel_sockets(self.kernel_manager, self.max_tables + preheated, self.max_tables_per_client)
+        self.log.info("At most %d table connections at once, %d for one client address", sockets.total,
+                      sockets.per_client)  # fmt: skip
         tornado.ioloop.PeriodicCallback(self._release_departed, 1000 * min(15.0, self.reconnect_grace / 4)).start()
         super().listen()
 

@@ -26,8 +26,9 @@ from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
 from widgets.card_style import card_css
+from widgets.server.presence import seat_presence
 from widgets.server.seats import Seat, SeatedKernelManager, TableSeats, query_with, reserve_table_id, send_tables_full
-from widgets.server.shared_pages import claim_seat, shared_tables_html
+from widgets.server.shared_pages import SEAT_HEADER, claim_seat, shared_tables_html
 from widgets.table_pages import tables_page
 
 log = logging.getLogger("lanterloo.server")
@@ -291,6 +292,9 @@ class TableRenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
         if self._seat is None:  # never: has_room() said yes, and nothing has run since
             send_tables_full(self, self.seats)
             return
+        token, browser = self.get_query_argument("seat", None), self.request.headers.get(SEAT_HEADER)
+        if token and browser and table_id:  # a seat's page: the server marks it here while it is connected
+            self._seat.on_settle = lambda kernel_id: seat_presence.note(kernel_id, table_id, token[:64], browser)
         try:
             await super().get(path=path)
         finally:

@@ -25,6 +25,7 @@ import tornado.websocket
 from jupyter_core.utils import ensure_async
 
 from widgets.server.logs import quiet_log
+from widgets.server.sockets import departures
 from widgets.store import TableStore, default_path
 
 log = logging.getLogger("lanterloo.server")
@@ -207,6 +208,7 @@ class Seat:
         self._table_id = table_id
         self._client = client
         self._open = True
+        self.on_settle: Callable[[str], None] | None = None  # told the kernel's id when it is known
 
     def _unstart(self) -> None:
         self._open = False
@@ -227,6 +229,9 @@ class Seat:
                 self._seats.owners[kernel_id] = self._client
             if self._table_id is not None:
                 self._seats.tables[kernel_id] = self._table_id
+            departures.served(kernel_id)  # due within --max-idle unless its page's websocket opens
+            if self.on_settle is not None:
+                self.on_settle(kernel_id)
 
     def release(self) -> None:
         """The page's request is over; if it never got a kernel (an error, a closed connection), free its place."""

@@ -128,15 +128,31 @@ class Departures:
     same page reconnecting) keeps it. ``clock`` is injected for the tests.
     """
 
-    def __init__(self, grace: float = RECONNECT_GRACE_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, grace: float = RECONNECT_GRACE_SECONDS, clock: Callable[[], float] = time.monotonic, idle: float = 900.0
+    ) -> None:
         self.grace = grace
+        self.idle = idle  # --max-idle: how long a page served may go without opening its websocket
         self._clock = clock
         self.sockets: dict[str, int] = {}  # kernel id -> its websockets open now
         self.left: dict[str, float] = {}  # kernel id -> when its last websocket closed
+        self.waiting: dict[str, float] = {}  # kernel id -> when its page was served, no websocket opened since
+
+    def served(self, kernel_id: str) -> None:
+        """A page was given the kernel ``kernel_id``: it is due in ``idle`` seconds unless a websocket
+        opens to it. One GET of a seat's page whose websocket never opened kept its kernel for good:
+        the kernel's redrawing counted as activity, and the culler never took it."""
+        if kernel_id not in self.sockets:
+            self.waiting.setdefault(kernel_id, self._clock())
 
     def opened(self, kernel_id: str) -> None:
         self.sockets[kernel_id] = self.sockets.get(kernel_id, 0) + 1
         self.left.pop(kernel_id, None)
+        self.waiting.pop(kernel_id, None)
+
+    def connected(self, kernel_id: str) -> bool:
+        """Whether a page's websocket to ``kernel_id`` is open now."""
+        return self.sockets.get(kernel_id, 0) > 0
 
     def closed(self, kernel_id: str) -> None:
         open_now = self.sockets.get(kernel_id, 0) - 1
@@ -147,12 +163,16 @@ class Departures:
         self.left[kernel_id] = self._clock()
 
     def due(self) -> list[str]:
-        """Kernels whose pages have been gone ``grace`` seconds or more; each is forgotten as it is named."""
+        """Kernels whose pages have been gone ``grace`` seconds or more, or were served ``idle`` seconds
+        ago and never opened a websocket; each is forgotten as it is named."""
         now = self._clock()
         gone = [kernel_id for kernel_id, since in self.left.items() if now - since >= self.grace]
         for kernel_id in gone:
             del self.left[kernel_id]
-        return gone
+        never = [kernel_id for kernel_id, since in self.waiting.items() if now - since >= self.idle]
+        for kernel_id in never:
+            del self.waiting[kernel_id]
+        return gone + never
 
 
 departures = Departures()
@@ -224,8 +244,121 @@ PAGE_CHANNELS = frozenset({"shell", "control", "stdin"})
 RECENT_MESSAGE_IDS = 1000
 
 
+# Kernel websockets one table's kernel may have open at once: a page opens one, a reload or a second
+# tab another while the first closes.
+MAX_SOCKETS_PER_TABLE = 4
+# ZeroMQ sockets the server opens for each kernel websocket (shell, control, iopub, stdin), those it
+# keeps for each kernel whatever its pages do (its activity watch, Voila's run of the notebook), and
+# the files each websocket takes (its connection, and the ZeroMQ sockets' own).
+ZMQ_PER_SOCKET, ZMQ_PER_KERNEL, FILES_PER_SOCKET, FILES_PER_KERNEL = 4, 8, 12, 24
+
+
+def socket_budget(zmq_sockets: int, open_files: int, kernels: int) -> int:
+    """Kernel websockets the server may hold open at once: below what its ZeroMQ context allows
+    (``zmq_sockets``, 1,023 by default) and its open-files limit (``open_files``), once ``kernels``
+    kernels (live tables and preheated ones) have what they keep. 260 websockets to one kernel took
+    every socket of the context: every new reader then got a 500, "Too many open files".
+
+    >>> socket_budget(1023, 20000, 46)
+    163
+    >>> socket_budget(1023, 2048, 46)
+    57
+    """
+    by_zmq = (zmq_sockets - ZMQ_PER_KERNEL * kernels) // ZMQ_PER_SOCKET
+    by_files = (open_files - 256 - FILES_PER_KERNEL * kernels) // FILES_PER_SOCKET
+    return max(8, min(by_zmq, by_files))
+
+
+class KernelSockets:
+    """The kernel websockets open (or being opened), by kernel, by client address and in all, within
+    :data:`MAX_SOCKETS_PER_TABLE`, ``per_client`` and ``total``. A socket takes its place before
+    anything is awaited (:meth:`take`), so a burst cannot overshoot, and gives it back once
+    (:meth:`give_back`)."""
+
+    def __init__(self, total: int = 160, per_client: int = 64) -> None:
+        self.total, self.per_client = total, per_client
+        self.by_kernel: dict[str, int] = {}
+        self.by_client: dict[str, int] = {}
+
+    def open_now(self) -> int:
+        return sum(self.by_kernel.values())
+
+    def take(self, kernel_id: str, client: str) -> str | None:
+        """Take a place for a socket to ``kernel_id`` from ``client``; None, or why there is none."""
+        if self.by_kernel.get(kernel_id, 0) >= MAX_SOCKETS_PER_TABLE:
+            return f"the table has {MAX_SOCKETS_PER_TABLE} connections open already"
+        if self.by_client.get(client, 0) >= self.per_client:
+            return f"the address has {self.per_client} table connections open already"
+        if self.open_now() >= self.total:
+            return f"the server has {self.total} table connections open, its most"
+        self.by_kernel[kernel_id] = self.by_kernel.get(kernel_id, 0) + 1
+        self.by_client[client] = self.by_client.get(client, 0) + 1
+        return None
+
+    def give_back(self, kernel_id: str, client: str) -> None:
+        for counts, key in ((self.by_kernel, kernel_id), (self.by_client, client)):
+            left = counts.get(key, 0) - 1
+            if left > 0:
+                counts[key] = left
+            else:
+                counts.pop(key, None)
+
+
+kernel_sockets = KernelSockets()
+
+
+def bound_kernel_sockets(manager: Any, kernels: int, per_client_tables: int | None) -> KernelSockets:
+    """Set :data:`kernel_sockets`' bounds for a server of at most ``kernels`` kernels whose kernel
+    manager is ``manager`` (its ZeroMQ context), at the open-files limit the process has now; a
+    client address may hold two sockets for each table it may have (16 at least)."""
+    import resource
+
+    import zmq
+
+    try:
+        zmq_sockets = int(manager.context.get(zmq.MAX_SOCKETS))
+    except Exception:  # no context yet: ZeroMQ's default
+        zmq_sockets = 1023
+    open_files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    open_files = open_files if open_files != resource.RLIM_INFINITY else 1 << 20
+    kernel_sockets.total = socket_budget(zmq_sockets, open_files, kernels)
+    kernel_sockets.per_client = max(16, 2 * (per_client_tables or kernel_sockets.total))
+    return kernel_sockets
+
+
+TABLES_FULL_TEXT = (
+    "The tables are full just now: this server has as many table connections open as it can hold. "
+    "Try again in a minute.\n"
+)
+
+
 class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):  # type: ignore[misc]
     """Voila's kernel websocket with TCP no-delay and a filter on what reaches the browser."""
+
+    _place: tuple[str, str] | None = None  # (kernel id, client) of the place taken in kernel_sockets
+
+    async def get(self, kernel_id: str, *args: Any, **kwargs: Any) -> None:
+        client = self.request.remote_ip or "?"
+        refused = kernel_sockets.take(kernel_id, client)  # before any await: see KernelSockets
+        if refused is not None:
+            quiet_log.warning(client, "refused a kernel websocket from %s: %s", client, refused)
+            self.set_status(503)
+            self.set_header("Retry-After", "60")
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            self.finish(TABLES_FULL_TEXT)
+            return
+        self._place = (kernel_id, client)
+        try:
+            await super().get(kernel_id, *args, **kwargs)
+        finally:
+            if self.ws_connection is None or self.ws_connection.is_closing():  # never opened, or closed at once
+                self._give_back()
+
+    def _give_back(self) -> None:
+        if self._place is not None:
+            kernel_sockets.give_back(*self._place)
+            self._place = None
 
     async def open(self, kernel_id: str) -> None:
         self.set_nodelay(True)
@@ -241,6 +374,7 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):  # type: ignore[
     _departure_noted: str | None = None
 
     def on_close(self) -> None:
+        self._give_back()
         if self._departure_noted is not None:  # before anything that could raise
             departures.closed(self._departure_noted)
             self._departure_noted = None

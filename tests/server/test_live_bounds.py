@@ -1,0 +1,156 @@
+"""Bounds that hold on a live server (issue 28, points 5 and 7): a table's kernel takes a bounded number
+of websockets, then a plain "tables are full" answer; a dropped seat comes free within the half
+minute its pages state; a seat page whose websocket never opened frees its seat and its table's
+place within --max-idle, though its kernel keeps redrawing."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+import urllib.parse
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
+from tornado.websocket import WebSocketClientConnection, websocket_connect
+
+from tests.conftest import Served, run_async, serve_server
+from tests.kernel_client import V1_PROTOCOL, TableClient, _page_parts
+from widgets.seating import AWAY_SECONDS, HEARTBEAT_SECONDS
+from widgets.server.sockets import MAX_SOCKETS_PER_TABLE
+
+MAX_IDLE = 20  # the server's --max-idle here, seconds
+TABLE = "three-card-loo"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    with serve_server(tmp_path_factory.mktemp("live-bounds"), "--max-idle", str(MAX_IDLE)) as served:
+        yield served
+
+
+def origin(base: str) -> str:
+    parts = urllib.parse.urlsplit(base)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+async def kernel_socket(base: str, kernel_id: str) -> WebSocketClientConnection:
+    ws_base = "ws" + base.removeprefix("http")
+    request = HTTPRequest(
+        f"{ws_base}/api/kernels/{kernel_id}/channels?session_id={uuid.uuid4().hex}",
+        headers={"Origin": origin(base)},
+        request_timeout=30,
+    )
+    return await websocket_connect(request, subprotocols=[V1_PROTOCOL])
+
+
+def test_a_tables_kernel_takes_a_bounded_number_of_websockets_then_a_plain_tables_full_answer(
+    served: Served,
+) -> None:
+    """About 260 websockets to one's own kernel took every socket of the server's ZeroMQ context: every
+    new reader then got a 500. A table's kernel now takes at most MAX_SOCKETS_PER_TABLE at once."""
+
+    async def scenario() -> tuple[int, bytes, bool]:
+        own = await TableClient.open(served.base, TABLE, timeout=120)  # its page's websocket: the first
+        more = []
+        try:
+            for _ in range(MAX_SOCKETS_PER_TABLE - 1):
+                more.append(await kernel_socket(served.base, own.kernel_id))
+            try:
+                await kernel_socket(served.base, own.kernel_id)
+                code, body = 101, b""
+            except HTTPClientError as refused:
+                code, body = refused.code, refused.response.body if refused.response else b""
+            more.pop().close()  # one closes: the table may have another
+            await asyncio.sleep(0.5)
+            again = await kernel_socket(served.base, own.kernel_id)
+            again.close()
+            return code, body, True
+        finally:
+            for ws in more:
+                ws.close()
+            await own.close(shutdown=True)
+
+    code, body, reopened = run_async(scenario())
+    assert code == 503 and b"The tables are full" in body and b"Traceback" not in body, (code, body)
+    assert reopened
+
+
+async def open_shared(base: str) -> list[str]:
+    """A new shared table of two people, opened as its page's form does; its seats' links."""
+    client = AsyncHTTPClient(force_instance=True)
+    try:
+        page = await client.fetch(
+            f"{base}/tables/{TABLE}/shared", method="POST", body="people=2", headers={"Origin": origin(base)}
+        )
+    finally:
+        client.close()
+    links = re.findall(r'class="link seat-link" href="([^"]*)"', page.body.decode())
+    return [link.replace("&amp;", "&") for link in links]
+
+
+async def seat_page(base: str, link: str, browser: str) -> tuple[int, str]:
+    """A seat's page asked for by ``browser`` (its ``loo-browser`` cookie): the status and the page."""
+    client = AsyncHTTPClient(force_instance=True)
+    try:
+        answer = await client.fetch(
+            origin(base) + link, headers={"Cookie": f"loo-browser={browser}"}, raise_error=False, request_timeout=120
+        )
+    finally:
+        client.close()
+    return answer.code, answer.body.decode("utf-8", "replace")
+
+
+def test_a_dropped_seat_comes_free_within_the_half_minute_its_pages_say(served: Served) -> None:
+    """The seat's kernel marked the seat here as long as it ran: a dropped student's seat came free
+    after --reconnect-grace and half a minute more (120 s), where the pages say half a minute."""
+
+    async def scenario() -> float:
+        links = await open_shared(served.base)
+        query = urllib.parse.urlsplit(links[0]).query
+        player = await TableClient.open(
+            served.base, TABLE, query, timeout=120, headers={"Cookie": "loo-browser=first-browser"}
+        )
+        assert (await seat_page(served.base, links[0], "second-browser"))[0] == 409, "the seat is held"
+        await player.close(shutdown=False)  # the network drops: no beacon
+        dropped = time.monotonic()
+        while time.monotonic() - dropped < AWAY_SECONDS + 20:
+            code, _page = await seat_page(served.base, links[0], "second-browser")
+            if code == 200:
+                return time.monotonic() - dropped
+            assert code == 409, code
+            await asyncio.sleep(2)
+        return float("inf")
+
+    took = run_async(scenario())
+    assert took <= AWAY_SECONDS + HEARTBEAT_SECONDS, f"the seat came free {took:.0f} s after its page dropped"
+
+
+def test_a_seat_page_whose_websocket_never_opened_frees_its_seat_and_its_place_within_the_idle_limit(
+    served: Served,
+) -> None:
+    """One GET of a seat's page whose websocket never opened locked the seat for good: its kernel kept
+    redrawing, which counted as activity, and the culler never took it."""
+
+    async def scenario() -> tuple[float, float]:
+        links = await open_shared(served.base)
+        code, page = await seat_page(served.base, links[1], "never-connects")
+        kernel_id = str(_page_parts(page)[0].get("kernelId"))
+        assert code == 200 and kernel_id in served.kernel_ids()
+        asked = time.monotonic()
+        seat_free = kernel_gone = float("inf")
+        while time.monotonic() - asked < MAX_IDLE + 30 and float("inf") in (seat_free, kernel_gone):
+            await asyncio.sleep(2)
+            if seat_free == float("inf") and time.monotonic() - asked > AWAY_SECONDS:
+                other, _page = await seat_page(served.base, links[1], "another-browser")
+                if other == 200:
+                    seat_free = time.monotonic() - asked
+            if kernel_id not in served.kernel_ids():
+                kernel_gone = time.monotonic() - asked
+        return seat_free, kernel_gone
+
+    seat_free, kernel_gone = run_async(scenario())
+    assert kernel_gone <= MAX_IDLE + 20, f"the seat page's kernel was still there {MAX_IDLE + 30} s on"
+    assert seat_free <= MAX_IDLE + 30, "the seat never came free"
