@@ -24,7 +24,6 @@ import tornado.web
 import tornado.websocket
 from jupyter_core.utils import ensure_async
 
-from widgets.server.logs import quiet_log
 from widgets.server.sockets import departures
 from widgets.store import TableStore, default_path
 
@@ -328,11 +327,11 @@ def send_tables_full(handler: tornado.web.RequestHandler, seats: TableSeats) -> 
     client = handler.request.remote_ip
     in_use = seats.in_use()
     mine = seats.per_client if in_use < seats.cap and seats.per_client is not None else None
+    # Said on the request's one access line (widgets.server.logs.log_request), within its client's budget.
     if mine is not None:
-        quiet_log.warning(client, "client %s has %d tables, its most: refused %s", client, mine, handler.request.path)
+        handler.failure = f"client {client} has {mine} tables, its most"  # type: ignore[attr-defined]
     else:
-        quiet_log.warning(client, "the tables are full (%d of %d places taken): refused %s", in_use, seats.cap,
-                          handler.request.path)  # fmt: skip
+        handler.failure = f"the tables are full ({in_use} of {seats.cap} places taken)"  # type: ignore[attr-defined]
     book = str(handler.settings.get("base_url") or "/")  # the server's base URL (--base-url)
     again = handler.request.uri or book
     page = tables_full_page(cap=seats.cap, again=again, saved_game=saved_game, per_client=mine, book=book)

@@ -26,7 +26,6 @@ import tornado.web
 from widgets.dealcode import USUAL_SEATS, DealCodeError, parse_deal_code
 from widgets.model import DEFAULT_NAMES
 from widgets.seating import COMPUTER, PERSON, SeatBook
-from widgets.server.logs import quiet_log
 from widgets.server.seats import TableSeats, send_tables_full, table_store
 
 log = logging.getLogger("lanterloo.server")
@@ -164,7 +163,7 @@ class SharedTableHandler(tornado.web.RequestHandler):
         title = self._title(game)
         client = self.request.remote_ip
         if not same_origin(self.request):
-            quiet_log.warning(client, "refused to open a shared table for %s: not from the server's own page", client)
+            self.failure = "refused to open a shared table: not from the server's own page"  # on the access line
             self.set_status(403)
             self.finish(page(title, f'<p>Open a shared table from <a href="{html.escape(self.request.path)}">its '
                                     "page</a> on this server.</p>"))  # fmt: skip

@@ -341,7 +341,7 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):  # type: ignore[
         client = self.request.remote_ip or "?"
         refused = kernel_sockets.take(kernel_id, client)  # before any await: see KernelSockets
         if refused is not None:
-            quiet_log.warning(client, "refused a kernel websocket from %s: %s", client, refused)
+            self.failure = f"refused a kernel websocket: {refused}"  # on the request's one access line
             self.set_status(503)
             self.set_header("Retry-After", "60")
             self.set_header("Content-Type", "text/plain; charset=utf-8")
@@ -495,8 +495,7 @@ class KernelRequestInfoHandler(RequestInfoSocketHandler):  # type: ignore[misc]
             key = None
         proof = self.request.headers.get(PROOF_HEADER, "")
         if not key or not hmac.compare_digest(proof.encode(), kernel_proof(key, kernel_id).encode()):
-            quiet_log.warning(self.request.remote_ip, "refused a request-details socket for kernel %s from %s",
-                              kernel_id[:36], self.request.remote_ip)  # fmt: skip
+            self.failure = f"refused a request-details socket for kernel {kernel_id[:36]}"  # on the access line
             self.set_status(403)
             self.finish()
             return
