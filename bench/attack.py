@@ -22,7 +22,11 @@ The attacks: ``query`` (two sockets to /voila/query/<id> closed in the wrong ord
 (a 16-byte v1 frame declaring 5x10^7 parts), ``comms`` (widget comm_opens of 200 KB),
 ``noread`` (request_states asked for and nothing read), ``partial`` (requests whose headers never
 end), ``tables`` (new tables asked for and the redirect never followed), ``log`` (refused
-messages), ``http`` (a NUL in a path, a 70 KB address, another site's Host).
+messages), ``http`` (a NUL in a path, a 70 KB address, another site's Host); and those of issue 28:
+``errors`` (addresses whose error pages wrote tracebacks), ``updates`` (malformed widget updates to
+one's own table), ``shared`` (GETs and POSTs of a shared table's address), ``sockets`` (kernel
+websockets to one's own kernel, held open), ``seatget`` (seat pages whose websockets never open).
+Beside the server's log, the kernels' logs' growth (``klog``) and tracebacks are counted.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import asyncio
 import contextlib
 import functools
 import http.client
+import re
 import socket
 import statistics
 import tempfile
@@ -224,6 +229,139 @@ async def attack_http(served: Served, until: float, _own: TableClient) -> None:
     print(f"    (answers: {answers}; 0 = closed with no answer, -1 = could not connect from this side)")
 
 
+# ----- issue 28 ------------------------------------------------------------------------------------
+
+ERROR_PATHS = [  # each made jupyter_server's error page fail with ~4.5 KB of traceback
+    "/api/kernels/00000000-0000-0000-0000-000000000000/channels",
+    "/voila/render/%c0%ae%c0%ae/etc/passwd",
+    "/voila/labextensions/%2e%2e/%2e%2e/etc/passwd",
+    "/voila/api/themes/%2e%2e/%2e%2e/etc/passwd",
+]
+
+
+async def attack_errors(served: Served, until: float, _own: TableClient) -> None:
+    answers: dict[int, int] = {}
+    while time.monotonic() < until:
+        for path in ERROR_PATHS:
+            status = await asyncio.to_thread(_get, served, path)
+            answers[status] = answers.get(status, 0) + 1
+    print(f"    (answers: {answers})")
+
+
+async def attack_updates(served: Served, until: float, own: TableClient) -> None:
+    """Malformed widget updates to one's own table: each was a traceback in the kernel's log."""
+    button = own.button("loo-next")
+    n = 0
+    while time.monotonic() < until and not own.closed:
+        bad = [{"layout": "IPY_MODEL_none"}, {"description": n}, {"disabled": "no"}][n % 3]
+        with contextlib.suppress(Exception):
+            await own.comm_msg(button, {"method": "update", "state": bad, "buffer_paths": []})
+        n += 1
+        if n % 20 == 0:
+            await asyncio.sleep(0.01)
+    print(f"    ({n} malformed updates sent)")
+
+
+def tables_saved(served: Served) -> int:
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(served.folder / "tables.sqlite3")) as db:
+        return int(db.execute("SELECT count(*) FROM tables").fetchone()[0])
+
+
+def _post(served: Served, path: str, body: str, origin: str | None) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", port(served), timeout=10, source_address=(ATTACKER, 0))
+    try:
+        headers = {"Content-Type": "application/x-www-form-urlencoded", **({"Origin": origin} if origin else {})}
+        connection.request("POST", path, body=body, headers=headers)
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    except OSError:
+        return 0
+    finally:
+        connection.close()
+
+
+async def attack_shared(served: Served, until: float, _own: TableClient) -> None:
+    """GETs of a shared table's address (16,820 tables in 20 s before), and POSTs from another
+    site and from the server's own page."""
+    before = tables_saved(served)
+    own_origin = f"http://127.0.0.1:{port(served)}"
+    answers: dict[str, dict[int, int]] = {"get": {}, "post elsewhere": {}, "post own": {}}
+    while time.monotonic() < until:
+        for kind, ask in (
+            ("get", lambda: _get(served, f"/tables/{TABLE}/shared?people=2")),
+            ("post elsewhere", lambda: _post(served, f"/tables/{TABLE}/shared", "people=2", "https://evil.example")),
+            ("post own", lambda: _post(served, f"/tables/{TABLE}/shared", "people=2", own_origin)),
+        ):
+            status = await asyncio.to_thread(ask)
+            answers[kind][status] = answers[kind].get(status, 0) + 1
+    print(f"    (answers: {answers}; tables made: {tables_saved(served) - before})")
+
+
+async def attack_sockets(served: Served, until: float, own: TableClient) -> None:
+    """Kernel websockets to one's own kernel, held open: about 260 took every ZeroMQ socket before."""
+    held, answers = [], {}
+    try:
+        while time.monotonic() < until and len(held) + sum(answers.values()) < 300:
+            try:
+                reader, writer = await raw_socket(served)
+                writer.write(
+                    (
+                        f"GET /api/kernels/{own.kernel_id}/channels?session_id={uuid.uuid4().hex} HTTP/1.1\r\n"
+                        f"Host: 127.0.0.1:{port(served)}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                        f"Origin: {served.base}\r\nSec-WebSocket-Protocol: {V1}\r\n\r\n"
+                    ).encode()
+                )
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+                status = int(head.split()[1])
+            except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError, IndexError):
+                status = 0
+                writer = None
+            if status == 101 and writer is not None:
+                held.append(writer)
+            else:
+                answers[status] = answers.get(status, 0) + 1
+                if writer is not None:
+                    writer.close()
+            await asyncio.sleep(0.01)
+        while time.monotonic() < until:
+            await asyncio.sleep(0.2)
+    finally:
+        print(f"    ({len(held)} websockets opened and held; refused: {answers})")
+        for writer in held:
+            writer.close()
+
+
+async def attack_seatget(served: Served, until: float, _own: TableClient) -> None:
+    """Seat pages asked for and their websockets never opened: each held its seat and its place for good."""
+    own_origin = f"http://127.0.0.1:{port(served)}"
+    answers: dict[int, int] = {}
+    while time.monotonic() < until:
+        connection = http.client.HTTPConnection("127.0.0.1", port(served), timeout=60, source_address=(ATTACKER, 0))
+        try:
+            connection.request("POST", f"/tables/{TABLE}/shared", body="people=2", headers={
+                "Origin": own_origin, "Content-Type": "application/x-www-form-urlencoded"})  # fmt: skip
+            response = connection.getresponse()
+            page = response.read().decode("utf-8", "replace")
+            links = [link.replace("&amp;", "&") for link in _SEAT_LINK.findall(page)]
+            status = response.status
+            if links:
+                status = await asyncio.to_thread(_get, served, links[0])
+        except OSError:
+            status = 0
+        finally:
+            connection.close()
+        answers[status] = answers.get(status, 0) + 1
+        await asyncio.sleep(0.2)
+    print(f"    (seat pages: {answers})")
+
+
+_SEAT_LINK = re.compile(r'class="link seat-link" href="([^"]*)"')
+
+
 ATTACKS: dict[str, Callable[[Served, float, TableClient], Awaitable[None]]] = {
     "query": attack_query,
     "frame": attack_frame,
@@ -233,10 +371,20 @@ ATTACKS: dict[str, Callable[[Served, float, TableClient], Awaitable[None]]] = {
     "tables": attack_tables,
     "log": attack_log,
     "http": attack_http,
+    "errors": attack_errors,
+    "updates": attack_updates,
+    "shared": attack_shared,
+    "sockets": attack_sockets,
+    "seatget": attack_seatget,
 }
 
 
 # ----- the reader, and the figures ----------------------------------------------------------------------
+
+
+def kernel_logs(served: Served) -> dict[str, str]:
+    """The kernels' log files (tests/conftest.py puts them in the run's folder), by name."""
+    return {p.name: p.read_text(errors="replace") for p in served.folder.glob("kernel-*.log")}
 
 
 async def reader_clicks(reader: TableClient, until: float, times: list[float], failures: list[str]) -> None:
@@ -281,11 +429,13 @@ async def run(served: Served, names: list[str], seconds: float) -> None:
     reader = await TableClient.open(served.base, TABLE, timeout=120)
     table_id = reader.table_id
     print(f"{'attack':8} {'clicks':>6} {'median':>8} {'worst':>8} {'failed':>6} {'open':>7} "
-          f"{'server MB: before/end/+5 s':>26} {'kernel MB':>9} {'log KB':>7} {'traces':>6}")  # fmt: skip
+          f"{'server MB: before/end/+5 s':>26} {'kernel MB':>9} {'log KB':>7} {'traces':>6} "
+          f"{'klog KB':>7} {'ktraces':>7}")  # fmt: skip
     try:
         for name in names:
             own = await TableClient.open(served.base, TABLE, timeout=120)  # the attacker's own table
             log_before = len(served.log())
+            klog_before = kernel_logs(served)
             rss_before = memory(served.process.pid).rss
             until = time.monotonic() + seconds
             times: list[float] = []
@@ -302,6 +452,7 @@ async def run(served: Served, names: list[str], seconds: float) -> None:
             rss_end = memory(served.process.pid).rss
             kernel_max = max(memory(pid).rss for pid in kernels(served.process.pid).values())
             grown_text = served.log()[log_before:]
+            klog_grown = {p: t[len(klog_before.get(p, "")) :] for p, t in kernel_logs(served).items()}
             with contextlib.suppress(Exception):
                 await own.close(shutdown=True)
             await asyncio.sleep(5)
@@ -310,7 +461,9 @@ async def run(served: Served, names: list[str], seconds: float) -> None:
             worst = max(times) if times else float("nan")
             print(f"{name:8} {len(times):6d} {median * 1000:6.0f}ms {worst * 1000:6.0f}ms {len(failures):6d} "
                   f"{opened * 1000:5.0f}ms {rss_before:8.0f} {rss_end:7.0f} {rss_after:7.0f} {kernel_max:9.0f} "
-                  f"{len(grown_text.encode()) / 1024:7.1f} {grown_text.count('Traceback'):6d}")  # fmt: skip
+                  f"{len(grown_text.encode()) / 1024:7.1f} {grown_text.count('Traceback'):6d} "
+                  f"{sum(len(t.encode()) for t in klog_grown.values()) / 1024:7.1f} "
+                  f"{sum(t.count('Traceback') for t in klog_grown.values()):7d}")  # fmt: skip
             if reader.closed:
                 print("    the reader's socket closed: opening the table again")
                 reader = await TableClient.open(served.base, TABLE, f"table={table_id}", timeout=120)
