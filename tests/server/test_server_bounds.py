@@ -286,3 +286,32 @@ def test_the_server_marks_a_seat_here_only_while_its_pages_websocket_is_open(tmp
         seen = [row.seen for row in SeatBook(store).seats(table)]
     assert seen[0] is not None and seen[0] > 100.0 and seen[1] == 100.0, seen
     assert presence.beat(db, ["K1"], lambda _kernel_id: True) == 1 and list(presence.pages) == ["K1"]
+
+
+def test_tables_never_played_are_forgotten_every_hour_not_only_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from widgets.server import presence
+    from widgets.server.seats import table_store
+
+    started: list[tuple[Callable[[], None], float]] = []
+
+    class Periodic:
+        def __init__(self, callback: Callable[[], None], every_ms: float) -> None:
+            started.append((callback, every_ms))
+
+        def start(self) -> None:
+            pass
+
+    monkeypatch.setattr("tornado.ioloop.PeriodicCallback", Periodic)
+    db = tmp_path / "t.sqlite3"
+    old = table_store(db).new_table("nap")
+    presence.start_forgetting_unused(db)
+    ((forget, every_ms),) = started
+    assert every_ms == 3600 * 1000
+    real = time.time
+    monkeypatch.setattr("time.time", lambda: real() + 2 * 86_400)  # two days on: the table is a day old
+    forget()
+    assert table_store(db).rows("SELECT id FROM tables WHERE id = ?", (old,)) == []

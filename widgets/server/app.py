@@ -64,7 +64,7 @@ from widgets.server.pages import (
     page_config,
     startup_bundle,
 )
-from widgets.server.presence import start_seat_heartbeats
+from widgets.server.presence import start_forgetting_unused, start_seat_heartbeats
 from widgets.server.seats import (
     DEFAULT_MAX_TABLES,
     REFILL_DELAY_SECONDS,
@@ -129,6 +129,7 @@ class LanterlooServer(Voila):  # type: ignore[misc]
         compress_responses(self.app)
         departures.grace, departures.idle = self.reconnect_grace, self.kernel_manager.cull_idle_timeout
         start_seat_heartbeats(self.db_path, self.kernel_manager.list_kernel_ids)  # widgets.server.presence
+        start_forgetting_unused(self.db_path)
         pools = getattr(self.kernel_manager, "kernel_pools_config", None) or {}
         preheated = sum(int(c.get("pool_size", 0)) for c in pools.values() if isinstance(c, dict))
         sockets = bound_kernel_sockets(self.kernel_manager, self.max_tables + preheated, self.max_tables_per_client)

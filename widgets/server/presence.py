@@ -65,3 +65,23 @@ def start_seat_heartbeats(db: Path | str | None, live: Callable[[], Iterable[str
         seat_presence.beat(db, live(), departures.connected)
 
     PeriodicCallback(beat, HEARTBEAT_SECONDS * 1000).start()
+
+
+FORGET_EVERY_SECONDS = 3600.0
+
+
+def start_forgetting_unused(db: Path | str | None) -> None:
+    """Every hour, forget the tables (shared ones among them) reserved a day ago and never played,
+    which the server forgot only when it started: a server that ran for weeks kept them all."""
+    from tornado.ioloop import PeriodicCallback
+
+    def forget() -> None:
+        try:
+            gone = table_store(db).forget_unused()
+        except Exception:  # the database is away: next hour
+            log.warning("could not forget the tables never played (the database did not answer)")
+            return
+        if gone:
+            log.info("forgot %d tables reserved a day ago and never played", gone)
+
+    PeriodicCallback(forget, FORGET_EVERY_SECONDS * 1000).start()
