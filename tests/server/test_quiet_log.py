@@ -166,3 +166,15 @@ def test_a_clients_lines_past_its_budget_are_counted_not_written(monkeypatch: py
     for n in range(10):
         quiet.error("10.0.0.9", "failed %d", n)
     assert lines == ["failed 0", "failed 1", "failed 2", "client 10.0.0.9: no more lines about it this minute"]
+
+
+def test_the_servers_own_error_pages_are_kept_and_others_made_plain() -> None:
+    from widgets.server.console import ConsoleHandler
+    from widgets.server.errors import QuietErrors, QuietLog, quiet_handler
+    from widgets.server.pages import BookHandler
+
+    console = quiet_handler(ConsoleHandler)
+    assert issubclass(console, QuietLog) and not issubclass(console, QuietErrors)
+    assert console.write_error is ConsoleHandler.write_error, "the console's 403 page says what to do"
+    assert issubclass(quiet_handler(BookHandler), QuietErrors)
+    assert quiet_handler(BookHandler) is quiet_handler(BookHandler)

@@ -5,10 +5,11 @@ that a server without jupyter_server's ServerApp cannot render: every 404 of a k
 that does not exist, of a ``%c0%ae`` in a path, of a ``%2e%2e`` under ``/voila/labextensions/``
 failed again in ``write_error`` and wrote some 4.5 KB of traceback. One client so wrote the log
 at 1.5 MB a second. Every handler the server routes to is given :class:`QuietErrors`
-(:func:`quiet_routes`): its error page is a line of plain text, a refusal (an ``HTTPError``) is
-logged by the access line alone (:func:`widgets.server.logs.log_request`, counted against the
-client's budget), and so is any other exception, named on that line, its traceback written at
-most once a minute for the whole server (:data:`traceback_log`).
+(:func:`quiet_routes`; the server's own pages that write their own keep them): its error page
+is a line of plain text, a refusal (an ``HTTPError``) is logged by the access line alone
+(:func:`widgets.server.logs.log_request`, counted against the client's budget), and so is any
+other exception, named on that line, its traceback written at most once a minute for the whole
+server (:data:`traceback_log`).
 """
 
 from __future__ import annotations
@@ -30,18 +31,12 @@ log = logging.getLogger("lanterloo.server")
 traceback_log = ClientLog(log, per_minute=1)
 
 
-class QuietErrors:
-    """A handler's errors, quietly: a plain one-line page, and at most one short log line."""
+class QuietLog:
+    """A handler's exceptions logged quietly: a refusal by its access line alone, any other named on
+    that line, its traceback once a minute for the whole server."""
 
     request: Any
     failure = ""  # what a request's unexpected exception was, for its access line
-
-    def write_error(self, status_code: int, **_kwargs: Any) -> None:
-        handler: Any = self
-        reason = http.client.responses.get(status_code, "Error")
-        handler.set_header("Content-Type", "text/plain; charset=utf-8")
-        handler.set_header("Cache-Control", "no-store")
-        handler.finish(f"{status_code} {reason}\n")
 
     def log_exception(
         self, typ: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
@@ -54,15 +49,29 @@ class QuietErrors:
                             exc_info=(typ, value, tb))  # fmt: skip
 
 
+class QuietErrors(QuietLog):
+    """A handler's errors, quietly: a plain one-line page, and at most one short log line."""
+
+    def write_error(self, status_code: int, **_kwargs: Any) -> None:
+        handler: Any = self
+        reason = http.client.responses.get(status_code, "Error")
+        handler.set_header("Content-Type", "text/plain; charset=utf-8")
+        handler.set_header("Cache-Control", "no-store")
+        handler.finish(f"{status_code} {reason}\n")
+
+
 _quiet: dict[type[Any], type[Any]] = {}
 
 
 def quiet_handler(handler: type[tornado.web.RequestHandler]) -> type[tornado.web.RequestHandler]:
-    """``handler``'s class with :class:`QuietErrors` before it (made once per class)."""
-    if issubclass(handler, QuietErrors):
+    """``handler``'s class with :class:`QuietErrors` before it (made once per class); a handler of the
+    server's own that writes its own error pages (the teacher's console) keeps them, with :class:`QuietLog`."""
+    if issubclass(handler, QuietLog):
         return handler
     if handler not in _quiet:
-        _quiet[handler] = type(handler.__name__, (QuietErrors, handler), {"__module__": handler.__module__})
+        own_pages = any("write_error" in vars(k) and k.__module__.startswith("widgets.") for k in handler.__mro__)
+        mixin = QuietLog if own_pages else QuietErrors
+        _quiet[handler] = type(handler.__name__, (mixin, handler), {"__module__": handler.__module__})
     return _quiet[handler]
 
 
