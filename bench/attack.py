@@ -348,8 +348,9 @@ async def attack_seatget(served: Served, until: float, _own: TableClient) -> Non
             page = response.read().decode("utf-8", "replace")
             links = [link.replace("&amp;", "&") for link in _SEAT_LINK.findall(page)]
             status = response.status
-            if links:
-                status = await asyncio.to_thread(_get, served, links[0])
+            if links:  # the seat's page itself (its link redirects there), the websocket never opened
+                page = links[0].replace(f"/tables/{TABLE}?", f"/voila/render/{TABLE}.ipynb?")
+                status = await asyncio.to_thread(_get, served, page)
         except OSError:
             status = 0
         finally:
