@@ -3,13 +3,16 @@
 Everything the server logs about what a client did goes through :class:`ClientLog`
 (:data:`quiet_log`): at most :data:`LOG_LINES_PER_CLIENT_MINUTE` lines a client address a minute,
 then one summary line. Lines written once per connection, or once per table closed, are left out
-or written once a minute (:class:`EveryConnection`, :class:`OncePerMinute`).
+or written once a minute (:class:`EveryConnection`, :class:`OncePerMinute`). No line holds a
+``token=`` argument's value (:func:`hide_tokens`, :class:`HideTokens`): the teacher's console's
+token is taken once and never logged (:mod:`widgets.server.console`), and this is the net under it.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import re
 import time
 from typing import Any
 
@@ -85,6 +88,42 @@ class ClientLog:
 
 quiet_log = ClientLog(log)
 
+# A ``token=`` argument in an address or a line (its name percent-encoded too), up to the next
+# argument, space or quote: what :func:`hide_tokens` hides.
+_TOKEN_ARGUMENT = re.compile(r"((?:t|%74)(?:o|%6f)(?:k|%6b)(?:e|%65)(?:n|%6e)(?:=|%3d))[^&;#\s'\"]*", re.IGNORECASE)
+HIDDEN = "[hidden]"
+
+
+def hide_tokens(text: str) -> str:
+    """``text`` with the value of every ``token=`` argument in it hidden.
+
+    >>> hide_tokens("GET /console?token=s3cret&x=1 (127.0.0.1)")
+    'GET /console?token=[hidden]&x=1 (127.0.0.1)'
+    >>> hide_tokens("uri='/console?%74oken=s3cret'")
+    "uri='/console?%74oken=[hidden]'"
+    """
+    return _TOKEN_ARGUMENT.sub(lambda m: m[1] + HIDDEN, text)
+
+
+class HideTokens(logging.Filter):
+    """A handler's filter: a line (and its traceback) with a ``token=`` argument's value hidden
+    (:func:`hide_tokens`), whichever logger wrote it, tornado's "Uncaught exception" line among them,
+    which names the request's whole address."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+            hidden = hide_tokens(message)
+            if hidden != message:
+                record.msg, record.args = hidden, None
+            if record.exc_info and not record.exc_text:
+                record.exc_text = logging.Formatter().formatException(record.exc_info)
+            if record.exc_text:
+                record.exc_text = hide_tokens(record.exc_text)
+        except Exception:  # a line that cannot be formatted: the handler says so as it would have
+            pass
+        return True
+
 
 def log_request(handler: tornado.web.RequestHandler) -> None:
     """The access log (tornado's ``log_function``): failed requests only, as tornado.access at
@@ -96,7 +135,8 @@ def log_request(handler: tornado.web.RequestHandler) -> None:
     request = handler.request
     line = "%d %.300s %.2fms%s"  # the address cut short: a 70 KB one made each line 70 KB
     failure = getattr(handler, "failure", "")  # an unexpected exception's name and words (QuietErrors)
-    args = (status, handler._request_summary(), 1000.0 * request.request_time(), f": {failure}" if failure else "")
+    summary, failure = hide_tokens(handler._request_summary()), hide_tokens(failure)
+    args = (status, summary, 1000.0 * request.request_time(), f": {failure}" if failure else "")
     # Every failed request, a server error too, is a line within the client's budget: a client
     # that could make the server fail could otherwise write the log as fast as it asks.
     level = logging.ERROR if status >= 500 and status != 503 else logging.WARNING  # 503: the tables-full page
@@ -188,6 +228,9 @@ def share_server_log(voila_log: logging.Logger | logging.LoggerAdapter[Any]) -> 
     if not any(isinstance(f, OncePerMinute) for f in general.filters):
         general.addFilter(OncePerMinute("Got events for closed stream"))
         general.addFilter(ClientLines())
+    for handler in logger.handlers:
+        if not any(isinstance(f, HideTokens) for f in handler.filters):
+            handler.addFilter(HideTokens())
     for name, level in SERVER_LOGGERS.items():
         target = logging.getLogger(name)
         target.handlers = list(logger.handlers)
