@@ -200,25 +200,35 @@ def played_shared_hand(served: Served) -> str:
 
 def test_every_console_route_is_refused_without_the_token(served_site: Served) -> None:
     token = console_token(served_site)
+    forged = "loo-console=" + "A" * 43
     for method, path in CONSOLE_ROUTES:
-        for given in ("", "?token=wrong", "?token=" + token[:-1]):
+        for given, cookie in (("", None), ("?token=wrong", None), ("?token=" + token[:-1], None), ("", forged)):
             url = served_site.base + path + (given if "?" not in path else given.replace("?", "&"))
             request = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
+            if cookie:
+                request.add_header("Cookie", cookie)
             try:
                 with urllib.request.urlopen(request) as response:
                     status, body = response.status, response.read()
             except urllib.error.HTTPError as error:
                 status, body = error.code, error.read()
-            assert status == 403, f"{method} {path}{given}: {status}"
+            assert status == 403, f"{method} {path}{given} {cookie}: {status}"
             assert b"token" in body and b"<td" not in body
 
 
 def test_the_teachers_console_in_a_browser(browser: Browser, served_site: Served) -> None:
     table_id = played_shared_hand(served_site)
     token = console_token(served_site)
-    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
     page.set_default_timeout(WAIT)
+    # The printed address is taken once: the browser is sent on to the console's address without the
+    # token, with a cookie that is not the token, and every console page answers that cookie alone.
     page.goto(f"{served_site.base}/console?token={token}")
+    assert page.url == f"{served_site.base}/console"
+    (cookie,) = [c for c in context.cookies() if c["name"] == "loo-console"]
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/console"
+    assert cookie["value"] != token and token not in page.content()
     row = page.locator("table.class-tables tr", has_text=table_id[:6])
     expect(row).to_contain_text("three-card-loo")
     expect(row).to_contain_text("Ann (away), Ben (away), Cat (away), Dan (computer), Eve (computer)")
@@ -234,15 +244,19 @@ def test_the_teachers_console_in_a_browser(browser: Browser, served_site: Served
     page.locator("a.on").click()
     expect(page.locator("h1")).to_contain_text("step 1 of")
     expect(page.locator(".loo-board")).to_be_visible()
+    assert "token" not in page.url
     # The class's records: the hand's record among them, as the project's records are written.
-    with urllib.request.urlopen(f"{served_site.base}/console/records.jsonl?token={token}") as response:
+    request = urllib.request.Request(f"{served_site.base}/console/records.jsonl",
+                                     headers={"Cookie": f"loo-console={cookie['value']}"})  # fmt: skip
+    with urllib.request.urlopen(request) as response:
         records = [json.loads(line) for line in response.read().decode().splitlines()]
     assert records and all(r["format"] == "loo-record/1" for r in records)
-    # Face up for the projector: every hand of the finished table is drawn.
-    page.goto(f"{served_site.base}/console/table/{table_id}?token={token}")
+    # Face up for the projector: every hand of the finished table is drawn, and the address holds no token.
+    page.goto(f"{served_site.base}/console/table/{table_id}")
     expect(page.locator(".loo-board")).to_be_visible()
-    # A duplicate lesson: two shared tables at one deal, then a deal for every table.
-    page.goto(f"{served_site.base}/console?token={token}")
+    # A duplicate lesson: two shared tables at one deal, then a deal for every table (the forms' POSTs
+    # name the console's own page as their origin).
+    page.goto(f"{served_site.base}/console")
     page.fill(".open-tables input[name=count]", "2")
     page.select_option(".open-tables select[name=game]", "three-card-loo")
     page.fill(".open-tables input[name=code]", DEAL)
@@ -251,7 +265,7 @@ def test_the_teachers_console_in_a_browser(browser: Browser, served_site: Served
     expect(page.locator(".deal-kept")).to_be_visible()  # the deal is the server's: no link carries it (issue 28)
     for link in page.locator("a.seat-link").all():
         assert "deal" not in (link.get_attribute("href") or "") and DEAL not in link.inner_text()
-    page.goto(f"{served_site.base}/console?token={token}")
+    page.goto(f"{served_site.base}/console")
     page.fill(".deal-every input[name=code]", "l3.peel.s0.n12345")
     page.click(".deal-every button")
     expect(page.locator(".dealt")).to_contain_text("tables of three-card-loo")
@@ -260,4 +274,28 @@ def test_the_teachers_console_in_a_browser(browser: Browser, served_site: Served
         assert book.pending(table_id) == "l3.peel.s0.n12345"
         for other, *_rest in book.live_tables(0):  # the session's other tables are other tests': left as they were
             book.take_pending(other)
-    page.close()
+    # Leaving the console: this browser is refused again, and shown the form to paste the token in.
+    page.goto(f"{served_site.base}/console")
+    page.click(".sign-out button")
+    expect(page.locator("h1")).to_contain_text("You have left the console")
+    response = page.goto(f"{served_site.base}/console/table/{table_id}")
+    assert response is not None and response.status == 403
+    context.close()
+    assert served_site.log().count(token) == 1, "the token is in the log once: the address printed at start"
+
+
+def test_the_console_opens_with_its_token_pasted_and_never_in_an_address(browser: Browser, served_site: Served) -> None:
+    token = console_token(served_site)
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    addresses: list[str] = []
+    page.on("request", lambda request: addresses.append(request.url))
+    response = page.goto(f"{served_site.base}/console")
+    assert response is not None and response.status == 403
+    page.fill(".sign-in input[name=token]", token)
+    page.click(".sign-in button")
+    expect(page.locator("h1")).to_contain_text("Teacher's console")
+    assert page.url == f"{served_site.base}/console"
+    assert addresses and not any(token in address or "token=" in address for address in addresses)
+    context.close()

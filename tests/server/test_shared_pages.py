@@ -125,15 +125,15 @@ def test_shared_tables_count_against_the_clients_share_of_tables(tmp_path: Path)
     assert reserved(db) == 2 and seats.taken_by("127.0.0.1") == 2
 
 
-def test_a_failed_console_request_is_logged_without_its_token(tmp_path: Path) -> None:
+def test_a_refused_console_request_is_logged_without_its_token(tmp_path: Path) -> None:
     from widgets.server.console import ConsoleHandler, console_routes
 
     token = "a-console-token-for-this-test-only"
     routes = console_routes(token, tmp_path / "t.sqlite3", DEFAULT_TABLES)
     logged: list[str] = []
     application = tornado.web.Application(routes, log_function=lambda h: logged.append(h._request_summary()))
-    refused, missing = fetch_at_once(application, ["/console?token=wrong", f"/console/nothing?token={token}"])
-    assert refused.code == 403 and missing.code == 404
+    refused, taken = fetch_at_once(application, ["/console?token=wrong", f"/console/nothing?token={token}"])
+    assert refused.code == 403 and taken.code == 303 and taken.headers["Location"] == "/console/nothing"
     assert logged and not any("token" in line for line in logged)
     assert ConsoleHandler.token == token
 

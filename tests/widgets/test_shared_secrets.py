@@ -24,7 +24,6 @@ from typing import Any
 import comm
 import ipywidgets as ipw
 import pytest
-import tornado.web
 from comm import DummyComm
 
 from loo.cards import Card, full_pack
@@ -219,14 +218,15 @@ def test_the_search_finds_a_deal_code_that_names_the_hidden_cards(wire: Wire, tm
 
 
 def test_a_duplicate_lessons_links_carry_no_deal_and_every_table_deals_it(tmp_path: Path) -> None:
-    from widgets.server.console import console_routes
-    from widgets.server.pages import DEFAULT_TABLES
+    from tests.server.test_console import Asker, console_app, talk
 
     db = tmp_path / "t.sqlite3"
-    token = "console-token-for-this-test"
-    app = tornado.web.Application(console_routes(token, db, DEFAULT_TABLES))
-    body = f"token={token}&game=three-card-loo&count=3&people=2&code={DEAL}"
-    (opened,) = post_at_once(app, "/console/open", body)
+    body = f"game=three-card-loo&count=3&people=2&code={DEAL}"
+
+    async def scenario(ask: Asker) -> Any:
+        return await ask("POST", "/console/open", body, cookie=await ask.sign_in())  # as the console's own form
+
+    opened = talk(console_app(db), scenario)
     assert opened.code == 200
     links = [
         a.replace("&amp;", "&") for a in re.findall(r'class="link seat-link" href="([^"]*)"', opened.body.decode())
@@ -241,27 +241,3 @@ def test_a_duplicate_lessons_links_carry_no_deal_and_every_table_deals_it(tmp_pa
         dealt.append(holdings(page.model.hand, 5))
     assert dealt[0] == dealt[1] == dealt[2], "every table of the lesson deals the same hands"
     assert dealt[0] & dealt_by(parse_deal_code(DEAL)), "the teacher's deal, not the one added to the link"
-
-
-def post_at_once(app: tornado.web.Application, path: str, body: str) -> list[Any]:
-    import asyncio
-
-    import tornado.httpserver
-    import tornado.testing
-    from tornado.httpclient import AsyncHTTPClient
-
-    from tests.conftest import run_async
-
-    async def run() -> list[Any]:
-        sock, port = tornado.testing.bind_unused_port()
-        http = tornado.httpserver.HTTPServer(app)
-        http.add_sockets([sock])
-        client = AsyncHTTPClient(force_instance=True)
-        try:
-            fetched = client.fetch(f"http://127.0.0.1:{port}{path}", method="POST", body=body, raise_error=False)
-            return list(await asyncio.gather(fetched))
-        finally:
-            client.close()
-            http.stop()
-
-    return run_async(run())

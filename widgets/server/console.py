@@ -1,12 +1,24 @@
 """The teacher's console (issue 21): the class's tables, a deal for every table, results side by side,
 a step-through of each table's hand, the class's records, and any table face up for a projector.
 
-Everything under ``/console`` answers only a request carrying the console's token (``token=``, in
-the address or a form), an unguessable value the server makes at start and prints as the
-console's address; anything else gets a plain 403, whatever the path. The token is compared in
-constant time (:func:`hmac.compare_digest`). The pages show every card of every table: they are
-the teacher's, and say ``no-store`` and ``no-referrer`` so that neither a cache nor a link followed
-from them keeps the token.
+The console's token is an unguessable value the server makes at start and prints as the console's
+address, ``/console?token=...``. The token is taken once (issue 28): a request that carries it, in
+its address or pasted into the refusal page's form (a POST), has it compared in constant time
+(:func:`hmac.compare_digest`) and is answered with a redirect to the same console address without
+it, which sets a session cookie (:data:`COOKIE`: HttpOnly, SameSite=Strict, its path the console's,
+Secure over https). The cookie holds a random session id, never the token; the server keeps the ids
+in memory (:class:`ConsoleSessions`), so a restart, with its new token, forgets them all. Every
+console request must then show a session the server holds; anything else gets a plain 403 whatever
+the path, the same page whatever was missing or wrong, with the form to paste the token in. The
+token is never written into a page, a link or a log line: links between console pages rely on the
+cookie, and a console request's log line names its path without its query.
+
+A GET changes nothing. What changes something (a deal for every table, opening tables, signing out)
+is a POST, which must come from one of the server's own pages besides (its ``Origin``, else its
+``Referer``, is the server's: :func:`~widgets.server.shared_pages.same_origin`). The pages say
+``no-store`` and ``Referrer-Policy: same-origin``: no cache keeps them, a link followed to another
+site is told nothing, and the console's own forms still name their origin (a browser sends
+``Origin: null`` for a form on a ``no-referrer`` page).
 
 The pages read the tables' database (:mod:`widgets.store`, :mod:`widgets.seating`) and rebuild each
 table's game from its journal with the engine (:class:`~widgets.model.TableModel`).
@@ -14,10 +26,12 @@ table's game from its journal with the engine (:class:`~widgets.model.TableModel
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import html
 import json
 import logging
+import secrets
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,9 +47,10 @@ from widgets.card_style import SHEET_PATH
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.model import TableModel
 from widgets.seating import COMPUTER, SeatBook, SeatRow
+from widgets.server.errors import QuietLog
 from widgets.server.pages import base_url
 from widgets.server.seats import table_store
-from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared, page
+from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared, page, same_origin
 from widgets.shared_table import SharedTableModel
 
 log = logging.getLogger("lanterloo.server")
@@ -43,6 +58,43 @@ log = logging.getLogger("lanterloo.server")
 LIVE_HOURS = 12  # a table played in the last twelve hours is the class's
 MAX_TABLES = 200
 MAX_OPEN = 60  # tables one "open N tables" may open
+COOKIE = "loo-console"  # the console's session cookie: a session id, never the token
+SESSION_HOURS = 24  # a session ends this long after it began (or with the server, or Leave the console)
+MAX_SESSIONS = 32  # sessions kept at once; a new one past that ends the oldest
+
+
+class ConsoleSessions:
+    """The console's sessions, in this process's memory: each a random id, given to one browser in
+    its cookie (:data:`COOKIE`) when it showed the token. Only a digest of each id is kept, so a lookup's
+    timing says nothing of the ids. A new server (a new token) has none."""
+
+    def __init__(self, hours: float = SESSION_HOURS, most: int = MAX_SESSIONS) -> None:
+        self.seconds, self.most = hours * 3600, most
+        self._until: dict[bytes, float] = {}  # the id's digest -> when the session ends (time.monotonic)
+
+    @staticmethod
+    def _key(session: str) -> bytes:
+        return hashlib.sha256(session.encode()).digest()
+
+    def begin(self) -> str:
+        """A new session's id, for the browser's cookie."""
+        now = time.monotonic()
+        self._until = {k: t for k, t in self._until.items() if t > now}
+        while len(self._until) >= self.most:
+            del self._until[min(self._until, key=self._until.__getitem__)]
+        session = secrets.token_urlsafe(32)
+        self._until[self._key(session)] = now + self.seconds
+        return session
+
+    def holds(self, session: str | None) -> bool:
+        """Whether ``session`` (a cookie's value) is one of the console's, and not over."""
+        if not session or len(session) > 100:
+            return False
+        return self._until.get(self._key(session), 0.0) > time.monotonic()
+
+    def end(self, session: str | None) -> None:
+        if session:
+            self._until.pop(self._key(session), None)
 
 
 @dataclass
@@ -132,39 +184,93 @@ def hand_rows(record: dict[str, Any]) -> tuple[list[str], list[str], list[int], 
     return names, [", ".join(s) or "-" for s in said], tricks, net
 
 
-class ConsoleHandler(tornado.web.RequestHandler):
-    """Every console page: a 403 without the token."""
+class ConsoleHandler(QuietLog, tornado.web.RequestHandler):
+    """Every console page: a 403 without a session; the token taken once (the module's docstring).
+
+    Its exceptions are logged as the server logs any handler's (:class:`QuietLog`), however it is
+    routed: tornado's own line for an uncaught exception names the request's whole address."""
 
     token: str | None = None  # set when the server starts (widgets.server.app)
+    sessions = ConsoleSessions()  # made anew with the token (console_routes)
     db: Path | str | None = None
     tables: Path | None = None
 
-    def prepare(self) -> None:
-        given = self.get_argument("token", "")
-        if not self.token or not hmac.compare_digest(given.encode(), self.token.encode()):
-            raise tornado.web.HTTPError(403)
+    def private(self) -> None:
+        """The headers of every console answer, its refusals too: kept by no cache, indexed by no robot,
+        and a link followed to another site told nothing of where it came from."""
         self.set_header("Cache-Control", "no-store")
-        self.set_header("Referrer-Policy", "no-referrer")
+        self.set_header("Referrer-Policy", "same-origin")
         self.set_header("X-Robots-Tag", "noindex")
 
+    def prepare(self) -> None:
+        self.private()
+        given = self.get_query_argument("token", None)
+        pasted = given is None and self.request.method == "POST" and self.get_body_argument("token", None) is not None
+        if pasted:
+            given = self.get_body_argument("token")
+        if given is not None:
+            self.sign_in(given, pasted)
+            return
+        if not self.sessions.holds(self.get_cookie(COOKIE)):
+            self.refuse("a console request without a console session")
+        if self.request.method not in ("GET", "HEAD") and not same_origin(self.request):
+            self.refuse("a console POST not from the server's own page")
+
+    def sign_in(self, given: str, pasted: bool) -> None:
+        """The token shown: a session begun, and a redirect to the address without the token (the
+        console's own for a token pasted into the form, which must come from the server's page)."""
+        if pasted and not same_origin(self.request):
+            self.refuse("the console's token posted from another site's page")
+        if not self.token or not hmac.compare_digest(given.encode(), self.token.encode()):
+            self.refuse("a wrong console token")
+        self.set_cookie(
+            COOKIE, self.sessions.begin(), path=self.console_path(), httponly=True, samesite="Strict",
+            secure=self.request.protocol == "https",
+        )  # fmt: skip
+        if pasted:
+            self.redirect(self.console_path(), status=303)
+            return
+        rest = [(k, v) for k, values in self.request.query_arguments.items() if k != "token" for v in values]
+        self.redirect(self.request.path + (f"?{urlencode(rest)}" if rest else ""), status=303)
+
+    def refuse(self, why: str) -> None:
+        """A 403, the same page whatever was wrong; ``why`` said on the request's access line only."""
+        self.failure = f"refused: {why}"
+        raise tornado.web.HTTPError(403)
+
     def _request_summary(self) -> str:
-        """The request as the server's log names a failed one: without its query, which holds the token."""
+        """The request as the server's log names a failed one: without its query, which may hold the token."""
         return f"{self.request.method} {self.request.path} ({self.request.remote_ip})"
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
+        self.private()  # an error's answer begins with no header set
         self.set_header("Content-Type", "text/html; charset=utf-8")
-        words = "This page is the teacher's: its address must carry the console's token." if status_code == 403 else ""
-        self.finish(page(f"{status_code}", f"<p>{html.escape(words or self._reason)}</p>"))
+        if status_code == 403:
+            body = (
+                "<p>This page is the teacher's. Open the console's address as the server printed it when it "
+                "started, or paste the console's token here.</p>" + self.sign_in_form()
+            )
+        else:
+            body = f"<p>{html.escape(self._reason)}</p>"
+        self.finish(page(f"{status_code}", body))
+
+    def sign_in_form(self) -> str:
+        return (
+            f'<form method="post" action="{self.console_path()}" class="sign-in">'
+            '<label>The console\'s token <input name="token" type="password" autocomplete="off" required '
+            'size="34"></label><button>Open the console</button></form>'
+        )
 
     def link(self, path: str, **query: Any) -> str:
-        return f"{self.base()}{path}?{urlencode({'token': self.token, **query})}"
+        """A console address, under the server's base URL: never with the token (the cookie goes with it)."""
+        return f"{self.base()}{path}" + (f"?{urlencode(query)}" if query else "")
 
     def base(self) -> str:
         """The server's base URL (``--base-url``) without its last slash: "" at a host's root."""
         return base_url(self).rstrip("/")
 
-    def hidden_token(self) -> str:
-        return f'<input type="hidden" name="token" value="{html.escape(self.token or "")}">'
+    def console_path(self) -> str:
+        return f"{self.base()}/console"
 
     def games(self) -> list[str]:
         folder = self.tables
@@ -192,7 +298,6 @@ class ConsoleHome(ConsoleHandler):
             else '<p class="no-tables">No table has been played in the last twelve hours.</p>'
         )
         options = "".join(f'<option value="{g}">{g}</option>' for g in self.games())
-        token = self.hidden_token()
         body = (
             f"<h2>The class's tables ({len(rows)})</h2>{listing}"
             f'<p><a href="{html.escape(self.link("/console/records.jsonl"))}" download>'
@@ -200,17 +305,20 @@ class ConsoleHome(ConsoleHandler):
             ' <span class="note">(every finished hand, one loo-record/1 a line)</span></p>'
             "<h2>A duplicate lesson</h2>"
             f'<form method="post" action="{self.base()}/console/deal" class="deal-every">'
-            f'{token}<label>Deal this code to every table <input name="code" required size="26"></label>'
+            '<label>Deal this code to every table <input name="code" required size="26"></label>'
             "<button>Deal it</button></form>"
             '<p class="note">Each table deals it at its next hand (at once if between hands), as a new game.</p>'
             f'<form method="post" action="{self.base()}/console/open" class="open-tables">'
-            f'{token}<label>Open <input name="count" type="number" min="1" max="{MAX_OPEN}" value="4" size="3"> '
+            f'<label>Open <input name="count" type="number" min="1" max="{MAX_OPEN}" value="4" size="3"> '
             f'tables of <select name="game">{options}</select></label>'
             '<label>with <input name="people" type="number" min="1" max="5" value="3" size="2"> players each</label>'
             '<label>at the deal <input name="code" size="26"></label><button>Open them</button></form>'
             f'<form method="get" action="{self.base()}/console/results" class="results">'
-            f'{token}<label>Results of the deal <input name="code" required size="26"></label>'
+            '<label>Results of the deal <input name="code" required size="26"></label>'
             "<button>Compare the tables</button></form>"
+            f'<form method="post" action="{self.base()}/console/sign-out" class="sign-out">'
+            '<button>Leave the console</button> <span class="note">(this browser forgets its way in: the '
+            "console's address, or its token, opens it again)</span></form>"
         )
         self.finish(page("Teacher's console", body))
 
@@ -370,8 +478,21 @@ def records_lines(tables: list[ClassTable]) -> Iterator[str]:
                 yield json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
+class ConsoleSignOut(ConsoleHandler):
+    """``POST /console/sign-out``: this browser's session ended and its cookie cleared."""
+
+    def post(self) -> None:
+        self.sessions.end(self.get_cookie(COOKIE))
+        self.clear_cookie(COOKIE, path=self.console_path(), httponly=True, samesite="Strict",
+                          secure=self.request.protocol == "https")  # fmt: skip
+        self.finish(page("You have left the console", (
+            "<p>This browser no longer opens the teacher's console. To come back, open the console's address as "
+            "the server printed it, or paste its token here.</p>" + self.sign_in_form()
+        )))  # fmt: skip
+
+
 class ConsoleNothing(ConsoleHandler):
-    """Any other address under ``/console``: 403 without the token, 404 with it."""
+    """Any other address under ``/console``: 403 without a session, 404 with one."""
 
     def get(self, _rest: str) -> None:
         raise tornado.web.HTTPError(404)
@@ -381,6 +502,7 @@ class ConsoleNothing(ConsoleHandler):
 
 def console_routes(token: str | None, db: Path | str | None, tables: Path, *, base: str = "") -> list[Any]:
     ConsoleHandler.token, ConsoleHandler.db, ConsoleHandler.tables = token, db, tables
+    ConsoleHandler.sessions = ConsoleSessions()  # a new token: no session of the last one's holds
     return [
         (base + r"/console/?", ConsoleHome),
         (base + r"/console/deal", ConsoleDeal),
@@ -388,5 +510,6 @@ def console_routes(token: str | None, db: Path | str | None, tables: Path, *, ba
         (base + r"/console/results", ConsoleResults),
         (base + r"/console/table/([A-Za-z0-9_-]{22})", ConsoleTable),
         (base + r"/console/records\.jsonl", ConsoleRecords),
+        (base + r"/console/sign-out", ConsoleSignOut),
         (base + r"/console(/.*)", ConsoleNothing),
     ]
