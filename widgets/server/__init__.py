@@ -72,7 +72,9 @@ The package, by what each module owns:
 * :mod:`widgets.server.seats`: places for live tables, new table ids, pool refills;
 * :mod:`widgets.server.sockets`: the kernel websocket and the request-details socket;
 * :mod:`widgets.server.guards`: HTTP timeouts and sizes, running out of files, host names;
-* :mod:`widgets.server.logs`: the log's format, and what a client may cause to be written;
+* :mod:`widgets.server.logs`: the log's format, what a client may cause to be written, and no
+  ``token=`` value in any line;
+* :mod:`widgets.server.console`: the teacher's console, its token taken once for a session cookie;
 * :mod:`widgets.server.classroom`: the addresses a class types, their QR codes, ``/class``;
 * :mod:`widgets.server.compress`: gzip on every text and script sent;
 * :mod:`widgets.server.kernels`: table kernels started lean (:mod:`widgets.table_kernel`).

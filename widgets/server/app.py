@@ -571,7 +571,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Lanterloo is being served at http://{here}:{args.port}{base_url}  (press Ctrl-C to stop)", flush=True)
     print(
         f"The teacher's console (keep this address to yourself): "
-        f"http://{here}:{args.port}{base_url}console?token={LanterlooServer.console_token}",
+        f"http://{here}:{args.port}{base_url}console?token={LanterlooServer.console_token}\n"
+        f"  Opened once, it is swapped for a session cookie in that browser and the address bar shows "
+        f"{base_url}console alone; elsewhere, open {base_url}console and paste the token (the part after token=).",
         flush=True,
     )
     # Voila stops its loop on SIGTERM; make Ctrl-C do the same, quietly.
