@@ -144,7 +144,7 @@ class RulesPicker(ipw.VBox):  # type: ignore[misc]
         # The option controls have no callbacks: they are read when "Apply" is pressed.
 
     def _say(self, message: str) -> None:
-        self._status.value = f'<div role="status" aria-live="polite">{escape(message)}</div>'
+        self._status.value = f'<div role="status" aria-live="polite">{with_law_refs(message)}</div>'
 
     def _on_game(self, change: dict[str, Any]) -> None:
         if not self._quiet:
