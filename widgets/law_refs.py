@@ -58,7 +58,10 @@ _CITATION = re.compile(r"(?P<id>\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b)(?P<sources>:[
 
 LAW_STYLE = (
     "<style>"
-    "details.loo-law{display:inline}"
+    # inline-block, not inline: a closed <details> keeps an empty block for its content, which would
+    # break the line around an inline one; open, it takes the width of the text, its panel under its ID
+    "details.loo-law{display:inline-block;vertical-align:baseline}"
+    "details.loo-law[open]{display:block;margin:.2em 0}"
     "details.loo-law>summary{display:inline;list-style:none;cursor:pointer;white-space:nowrap;"
     "font:600 .9em/1.3 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:#1d5a3c;background:#eef5f0;"
     "border:1px solid #8fb3a0;border-radius:4px;padding:0 .3em}"

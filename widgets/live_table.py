@@ -34,7 +34,6 @@ from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.journal import BadTableId, Journals, UnknownTable
 from widgets.law_refs import with_law_refs
 from widgets.ledger_view import LedgerView
-from widgets.minute import MINUTES, minute_html
 from widgets.model import TableModel
 from widgets.request import preheated, request_arrived
 from widgets.round_table import round_board_html
@@ -255,17 +254,14 @@ def table_for_request(game: str, preset: str | None = None) -> ipw.Widget:
     The notebook so finishes preheating, Voila sends the whole page the moment it is asked for,
     and the reader's browser loads the page's scripts while the kernel deals, where before it
     waited for the deal before it could start (about 0.2 s).
-
-    Above the table, in either case, the game in a minute (:mod:`widgets.minute`), sent at once.
     """
-    minute = lean(ipw.HTML, minute_html(game) if game in MINUTES else "", _dom_classes=["loo-minute-box"])
     if not preheated():
-        return lean(ipw.VBox, [minute, served_table(game, preset, os.environ.get("QUERY_STRING", ""))])
+        return served_table(game, preset, os.environ.get("QUERY_STRING", ""))
     box = lean(ipw.VBox, [lean(ipw.HTML, DEALING)], _dom_classes=["loo-table-box"])
     task = asyncio.ensure_future(_deal_when_asked(box, game, preset))
     _pending.add(task)  # kept until done: the event loop holds only a weak reference to a task
     task.add_done_callback(_pending.discard)
-    return lean(ipw.VBox, [minute, box])
+    return box
 
 
 _pending: set[asyncio.Future[None]] = set()

@@ -1,14 +1,16 @@
 """The game in a minute: each game's rules in brief, for a newcomer, written once and shown everywhere.
 
-Three short lines a game (:data:`MINUTES`): how you win chips or points, what you decide, and the
-duty that binds you in play. No law ID stands in them: the laws they rest on are one click away,
-under "The laws behind this", each a reference that opens on a tap (:mod:`widgets.law_refs`), with
-a link to the book's index of laws.
+Three lines a game (:data:`MINUTES`), each short enough to sit on one line beside a table page's
+heading: how you win chips or points, what you decide, and the duty that binds you in play. No law
+ID stands in them: the laws they rest on are one click away, under "The laws behind this", each a
+reference that opens on a tap (:mod:`widgets.law_refs`), with a link to the book's index of laws.
 
-Shown at the top of every table page, the server's (:func:`widgets.live_table.table_for_request`)
-and the reader's browser's (``web/build_inpage.py`` writes it into ``play/<game>.html``), open on a
-first visit whatever the window's size and folded on later ones (the page's script remembers it
-in ``localStorage`` under :data:`MINUTE_KEY` and the game); and at the top of the Rules tab, as the
+Shown on every table page: the server's (each table notebook, ``book/tables/<game>.ipynb``,
+displays :func:`minute_html` in a cell tagged ``loo-minute``, which the lanterloo Voila template
+puts beside the heading on a wide window and above the table on a narrow one) and the reader's
+browser's (``web/build_inpage.py`` writes it into ``play/<game>.html``). It is open on a first
+visit whatever the window's size, and folded on later ones (the page's script remembers it in
+``localStorage`` under :data:`MINUTE_KEY` and the game). The Rules tab begins with it too, as the
 rules in brief before the options (:func:`rules_in_brief_html`).
 
 >>> sorted(MINUTES) == sorted(["three-card-loo", "five-card-loo", "irish-loo", "nap", "domino-loo", "domino-rounce"])
@@ -53,12 +55,10 @@ class Minute:
     decide: str  # what a player decides in a hand
     duty: str  # the duty that binds a player in play
     laws: tuple[str, ...]
-    note: str = ""  # one more thing a newcomer meets at once, if any
 
     def lines(self) -> tuple[tuple[str, str], ...]:
         """The minute's lines, each with its lead-in."""
-        said = (("To win", self.win), ("You decide", self.decide), ("In play", self.duty))
-        return (*said, ("First", self.note)) if self.note else said
+        return (("To win", self.win), ("You decide", self.decide), ("In play", self.duty))
 
 
 MINUTES: dict[str, Minute] = {
@@ -66,51 +66,44 @@ MINUTES: dict[str, Minute] = {
     for minute in (
         Minute(
             "three-card-loo",
-            "each trick you take wins a third of the pool. Stand and take none, and you are looed: you pay "
-            "into the next pool.",
-            "stand on your three cards, swap them for the spare hand (the miss), or throw up and sit out.",
-            "follow suit and beat the best card so far if you can; with none of the suit, trump if that would win.",
+            "each trick wins a third of the pool; stand and take none, and you pay into the next.",
+            "stand, swap your cards for the spare hand (the miss), or throw up.",
+            "follow suit and beat the best card if you can; with none of the suit, trump to win.",
             ("L3-DIV-01", "L3-LOO-01", "L3-LOO-02", "L3-DECL-01", "L3-PLAY-02", "L3-PLAY-03", "L3-PLAY-04"),
-            "under Peel's rules a game opens with a single: one card each, face up, no choices.",
         ),
         Minute(
             "five-card-loo",
-            "each trick wins a fifth of the pool; play and take no trick, and you are looed. A flush (five "
-            "of a suit, or four and Pam) takes the whole pool at once.",
-            "play or pass; if you play, change as many of your five cards as you like for new ones.",
-            "follow suit when you can, else trump or throw any card. Pam, the knave of clubs, is the highest trump.",
+            "each trick wins a fifth of the pool; take none and you pay; a flush takes it all.",
+            "play or pass; if you play, change as many of your five cards as you like.",
+            "follow suit if you can, else play any card; Pam (the club knave) is the top trump.",
             ("L5-STK-02", "L5-PAY-02", "L5-FL-03", "L5-DECL-01", "L5-DECL-02", "L5-PLAY-02", "L5-RANK-01"),
         ),
         Minute(
             "irish-loo",
-            "each trick wins a third of the pool; play and take no trick, and you are looed.",
-            "play or pass (there is no spare hand); if you play, change up to three cards for new ones.",
-            "follow suit and beat the best card so far if you can; with none of the suit, trump if that would win.",
+            "each trick wins a third of the pool; play and take none, and you pay into the next.",
+            "play or pass (no spare hand); if you play, change up to three cards.",
+            "follow suit and beat the best card if you can; with none of the suit, trump to win.",
             ("IRL-01", "IRL-02", "IRL-03", "L3-DIV-01", "L3-LOO-01", "L3-PLAY-02", "L3-PLAY-03"),
         ),
         Minute(
             "nap",
-            "bid how many of the five tricks you will take alone against everyone else. Make it and each "
-            "player pays you; fail and you pay each of them.",
-            "a bid higher than the last one, or pass. Nap is a bid of all five.",
-            "the bidder's first card sets trumps. Follow suit when you can, else play anything: no one "
-            "has to beat the trick or trump it.",
+            "bid the tricks you will take alone: make it and all pay you; fail and you pay all.",
+            "a bid above the last one, or pass; Nap is a bid of all five.",
+            "the bidder's first card sets trumps; follow suit if you can, else play anything.",
             ("NAP-CALL-01", "NAP-CALL-02", "NAP-CALL-05", "NAP-SET-03", "NAP-PLAY-01", "NAP-PLAY-02", "NAP-GEN-04"),
         ),
         Minute(
             "domino-loo",
-            "each trick wins a fifth of the pool of chips; play and take no trick, and you are looed: you "
-            "pay in what the pool held.",
-            "play your five tiles, swap them for a fresh hand (the miss), or, with three or four players, drop out.",
-            "the turned-up tile's larger number is trumps. Follow suit when you can; when you cannot, you must trump.",
+            "each trick wins a fifth of the pool; play and take none, and you pay into the next.",
+            "play your five tiles, swap them for a fresh hand (the miss), or drop out.",
+            "the turned tile's higher number is trumps; follow suit if you can, else trump.",
             ("DL-SC-03", "DL-SC-04", "DL-DECL-01", "DL-DECL-02", "DL-DEAL-04", "DL-PLAY-01", "DL-PLAY-02"),
         ),
         Minute(
             "domino-rounce",
-            "points, not chips: everyone starts on 15, each trick takes one off, and the first to reach "
-            "nothing wins. Stay in and take no trick, and you add 5.",
-            "play your tiles, take a spare hand (a dummy) instead, or drop out.",
-            "follow suit when you can, else play any tile: no one has to trump.",
+            "points, not chips: all start on 15; a trick takes 1 off, none adds 5; 0 wins.",
+            "play your tiles, take a spare hand (a dummy), or drop out.",
+            "follow suit if you can, else play any tile: no one has to trump.",
             ("DR-05", "DR-06", "DR-08", "DR-10", "DR-03", "DL-PLAY-01", "DR-04"),
         ),
     )

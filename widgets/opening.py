@@ -74,7 +74,7 @@ def single_sentence(record: dict[str, Any], line: HandLine, reader: str) -> str:
     why = "Peel's rules open a game"
     if line.number > 1:
         why = "Every stander took a trick last hand, so Peel's rules deal"
-    opened = f"{why} with a single: one card each, face up, and no one chooses."
+    opened = f"{why} with a single, one card each, which no one plays."
     taker = next((name for name, amount in line.net.items() if amount > 0), None)
     each = max(line.loos.values(), default=0)
     if taker is None:
@@ -111,7 +111,7 @@ def opening_html(model: TableModel, *, four_colour: bool = False) -> str:
     turnup = Card.parse(record["deal"]["turnup"])
     taker = next((name for name, amount in line.net.items() if amount > 0), None)
     seats = [
-        f'<div class="loo-opening-seat">The single\'s turn-up<br>'
+        f'<div class="loo-opening-seat">Single\'s<br>turn-up<br>'
         f"{piece_html(turnup, CARD_WIDTH, four_colour=four_colour)}</div>"
     ]
     for index, (name, hand) in enumerate(zip(names, record["deal"]["hands"], strict=True), start=1):

@@ -59,8 +59,9 @@ def test_each_game_has_a_minute_in_plain_words_with_its_laws_one_click_away(game
     words = " ".join(text for _lead, text in minute.lines())
     assert LAW_ID.findall(words) == [], "no law ID in the minute itself"
     assert not SOURCE_CODE.search(words)
-    assert 20 <= len(words.split()) <= 90, "read in a minute, short enough to keep the table in reach"
-    assert [lead for lead, _ in minute.lines()][:3] == ["To win", "You decide", "In play"]
+    assert 25 <= len(words.split()) <= 60, "read in a minute"
+    assert all(len(lead) + len(text) <= 92 for lead, text in minute.lines()), "a line each beside a page's heading"
+    assert [lead for lead, _ in minute.lines()] == ["To win", "You decide", "In play"]
     assert minute.laws and all(law_id in LAWS for law_id in minute.laws)
     html = minute_html(game)
     tags = parsed(html)
@@ -75,9 +76,9 @@ def test_each_game_has_a_minute_in_plain_words_with_its_laws_one_click_away(game
 
 def test_the_games_minutes_say_what_differs_between_them() -> None:
     """Not one text six times: each names the duty its own laws lay down."""
-    assert "head" not in MINUTES["nap"].duty or "no one has to beat" in MINUTES["nap"].duty
-    assert "must trump" in MINUTES["domino-loo"].duty and "no one has to trump" in MINUTES["domino-rounce"].duty
-    assert "beat the best card so far" in MINUTES["three-card-loo"].duty
+    assert "beat" not in MINUTES["nap"].duty and "trumps" in MINUTES["nap"].duty
+    assert "else trump" in MINUTES["domino-loo"].duty and "no one has to trump" in MINUTES["domino-rounce"].duty
+    assert "beat the best card" in MINUTES["three-card-loo"].duty
     assert "Pam" in MINUTES["five-card-loo"].duty and "points, not chips" in MINUTES["domino-rounce"].win
     assert len({m.duty for m in MINUTES.values()}) >= 5
 
@@ -166,6 +167,21 @@ def test_the_single_is_told_in_plain_words_with_its_laws_as_references() -> None
     said = single_sentence(*found, "Ann")
     assert LAW_ID.findall(said) == [] and "single's turn-up" in said
     html = opening_html(table)
-    assert "The single&#x27;s turn-up" in html or "The single's turn-up" in html
+    assert "Single's<br>turn-up" in html, "the single's turn-up named as the single's"
     assert ">Turn-up<" not in html, "never a bare Turn-up beside the hand's own"
     assert html.count('<details class="loo-law">') >= 2 and "L3-SGL-01" in html
+
+
+@pytest.mark.parametrize("game", NAMES)
+def test_each_server_table_page_shows_its_minute_beside_its_heading(game: str) -> None:
+    """The table notebook displays its own game's minute in the cell the template lays out (tagged
+    loo-minute), just after the heading's cell and before the table's."""
+    import json
+
+    cells = json.loads((ROOT / "book/tables" / f"{game}.ipynb").read_text())["cells"]
+    kinds = [(c["cell_type"], c["metadata"].get("tags", [])) for c in cells]
+    at = kinds.index(("code", ["loo-minute"]))
+    assert kinds[at - 1][0] == "markdown" and "table_for_request" in "".join(cells[at + 1]["source"])
+    assert f'display(HTML(minute_html("{game}")))' in "".join(cells[at]["source"])
+    template = TEMPLATE.read_text()
+    assert ".celltag_loo-minute" in template and "grid-column: 2" in template
