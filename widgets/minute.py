@@ -66,42 +66,42 @@ MINUTES: dict[str, Minute] = {
     for minute in (
         Minute(
             "three-card-loo",
-            "each trick wins a third of the pool; stand and take none, and you pay into the next.",
+            "a trick wins a third of the pool; stand, win none, and you pay.",
             "stand, swap your cards for the spare hand (the miss), or throw up.",
-            "follow suit and beat the best card if you can; with none of the suit, trump to win.",
+            "follow suit, beating the best card if you can; if void, trump to win.",
             ("L3-DIV-01", "L3-LOO-01", "L3-LOO-02", "L3-DECL-01", "L3-PLAY-02", "L3-PLAY-03", "L3-PLAY-04"),
         ),
         Minute(
             "five-card-loo",
-            "each trick wins a fifth of the pool; take none and you pay; a flush takes it all.",
-            "play or pass; if you play, change as many of your five cards as you like.",
-            "follow suit if you can, else play any card; Pam (the club knave) is the top trump.",
+            "a trick takes a fifth of the pool, a flush all; win none and you pay.",
+            "play or pass; if you play, change any of your cards.",
+            "follow suit if you can; Pam, the knave of clubs, is the top trump.",
             ("L5-STK-02", "L5-PAY-02", "L5-FL-03", "L5-DECL-01", "L5-DECL-02", "L5-PLAY-02", "L5-RANK-01"),
         ),
         Minute(
             "irish-loo",
-            "each trick wins a third of the pool; play and take none, and you pay into the next.",
-            "play or pass (no spare hand); if you play, change up to three cards.",
-            "follow suit and beat the best card if you can; with none of the suit, trump to win.",
+            "a trick wins a third of the pool; play, win none, and you pay.",
+            "play or pass; if you play, change up to three cards.",
+            "follow suit, beating the best card if you can; if void, trump to win.",
             ("IRL-01", "IRL-02", "IRL-03", "L3-DIV-01", "L3-LOO-01", "L3-PLAY-02", "L3-PLAY-03"),
         ),
         Minute(
             "nap",
-            "bid the tricks you will take alone: make it and all pay you; fail and you pay all.",
+            "bid tricks you'll take alone; make them and all pay you, else you pay.",
             "a bid above the last one, or pass; Nap is a bid of all five.",
-            "the bidder's first card sets trumps; follow suit if you can, else play anything.",
+            "the bidder's lead sets trumps; follow suit if you can, else anything.",
             ("NAP-CALL-01", "NAP-CALL-02", "NAP-CALL-05", "NAP-SET-03", "NAP-PLAY-01", "NAP-PLAY-02", "NAP-GEN-04"),
         ),
         Minute(
             "domino-loo",
-            "each trick wins a fifth of the pool; play and take none, and you pay into the next.",
-            "play your five tiles, swap them for a fresh hand (the miss), or drop out.",
-            "the turned tile's higher number is trumps; follow suit if you can, else trump.",
+            "a trick wins a fifth of the pool; play, win none, and you pay.",
+            "play your tiles, swap for a fresh hand (the miss), or drop out.",
+            "follow suit, else trump; trumps are the turn-up's higher number.",
             ("DL-SC-03", "DL-SC-04", "DL-DECL-01", "DL-DECL-02", "DL-DEAL-04", "DL-PLAY-01", "DL-PLAY-02"),
         ),
         Minute(
             "domino-rounce",
-            "points, not chips: all start on 15; a trick takes 1 off, none adds 5; 0 wins.",
+            "points: start on 15; a trick takes 1 off, none adds 5; 0 wins.",
             "play your tiles, take a spare hand (a dummy), or drop out.",
             "follow suit if you can, else play any tile: no one has to trump.",
             ("DR-05", "DR-06", "DR-08", "DR-10", "DR-03", "DL-PLAY-01", "DR-04"),
@@ -117,9 +117,12 @@ MINUTE_STYLE = (
     ".loo-minute>summary,.loo-minute-laws>summary{cursor:pointer;font-weight:600;color:#1d5a3c}"
     ".loo-minute>summary:focus-visible,.loo-minute-laws>summary:focus-visible{outline:3px solid #e0a000;"
     "outline-offset:2px}"
-    ".loo-minute ul{margin:.2em 0;padding-left:1.2em}.loo-minute li{margin:.1em 0}"
+    ".loo-minute ul{margin:.2em 0;padding:0;list-style:none}.loo-minute li{margin:.1em 0}"
+    # closed, "The laws behind this" sits on the summary's line, at its right; open, under the lines
+    "details.loo-minute{position:relative}"
+    "details.loo-minute>.loo-minute-laws:not([open]){position:absolute;top:.3em;right:.7em}"
     ".loo-minute h3{font-size:1em;margin:.2em 0;color:#1d5a3c}"
-    ".loo-minute-laws{margin:.1em 0 .2em}.loo-minute-laws>div{margin:.3em 0;line-height:1.9}"
+    ".loo-minute-laws{margin:0}.loo-minute-laws>div{margin:.3em 0;line-height:1.9}"
     ".loo-minute-laws a{color:#1d5a3c}"
     "</style>"
 )

@@ -30,6 +30,8 @@ STYLE = (
     "padding:4px 8px;margin:0 0 6px;font-family:system-ui,sans-serif;font-size:13px;line-height:1.35}"
     ".loo-opening-cards{display:flex;flex-wrap:wrap;gap:2px 8px;align-items:flex-end}"
     ".loo-opening-seat{text-align:center;font-size:11px}"
+    # the single's turn-up named on one line, or on two on a narrow window (its cards then keep to one row)
+    "@media (max-width:600px){.loo-opening-break{display:block}}"
     ".loo-opening-won{outline:3px solid #2f6f4f;outline-offset:2px;border-radius:4px}"
     # the cards and the sentence side by side where the window is wide enough, one above the other if not
     ".loo-opening{display:flex;flex-wrap:wrap;align-items:center;gap:2px 16px}"
@@ -111,7 +113,7 @@ def opening_html(model: TableModel, *, four_colour: bool = False) -> str:
     turnup = Card.parse(record["deal"]["turnup"])
     taker = next((name for name, amount in line.net.items() if amount > 0), None)
     seats = [
-        f'<div class="loo-opening-seat">Single\'s<br>turn-up<br>'
+        f'<div class="loo-opening-seat">Single\'s<span class="loo-opening-break"> </span>turn-up<br>'
         f"{piece_html(turnup, CARD_WIDTH, four_colour=four_colour)}</div>"
     ]
     for index, (name, hand) in enumerate(zip(names, record["deal"]["hands"], strict=True), start=1):
