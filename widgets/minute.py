@@ -67,7 +67,7 @@ MINUTES: dict[str, Minute] = {
         Minute(
             "three-card-loo",
             "a trick wins a third of the pool; stand, win none, and you pay.",
-            "stand, swap your cards for the spare hand (the miss), or throw up.",
+            "stand, take the spare hand (the miss) instead, or throw up.",
             "follow suit, beating the best card if you can; if void, trump to win.",
             ("L3-DIV-01", "L3-LOO-01", "L3-LOO-02", "L3-DECL-01", "L3-PLAY-02", "L3-PLAY-03", "L3-PLAY-04"),
         ),
@@ -117,7 +117,9 @@ MINUTE_STYLE = (
     ".loo-minute>summary,.loo-minute-laws>summary{cursor:pointer;font-weight:600;color:#1d5a3c}"
     ".loo-minute>summary:focus-visible,.loo-minute-laws>summary:focus-visible{outline:3px solid #e0a000;"
     "outline-offset:2px}"
-    ".loo-minute ul{margin:.2em 0;padding:0;list-style:none}.loo-minute li{margin:.1em 0}"
+    # (specific enough to win over JupyterLab's rules for a list in an output)
+    "details.loo-minute>ul.loo-minute-lines,section.loo-minute>ul.loo-minute-lines{margin:.2em 0;padding:0;"
+    "list-style:none}.loo-minute li{margin:.1em 0}"
     # closed, "The laws behind this" sits on the summary's line, at its right; open, under the lines
     "details.loo-minute{position:relative}"
     "details.loo-minute>.loo-minute-laws:not([open]){position:absolute;top:.3em;right:.7em}"
@@ -133,7 +135,7 @@ def _body(minute: Minute) -> str:
     refs = " ".join(law_ref_html(law_id) for law_id in minute.laws)
     index = index_address(minute.laws[0]).partition("#")[0]
     return (
-        f"<ul>{items}</ul>"
+        f'<ul class="loo-minute-lines">{items}</ul>'
         '<details class="loo-minute-laws"><summary>The laws behind this</summary>'
         f'<div>{refs} · <a href="{escape(index)}" target="_top">every law, in the index of laws</a></div></details>'
     )

@@ -314,7 +314,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
     def _unavailable_html(self) -> str:
         view = self.model.view()
         lines = [  # only choices this table has: no miss at Pam, no Misery where the rules leave it out
-            f"<li><b>{escape(action_label(action))}</b>: not now. {escape(reason)}</li>"
+            f"<li><b>{escape(action_label(action))}</b>: not now. {with_law_refs(reason)}</li>"
             for action, reason in self.model.unavailable()
             if offered(action, view)
         ]

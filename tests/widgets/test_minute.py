@@ -175,13 +175,15 @@ def test_the_single_is_told_in_plain_words_with_its_laws_as_references() -> None
 @pytest.mark.parametrize("game", NAMES)
 def test_each_server_table_page_shows_its_minute_beside_its_heading(game: str) -> None:
     """The table notebook displays its own game's minute in the cell the template lays out (tagged
-    loo-minute), just after the heading's cell and before the table's."""
+    loo-minute), between the heading's cell and the introduction's, before the table's."""
     import json
 
     cells = json.loads((ROOT / "book/tables" / f"{game}.ipynb").read_text())["cells"]
     kinds = [(c["cell_type"], c["metadata"].get("tags", [])) for c in cells]
     at = kinds.index(("code", ["loo-minute"]))
-    assert kinds[at - 1][0] == "markdown" and "table_for_request" in "".join(cells[at + 1]["source"])
+    assert kinds[at - 1][0] == "markdown" and "".join(cells[at - 1]["source"]).startswith("# ")  # the heading
+    assert "".join(cells[at + 1]["source"]).startswith('<details class="loo-intro"')  # then the introduction
+    assert "table_for_request" in "".join(cells[at + 2]["source"])  # then the table
     assert f'display(HTML(minute_html("{game}")))' in "".join(cells[at]["source"])
     template = TEMPLATE.read_text()
     assert ".celltag_loo-minute" in template and "grid-column: 2" in template
