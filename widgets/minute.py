@@ -120,9 +120,9 @@ MINUTE_STYLE = (
     # (specific enough to win over JupyterLab's rules for a list in an output)
     "details.loo-minute>ul.loo-minute-lines,section.loo-minute>ul.loo-minute-lines{margin:.2em 0;padding:0;"
     "list-style:none}.loo-minute li{margin:.1em 0}"
-    # closed, "The laws behind this" sits on the summary's line, at its right; open, under the lines
+    # closed, "The laws behind this" sits on the summary's line, at its right (where there is room); open, under
     "details.loo-minute{position:relative}"
-    "details.loo-minute>.loo-minute-laws:not([open]){position:absolute;top:.3em;right:.7em}"
+    "@media (min-width:600px){details.loo-minute>.loo-minute-laws:not([open]){position:absolute;top:.3em;right:.7em}}"
     ".loo-minute h3{font-size:1em;margin:.2em 0;color:#1d5a3c}"
     ".loo-minute-laws{margin:0}.loo-minute-laws>div{margin:.3em 0;line-height:1.9}"
     ".loo-minute-laws a{color:#1d5a3c}"
