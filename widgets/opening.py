@@ -31,7 +31,7 @@ STYLE = (
     ".loo-opening-cards{display:flex;flex-wrap:wrap;gap:2px 8px;align-items:flex-end}"
     ".loo-opening-seat{text-align:center;font-size:11px}"
     # the single's turn-up named on one line, or on two on a narrow window (its cards then keep to one row)
-    "@media (max-width:600px){.loo-opening-break{display:block}}"
+    "@media (max-width:600px){.loo-opening-break{display:block}.loo-opening-cards{gap:2px 3px}}"
     ".loo-opening-won{outline:3px solid #2f6f4f;outline-offset:2px;border-radius:4px}"
     # the cards and the sentence side by side where the window is wide enough, one above the other if not
     ".loo-opening{display:flex;flex-wrap:wrap;align-items:center;gap:2px 16px}"
