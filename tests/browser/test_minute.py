@@ -137,12 +137,12 @@ def test_an_in_browser_play_page_opens_with_the_minute_and_its_laws_open_on_a_ta
         minute = page.locator("details[data-loo-minute]")
         expect(minute.get_by_text("To win:")).to_be_visible()  # at once, while the table is made ready
         assert minute.evaluate("d => d.open")
-        a_law_opens_and_closes(page, the_laws_behind_the_minute(page), f"minute-play-{width}x{height}")
         expect(page.locator("[data-loo-ready]")).to_have_count(1, timeout=STARTS)
         expect(page.locator(".loo-board")).to_be_visible(timeout=WAIT)
         still(page)
         page.screenshot(path=str(SHOTS / f"minute-play-{width}x{height}.png"))
         assert in_view(page, ".loo-board"), "the table still in reach below the minute"
+        a_law_opens_and_closes(page, the_laws_behind_the_minute(page), f"minute-play-{width}x{height}")
         page.reload()
         expect(minute.locator("summary").first).to_be_visible()
         assert not minute.evaluate("d => d.open"), "folded on a later visit"
