@@ -32,6 +32,7 @@ import ipywidgets as ipw
 from loo.core.protocols import Hand
 from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.journal import BadTableId, Journals, UnknownTable
+from widgets.law_refs import with_law_refs
 from widgets.ledger_view import LedgerView
 from widgets.model import TableModel
 from widgets.request import preheated, request_arrived
@@ -201,7 +202,7 @@ class DealCodes(ipw.VBox):  # type: ignore[misc]
         self.model.observe(guarded(say)(lambda _change: self._update()), names=["version"])
 
     def _say(self, message: str) -> None:
-        self._status.value = f'<div role="status" aria-live="polite">{escape(message)}</div>' if message else ""
+        self._status.value = f'<div role="status" aria-live="polite">{with_law_refs(message)}</div>' if message else ""
 
     def _update(self) -> None:
         if self._hand is not None and self.model.hand is not self._hand:

@@ -28,12 +28,13 @@ from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import LIST_VERBS, action_label, pam_card, piece_name
 from widgets.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, sheet_in_page, tile_class
 from widgets.hints import WORKING, describe, hint_html
+from widgets.law_refs import law_ref_html, with_law_refs
 from widgets.model import TableModel, in_words
 from widgets.opening import opening_html
 from widgets.round_table import round_board_html
 from widgets.safety import guarded
 from widgets.shared import ROW, is_shared, lean, own_layout, shared_layout
-from widgets.table_words import cited, offered
+from widgets.table_words import offered
 from widgets.watching import Watching
 
 KEYS_HELP = (
@@ -252,7 +253,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
 
     def say(self, message: str) -> None:
         """Show ``message`` in the table's status line (read out by a screen reader)."""
-        self._status.value = f'<div role="status" aria-live="polite">{escape(message)}</div>'
+        self._status.value = f'<div role="status" aria-live="polite">{with_law_refs(message)}</div>'
 
     # ----- rendering -------------------------------------------------------------------------
 
@@ -342,7 +343,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
     def _unavailable_html(self) -> str:
         view = self.model.view()
         lines = [  # only choices this table has: no miss at Pam, no Misery where the rules leave it out
-            f"<li><b>{escape(action_label(action))}</b>: not now. {escape(reason)}</li>"
+            f"<li><b>{escape(action_label(action))}</b>: not now. {with_law_refs(reason)}</li>"
             for action, reason in self.model.unavailable()
             if offered(action, view)
         ]
@@ -485,7 +486,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             verdict = "allowed" if e.legal else "not allowed"
             reason = in_words(e.reason.strip())  # cards and tiles named as the table names them
             items.append(f"<li><b>{escape(what)}</b>: {verdict}. {escape(reason[:1].upper() + reason[1:])} "
-                         f"({escape(cited(e.law))})</li>")  # fmt: skip
+                         f"({law_ref_html(e.law)})</li>")  # fmt: skip
         self._explained.value = (
             '<ul class="loo-explained" aria-label="why each choice is or is not allowed" '
             'style="font-size:13px;margin:4px 0 6px 1.2em;padding:0">' + "".join(items) + "</ul>"

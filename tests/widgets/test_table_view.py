@@ -242,8 +242,10 @@ def test_a_three_card_declaration_that_is_not_open_says_why() -> None:
     lines = view._unavailable.value
     assert table.unavailable(), "Bold Stand: throwing up is not open to the eldest hand"
     for _action, reason in table.unavailable():
-        assert reason in lines.replace("&#x27;", "'")
-    assert all(e.law in lines for e in table.hand.explain() if not e.legal and e.action.verb == "declare")
+        words = reason.rpartition(" (")[0]  # the reason in words; its law a reference that opens on a tap
+        assert words in lines.replace("&#x27;", "'")
+    laws = [e.law for e in table.hand.explain() if not e.legal and e.action.verb == "declare"]
+    assert all(f"{law_id}</summary>" in lines for law_id in laws)
 
 
 # ----- five-card Loo: a flush, and Pam be civil -----------------------------------------------
@@ -367,7 +369,8 @@ def test_a_bad_record_is_refused_by_name_and_the_table_is_unchanged() -> None:
     assert "cannot be read" in view._status.value
     stood = [{"seat": 0, "play": "2C"}]
     import_by_pasting(view, five_card_record(PAM3, stood))
-    assert "action 0 breaks L3-DECL-13" in view._status.value  # play begins only after the declarations
+    assert "action 0 breaks <details" in view._status.value  # play begins only after the declarations
+    assert "<summary" in view._status.value and "L3-DECL-13</summary>" in view._status.value
     assert view.model.view() == before
 
 
@@ -504,8 +507,10 @@ def test_why_lists_every_choice_with_its_law_and_source() -> None:
         assert e.law in text
     # A Bold Stand (the pool holds only the dealer's stake): standing is allowed, throwing up is not.
     assert "Stand</b>: allowed" in text and "Throw up</b>: not allowed" in text
-    # each law cited once, its sources in the same one pair of brackets
-    assert "(L3-BOLD-01: Encyclopedia" in text and "(L3-DECL-03: Peel" in text
+    # each law cited once, in one pair of brackets, as a reference that opens on a tap and names its
+    # sources by their titles (widgets.law_refs)
+    assert '(<details class="loo-law"><summary aria-label="Law L3-BOLD-01' in text
+    assert "Source: encyclopedia article on Loo" in text and "Source: Peel, Round Games with Cards" in text
     assert "((" not in text and "))" not in text and "[[" not in text
     next(b for b in live_buttons(view) if b.description == "Stand").click()
     assert view._explained.value == "" or view.model.hand.to_act != 0

@@ -6,7 +6,8 @@
 // that confirms, Space or Enter picks a card (or puts it back), and 1-9 pick the first to ninth.
 // When a move redraws the choices, the focus comes back to the first choice (in an exchange, the
 // first card to pick), so a keyboard player never has to Tab through the page again. It also plays
-// the reel of the computer players' moves at the reader's pace (see "Watching the play" below).
+// the reel of the computer players' moves at the reader's pace (see "Watching the play" below), and
+// closes a law's panel on Escape or a tap elsewhere.
 (function () {
   "use strict";
   var inTable = false;
@@ -199,6 +200,23 @@
     endReel(true);
     if (!/^[uhwln]$/i.test(e.key)) { e.preventDefault(); e.stopImmediatePropagation(); }
   }, true);
+  // A law cited at the table (widgets/law_refs.py) is a <details>: a tap, a click, Enter or Space on
+  // its ID opens its panel and closes it again. Escape closes an open one too (the focus going back
+  // to its ID), and a tap anywhere else closes it.
+  function openLaws() { return Array.prototype.slice.call(document.querySelectorAll("details.loo-law[open]")); }
+  document.addEventListener("keydown", function (e) {
+    var open = e.key === "Escape" ? openLaws() : [];
+    if (!open.length) { return; }
+    var active = document.activeElement;
+    var here = active && active.closest && active.closest("details.loo-law");
+    open.forEach(function (law) { law.open = false; });
+    if (here) { here.querySelector("summary").focus(); }
+    e.preventDefault();
+  });
+  document.addEventListener("click", function (e) {
+    var inside = e.target.closest && e.target.closest("details.loo-law");
+    openLaws().forEach(function (law) { if (law !== inside) { law.open = false; } });
+  });
   // Bring the focus back after the choices are redrawn (the old buttons, and the focus, are gone).
   new MutationObserver(function () {
     applyPace();
