@@ -19,7 +19,8 @@ from typing import Any
 from loo.cards import Card
 from loo.reasons import Reason
 from widgets.board import piece_html
-from widgets.model import HandLine, TableModel
+from widgets.chips import HandLine
+from widgets.model import TableModel
 
 STYLE = (
     "<style>"
