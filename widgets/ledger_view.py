@@ -38,9 +38,11 @@ NO_HAND = "No hand finished yet."
 
 _STYLE = """<style>
 .loo-ledger-scroll{overflow-x:auto;max-width:100%}
+.loo-ledger-view .widget-html,.loo-ledger-view .widget-html-content{min-width:0;max-width:100%}
 .loo-ledger th,.loo-ledger td{white-space:nowrap}
 .loo-ledger caption{white-space:normal}
 .loo-ledger.loo-scores td{white-space:normal;min-width:5.5em;vertical-align:top}
+.loo-ledger.loo-scores th{vertical-align:top}
 .loo-ledger{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:0.9em}
 .loo-ledger caption{text-align:left;font-weight:bold;padding:0.2em 0}
 .loo-ledger th,.loo-ledger td{padding:0.15em 0.5em;border-bottom:1px solid #ccc}
