@@ -78,6 +78,7 @@ class SeatChips:
     name: str
     dealer: bool = False
     dealt: int = 0  # put into the pool as the dealer's stake (or his feed of a Nap kitty)
+    began: int = 0  # booked to the dealer of a table begun at a later hand (a record, a deal code): the pool's rest
     ante: int = 0  # put in before the deal by every player: an ante, a Nap kitty's feed from each
     looed: int = 0  # paid into the next pool for being looed
     fees: int = 0  # Nap's fees paid into the kitty
@@ -88,7 +89,7 @@ class SeatChips:
     @property
     def put_in(self) -> int:
         """Everything this seat paid into the pool in the hand."""
-        return self.dealt + self.ante + self.looed + self.fees + self.penalty
+        return self.dealt + self.began + self.ante + self.looed + self.fees + self.penalty
 
     @property
     def net(self) -> int:
@@ -99,6 +100,8 @@ class SeatChips:
         said = []
         if self.dealt:
             said.append(f"put {self.dealt} in as dealer")
+        if self.began:
+            said.append(f"put in {self.began} more, the pool this table began with")
         if self.ante:
             said.append(f"anted {self.ante}")
         if self.fees:
@@ -121,13 +124,17 @@ class SeatChips:
         return f"{', '.join(parts)}: {signed(self.net)}" if parts else "no chips in or out: 0"
 
 
-def seat_chips(name: str, dealer: bool, entries: Sequence[Any]) -> SeatChips:
+def seat_chips(name: str, dealer: bool, entries: Sequence[Any], deal_price: int | None = None) -> SeatChips:
     """A seat's part of a hand from the ledger's entries for it (``loo.core.ledger.Entry``: an amount
-    paid into the pool, negative when taken out)."""
-    parts = dict.fromkeys(("dealt", "ante", "looed", "fees", "penalty", "won", "settled"), 0)
+    paid into the pool, negative when taken out). A table begun at a later hand books the whole pool
+    as its dealer's (``ChipLedger.sit_at``): what is over the ``deal_price`` is kept apart, as ``began``."""
+    parts = dict.fromkeys(("dealt", "began", "ante", "looed", "fees", "penalty", "won", "settled"), 0)
     for entry in entries:
         why, amount = entry.why, entry.amount
-        if why == "deal" or (why == "kitty" and dealer):
+        if why == "deal" and deal_price is not None and amount > deal_price:
+            parts["dealt"] += deal_price
+            parts["began"] += amount - deal_price
+        elif why == "deal" or (why == "kitty" and dealer):
             parts["dealt"] += amount
         elif why in STAKES:
             parts["ante"] += amount
@@ -179,6 +186,7 @@ def hand_lines(game: Any) -> list[HandLine]:
     scoring = str(getattr(rules, "domino_scoring", "chips"))
     score = dict.fromkeys(players, rules.game_points if scoring == "rounce" else 0)
     pool = 0
+    price = getattr(rules, "deal_price", None)
     by_hand: dict[int, list[Any]] = {}
     for entry in game.ledger:
         by_hand.setdefault(entry.hand, []).append(entry)
@@ -186,7 +194,7 @@ def hand_lines(game: Any) -> list[HandLine]:
         entries = by_hand.get(index, [])
         pool += sum(e.amount for e in entries)
         seats = tuple(
-            seat_chips(name, name == result.dealer, [e for e in entries if e.player == name]) for name in players
+            seat_chips(name, name == result.dealer, [e for e in entries if e.player == name], price) for name in players
         )
         for seat in seats:
             running[seat.name] += seat.net
@@ -245,7 +253,7 @@ def account_columns(line: HandLine, names: Sequence[str]) -> tuple[list[str], li
         ]
     seats = [line.seat(name) for name in names]
     parts: list[tuple[str, list[int], Callable[[int], str]]] = [
-        ("Stake", [s.dealt + s.ante for s in seats], str),
+        ("Stake", [s.dealt + s.began + s.ante for s in seats], str),
         ("Fees and penalties", [s.fees + s.penalty for s in seats], str),
         ("Took from the pool", [s.won for s in seats], str),
         ("Looed for", [s.looed for s in seats], str),

@@ -81,7 +81,7 @@ def ledger_table(
             f'<td class="loo-ledger-name">{escape(line.dealer)}</td>'
             f"<td>{line.pool_before}</td>"
             + "".join(f"<td>{signed(line.net.get(name, 0))}</td>" for name in names)
-            + f"<td>{_loos({s.name: s.dealt + s.ante for s in line.seats}, names)}</td>"
+            + f"<td>{_loos({s.name: s.dealt + s.began + s.ante for s in line.seats}, names)}</td>"
             + f"<td>{_loos(line.loos, names)}</td>"
             f"<td>{line.pool_after}</td>"
             + "".join(f"<td>{signed(line.balances.get(name, 0))}</td>" for name in names)
@@ -100,7 +100,7 @@ def ledger_table(
             + "</tr>"
         )
     loos = sum(sum(line.loos.values()) for line in lines)
-    staked = sum(s.dealt + s.ante for line in lines for s in line.seats)
+    staked = sum(s.dealt + s.began + s.ante for line in lines for s in line.seats)
     held = sum(balances.get(name, 0) for name in names)
     total = (
         "<tr>"

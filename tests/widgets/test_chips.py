@@ -115,7 +115,10 @@ def every_place_agrees(table: LiveTable, ledger: LedgerView) -> HandLine:
         else:  # the record's payouts and loos are the parts the play decided
             assert (chips.won, chips.looed) == (settlement.payouts[seat], settlement.loos[seat])
         # the settlement's net leaves out what was paid before the deal: the stake, an ante, a kitty's feed
-        assert chips.net == settlement.net()[seat] - chips.dealt - chips.ante - chips.penalty or line.in_points
+        assert (
+            chips.net == settlement.net()[seat] - chips.dealt - chips.began - chips.ante - chips.penalty
+            or line.in_points
+        )
     # The result line under the table names every player with the same words.
     result = unescape(table.table._result_html())
     for name in names:
@@ -135,7 +138,7 @@ def every_place_agrees(table: LiveTable, ledger: LedgerView) -> HandLine:
         assert column(settle, "Net chips", names) == {n: signed(line.net[n]) for n in names}
         if any(s.dealt for s in line.seats):
             stake = column(settle, "Stake", names)
-            assert all(int(stake[s.name]) == s.dealt + s.ante for s in line.seats)
+            assert all(int(stake[s.name]) == s.dealt + s.began + s.ante for s in line.seats)
         for name in names:
             chips = line.seat(name)
             who = "You" if name == names[model.seat] else name

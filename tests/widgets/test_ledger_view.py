@@ -123,7 +123,7 @@ def test_the_table_holds_the_models_numbers_and_every_chip(game: str, rules: obj
             assert number(row[2]) == line.pool_before
             assert [number(c) for c in row[3 : 3 + n]] == [line.net[p] for p in names]
             # what was put in before the deal (the dealer's stake, antes), then the loos, each a part of the net
-            assert number(row[3 + n]) == sum(s.dealt + s.ante for s in line.seats)
+            assert number(row[3 + n]) == sum(s.dealt + s.began + s.ante for s in line.seats)
             assert number(row[4 + n]) == sum(line.loos.values())
             assert number(row[5 + n]) == line.pool_after
             assert [number(c) for c in row[6 + n :]] == [line.balances[p] for p in names]
