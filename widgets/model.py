@@ -32,8 +32,7 @@ import logging
 import random
 import re
 import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import traitlets
@@ -47,6 +46,7 @@ from loo.kits import kit
 from loo.records import load, record_type, replay_actions
 from loo.registry import Family, family
 from loo.tiles import Tile
+from widgets.chips import HandLine, hand_lines
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.hints import Hint, hint_for
 from widgets.journal import START, Event, Journals
@@ -68,20 +68,6 @@ SEED_LIMIT = 10**9  # a new deal's seed is from 1 to SEED_LIMIT - 1
 FINISHED_MESSAGE = (
     "This hand is over, so it cannot be taken back: every card of it has been seen. Deal the next hand to play on."
 )
-
-
-@dataclass(frozen=True)
-class HandLine:
-    """One finished hand in the game's ledger, as the ledger view shows it."""
-
-    number: int  # 1 for the first hand
-    dealer: str
-    pool_before: int  # the pool the hand was played for
-    pool_after: int  # what carries to the next hand
-    net: Mapping[str, int]  # each player's chips won (+) or paid (-) in this hand
-    loos: Mapping[str, int]  # chips paid into the pool as loos (or penalties) in this hand
-    balances: Mapping[str, int]  # each player's running balance after this hand
-    reason: str  # how the hand ended, e.g. "played", "all-threw"
 
 
 class TableModel(SavingTable, traitlets.HasTraits):
@@ -287,35 +273,9 @@ class TableModel(SavingTable, traitlets.HasTraits):
         return dict(self.table_game.balances())
 
     def hand_lines(self) -> list[HandLine]:
-        """The game hand by hand: what each player won or paid, the loos, and the pool carried over."""
-        lines: list[HandLine] = []
-        running = dict.fromkeys(self.table_game.balances(), 0)
-        pool = 0
-        for index, result in enumerate(self.table_game.results):
-            entries = [e for e in self.table_game.ledger if e.hand == index]
-            net = dict.fromkeys(running, 0)
-            loos = dict.fromkeys(running, 0)
-            for entry in entries:
-                net[entry.player] -= entry.amount
-                pool += entry.amount
-                if entry.why in ("loo", "fees"):
-                    loos[entry.player] += entry.amount
-            for player, amount in net.items():
-                running[player] += amount
-            settlement = result.settlement
-            lines.append(
-                HandLine(
-                    number=index + 1,
-                    dealer=result.dealer,
-                    pool_before=int(result.pool_before),
-                    pool_after=pool,
-                    net=net,
-                    loos=loos,
-                    balances=dict(running),
-                    reason=str(settlement.reason),
-                )
-            )
-        return lines
+        """The game hand by hand, as :func:`widgets.chips.hand_lines` accounts it: each player's chips in
+        their parts (the dealer's stake among them) and net, the pool carried over, and any points."""
+        return hand_lines(self.table_game)
 
     # ----- what the reader may do ------------------------------------------------------------
 

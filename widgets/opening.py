@@ -21,8 +21,9 @@ from typing import Any
 from loo.cards import Card
 from loo.reasons import Reason
 from widgets.board import piece_html
+from widgets.chips import HandLine
 from widgets.law_refs import LAW_STYLE, law_ref_html
-from widgets.model import HandLine, TableModel
+from widgets.model import TableModel
 
 STYLE = (
     "<style>"

@@ -21,7 +21,7 @@ from loo.core.protocols import CallingView, MissesView, MissView, Piece, TurnupV
 from loo.registry import played_with_tiles
 from loo.svg import hand_svg, tiles_svg
 from loo.tiles import NUMBER_PLURALS, Tile
-from widgets.board import NAP_CONTRACTS, pam_card, piece_html, piece_name, pieces_html, seat_marks
+from widgets.board import NAP_CONTRACTS, has_pool, pam_card, piece_html, piece_name, pieces_html, seat_marks
 
 SIDES = ("left", "top", "right")
 TRICK_WIDTH = 60  # a card in the trick, in pixels (a tile is drawn 1.4 times as wide)
@@ -159,7 +159,7 @@ def _facts_html(view: View, names: Sequence[str], seat: int, *, four_colour: boo
         what = miss_words(miss, tiles)
         drawn = "" if tiles else _face_down(miss, f"the miss: {what}", tiles)
         facts.append(f'<div class="loo-miss">The miss: {escape(what) if tiles else drawn}</div>')
-    if view.pool or not isinstance(view, CallingView):  # Nap without a kitty has no pool
+    if has_pool(view):  # not Nap without a kitty, nor a game scored in points
         said = "Played for a pool of" if view.settlement is not None else "Pool:"
         facts.append(f'<div class="loo-pool">{said} <b>{view.pool} chips</b></div>')
     return f'<div class="loo-facts">{"".join(facts)}</div>'

@@ -22,11 +22,12 @@ import ipywidgets as ipw
 
 from loo.actions import Action
 from loo.cards import Card
-from loo.core.protocols import PointsGame, PointsSettlement, TileRules, View
+from loo.core.protocols import TileRules, View
 from loo.records import MAX_RECORD_CHARS
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import LIST_VERBS, action_label, pam_card, piece_name
 from widgets.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, sheet_in_page, tile_class
+from widgets.chips import result_words
 from widgets.hints import WORKING, describe, hint_html
 from widgets.law_refs import law_ref_html, with_law_refs
 from widgets.model import TableModel, in_words
@@ -318,26 +319,14 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         if not hand.is_over or not self.model.table_game.results:
             return ""
         line = self.model.hand_lines()[-1]
-        paid = ", ".join(f"{name} {amount:+d}" for name, amount in line.net.items() if amount)
         # Once the hand is over its cards are public, so its deal code may be shown: the whole
         # code, since a bare seed re-deals only a game's first hand.
         deal = self.model.deal_code() if self.model.seed is not None else None
         code = f" Deal code {deal}." if deal is not None else ""
-        settlement, game, rules = hand.settlement, self.model.table_game, self.model.rules
-        points = settlement.points if isinstance(settlement, PointsSettlement) else None
-        if points is not None and isinstance(game, PointsGame) and isinstance(rules, TileRules):
-            # a domino game scored in points: no chip moves, the scores do
-            changes = ", ".join(f"{name} {p:+d}" for name, p in zip(self.model.names, points, strict=True))
-            now = ", ".join(f"{name} {score}" for name, score in game.scores.items())
-            goal = "down to 0" if rules.domino_scoring == "rounce" else f"to {rules.game_points}"
-            said = f"Points this hand: {changes}; the scores now: {now} (the first {goal} wins)"
-            return f'<p class="loo-result" role="status">Hand {line.number} is over. {escape(said)}.{code}</p>'
-        said = f"Hand {line.number} is over: {paid or 'no chips moved'}."
-        looed = ", ".join(f"{name} {amount}" for name, amount in line.loos.items() if amount)
-        if looed:
-            said += f" Paid into the pool: {looed}."
-        if line.pool_before or line.pool_after or self.model.game != "nap":  # Nap without a kitty has no pool
-            said += f" The pool carries {line.pool_after} chips to the next hand."
+        rules = self.model.rules
+        said = result_words(line, self.model.names, rules.game_points if isinstance(rules, TileRules) else 0)
+        if not line.in_points and (line.pool_before or line.pool_after or self.model.game != "nap"):
+            said += f" The pool carries {line.pool_after} chips to the next hand."  # Nap without a kitty has none
         return f'<p class="loo-result" role="status">{escape(said)}{code}</p>'
 
     def _unavailable_html(self) -> str:

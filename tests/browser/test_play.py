@@ -43,6 +43,7 @@ from tests.conftest import ROOT, Served, serve_server
 from tests.helpers.seen import visible_to_reader as seen_at_table
 from widgets.board import LIST_VERBS, action_label, pam_card, piece_label, piece_name
 from widgets.card_style import card_class, card_stylesheet, tile_class
+from widgets.chips import points_words, signed
 from widgets.hints import describe
 from widgets.model import TableModel, in_words
 from widgets.rules_picker import RulesPicker
@@ -432,21 +433,27 @@ class Table:
                 staked[entry.player] += entry.amount
         assert sum(staked.values()) == record["pool"], (staked, record["pool"])
         net = {name: gain[seat] - staked[name] for seat, name in enumerate(names)}
-        moved = ", ".join(f"{name} {amount:+d}" for name, amount in net.items() if amount) or "no chips moved"
-        expected = f"Hand 1 is over: {moved}."
-        looed = ", ".join(f"{n} {loo}" for n, loo in zip(names, result.get("loos", ()), strict=False) if loo)
-        if looed:
-            expected += f" Paid into the pool: {looed}."
-        if record["pool"] or result.get("next_pool") or "settlement" not in result:  # Nap without a kitty: no pool
-            expected += f" The pool carries {result.get('next_pool', 0)} chips to the next hand."
+        # Each player named with the parts of their chips and the net, stakes included (widgets.chips).
+        said = [
+            rf"{name}: (no chips in or out: 0|[^;]*: {re.escape(signed(amount))})(;|\.)" for name, amount in net.items()
+        ]
+        tail = f"The pool carries {result.get('next_pool', 0)} chips to the next hand."
+        if not (record["pool"] or result.get("next_pool") or "settlement" not in result):
+            tail = ""  # Nap without a kitty: no pool
         if result.get("points") is not None:  # Rounce: no chip moves; each seat's score, from 15 down, does
             start = model.rules.game_points
-            changes = ", ".join(f"{n} {p:+d}" for n, p in zip(names, result["points"], strict=True))
-            now = ", ".join(f"{n} {start + p}" for n, p in zip(names, result["points"], strict=True))
-            expected = f"Hand 1 is over. Points this hand: {changes}; the scores now: {now} (the first down to 0 wins)."
+            said = [
+                rf"{name}: {re.escape(points_words(p, 'rounce'))}, now {start + p}"
+                for name, p in zip(names, result["points"], strict=True)
+            ]
+            tail = "(lower is better: everyone starts on 15 and the first down to 0 wins)."
         result_line = self.page.locator(".loo-result")
         expect(result_line).to_be_visible()
-        assert result_line.inner_text().startswith(expected), (result_line.inner_text(), expected)
+        shown = result_line.inner_text()
+        assert shown.startswith("Hand 1 is over. "), shown
+        for pattern in said:
+            assert re.search(pattern, shown), (shown, pattern)
+        assert tail in shown, (shown, tail)
 
     def shot(self, name: str) -> None:
         SHOTS.mkdir(exist_ok=True)

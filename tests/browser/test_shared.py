@@ -223,6 +223,8 @@ def test_the_teachers_console_in_a_browser(browser: Browser, served_site: Served
     section = page.locator("section.table-result", has_text=table_id[:6])
     expect(section.locator("table.result tr")).to_have_count(6)  # a heading and five players
     expect(section).to_contain_text("Stand")
+    # Each player's chips as the table showed them: the dealer's stake counted with the rest (widgets.chips)
+    expect(section.locator("td", has_text="put 3 in as dealer").first).to_be_visible()
     section.locator("a.step").first.click()
     expect(page.locator("h1")).to_contain_text("step 0 of")
     page.locator("a.on").click()

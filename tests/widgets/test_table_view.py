@@ -293,7 +293,9 @@ def test_five_card_flush_by_clicking_sweeps_the_pool() -> None:
             click_through(view, rng)
     settlement = view.model.hand.settlement
     assert settlement.reason == "flush" and settlement.flush == (0, "pam")
-    assert "Hand 1 is over" in view._board.value and "Ann +15" in view._board.value
+    assert "Hand 1 is over" in view._board.value and "Ann: took 15 from the pool: +15" in view._board.value
+    # the table began at this hand: the dealer's stake of 5 and the rest of the pool the ledger books to her
+    assert "Cat: put 5 in as dealer, put in 10 more, the pool this table began with: \u221215" in view._board.value
 
 
 def test_pam_be_civil_by_clicking_marks_pam_and_says_why() -> None:

@@ -20,6 +20,7 @@ from loo.actions import Action
 from loo.cards import parse_cards
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
 from tests.widgets.test_table_view import hidden_in_state, live_buttons
+from widgets.chips import seat_words, signed
 from widgets.live_table import LiveTable
 from widgets.model import TableModel
 from widgets.moves import Move
@@ -188,13 +189,19 @@ def test_a_finished_hand_shows_every_hand_and_trick_and_the_settlement_in_words(
         assert f"{name}&#x27;s hand as dealt" in summary or f"{name} (you)&#x27;s hand as dealt" in summary
     for k, trick in enumerate(model.hand.tricks, start=1):
         assert f"Trick {k}: {model.names[trick.winner]} won it" in summary
-    assert "You took" in summary
-    line = model.hand_lines()[-1]  # the chips in words are the ledger's, as the result line says them
-    if "points" not in summary:
-        for name, amount in line.net.items():
-            who = "You" if name == model.names[model.seat] else name
-            said = f"won {amount} chip" if amount > 0 else f"paid {-amount} chip" if amount else "neither won nor paid"
-            assert f"{who} took" in summary and said in summary.split(f"{who} took", 1)[1].split(";")[0]
+    line = model.hand_lines()[-1]  # the words are the game's accounts, as the result line and the ledger say them
+    words = unescape(summary.split('class="loo-summary-words">', 1)[1].split("</p>", 1)[0])
+    for name in model.names:
+        who = "You" if name == model.names[model.seat] else name
+        said = words.split(f"{who} won ", 1)[1].split(". ", 1)[0].rstrip(".")
+        if line.in_points:
+            assert seat_words(line, name) in said, (said, line)
+        else:
+            chips = line.seat(name)
+            assert said.endswith(f": {signed(chips.net)} chips") if chips.parts() else "no chips in or out" in said, (
+                said
+            )
+            assert all(part in said for part in chips.parts()), (said, chips)
     model.new_hand()
     assert watching.summary.value == ""
 

@@ -30,6 +30,7 @@ import tornado.web
 from loo.records import load, replay_actions
 from widgets.board import action_label, board_html
 from widgets.card_style import SHEET_PATH
+from widgets.chips import seat_words
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.model import TableModel
 from widgets.seating import COMPUTER, SeatBook, SeatRow
@@ -285,18 +286,23 @@ class ConsoleResults(ConsoleHandler):
             if model is None or code is None or not same_deal(code, wanted):
                 continue
             hands = []
+            lines = model.hand_lines()  # the game's accounts: the dealer's stake counted as on the table
             for number, record in enumerate(model.records, start=1):
                 if not record.get("actions"):
                     continue  # a hand settled as it was dealt: nobody chose anything
                 names, said, tricks, net = hand_rows(record)
+                line = lines[number - 1] if len(lines) == len(model.records) else None
+                shown = [
+                    seat_words(line, n) if line is not None else f"{c:+d}" for n, c in zip(names, net, strict=True)
+                ]
                 cells = "".join(
-                    f"<tr><td>{html.escape(n)}</td><td>{html.escape(s)}</td><td>{t}</td><td>{c:+d}</td></tr>"
-                    for n, s, t, c in zip(names, said, tricks, net, strict=True)
+                    f"<tr><td>{html.escape(n)}</td><td>{html.escape(s)}</td><td>{t}</td><td>{html.escape(c)}</td></tr>"
+                    for n, s, t, c in zip(names, said, tricks, shown, strict=True)
                 )
                 step = html.escape(self.link(f"/console/table/{table.table_id}", hand=number, step=0))
                 hands.append(
                     f'<h3>Hand {number} <a class="step" href="{step}">step through</a></h3><table class="result">'
-                    "<tr><th>Player</th><th>Stood or called</th><th>Tricks</th><th>Chips</th></tr>"
+                    "<tr><th>Player</th><th>Stood or called</th><th>Tricks</th><th>This hand</th></tr>"
                     f"{cells}</table>"
                 )
             body = "".join(hands) or "<p>No hand finished yet.</p>"
