@@ -13,9 +13,9 @@ from loo.actions import Action
 from loo.registry import NAMES
 from tests.server.test_server import fetch_at_once
 from tests.server.test_shared_pages import app
+from widgets.dealcode import parse_deal_code
 from widgets.model import TableModel, in_words
 from widgets.server.console import dealt_to
-from widgets.dealcode import parse_deal_code
 
 # A piece's name straight after a verb or a comma, with no article: "holds nine of hearts", "lead six-three".
 _BARE = re.compile(
@@ -72,7 +72,10 @@ def test_in_words_adds_an_article_only_where_none_is() -> None:
     assert in_words("Ann holds 9H, so 4S may not be played") == (
         "Ann holds the nine of hearts, so the four of spades may not be played"
     )
-    assert in_words("the 9H follows; Ann holds the trump 6-3") == "the nine of hearts follows; Ann holds the trump six-three"
+    assert (
+        in_words("the 9H follows; Ann holds the trump 6-3")
+        == "the nine of hearts follows; Ann holds the trump six-three"
+    )
     assert in_words("QH follows suit") == "the queen of hearts follows suit"
 
 

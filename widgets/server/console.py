@@ -235,7 +235,8 @@ class ConsoleDeal(ConsoleHandler):
             book.set_pending(table_id, str(code))
         back = html.escape(self.link("/console"))
         self.finish(page("Teacher's console", (
-            f'<p class="dealt">{html.escape(dealt_to(code, len(tables)))}</p><p><a href="{back}">Back to the console</a></p>'
+            f'<p class="dealt">{html.escape(dealt_to(code, len(tables)))}</p>'
+            f'<p><a href="{back}">Back to the console</a></p>'
         )))  # fmt: skip
 
 

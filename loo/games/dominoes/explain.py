@@ -356,7 +356,10 @@ class DominoExplainer(TrickHand):
         who = self._who(action.seat)
         if action.verb == "declare":
             if s.announcing:
-                return ("DL-DLR-04", f"{who} plays on their own account: unless announced, that is what the dealer does")
+                return (
+                    "DL-DLR-04",
+                    f"{who} plays on their own account: unless announced, that is what the dealer does",
+                )
             if action.value == "stand":
                 return ("DL-DECL-01", f"{who} may play the tiles dealt to them")
             if action.value == "miss":
