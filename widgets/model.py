@@ -120,6 +120,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self.bot_name = bots
         self.seat = seat
         self._history: list[Event] = []  # this game's journal, from its start event
+        self._replaced: list[Event] | None = None  # the journal of the game a new game replaced (saving.py)
         self._pushed: list[Action] = []  # the bot actions the change in hand has caused
         self._script: list[dict[str, Any]] | None = None  # while replaying: the bot actions to push
         self._replaying = False
@@ -203,6 +204,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
             self._start(game, rules, names, seed)
         first = self.deal_code()
         assert first is not None  # a new game's first hand is always dealt from a seed
+        self._replacing()
         self._history = []
         started = self._journal({"type": START, "code": str(first), "names": list(self.names), "bots": self.bot_name})
         return started and self._past_the_deal(first.seed if code is not None else None)
@@ -463,7 +465,8 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self._start(game, loaded.rules.to_record(), tuple(hand.names), None, deal=False)
         self._sit_at(hand, None)
         # A new game begins at the record's hand: its start event holds the record, and the journal
-        # of the game before it is no longer read (nor kept), however many records are loaded.
+        # of the game before it is kept only to be brought back (SavingTable.restore_replaced).
+        self._replacing()
         self._history = []
         if not self._journal({"type": START, "record": text, "seat": self.seat, "bots": self.bot_name}):
             return False

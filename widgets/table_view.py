@@ -26,6 +26,7 @@ from widgets.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, she
 from widgets.hints import WORKING, describe, hint_html
 from widgets.model import TableModel, in_words
 from widgets.opening import opening_html
+from widgets.replacing import Replacing
 from widgets.round_table import round_board_html
 from widgets.safety import guarded
 from widgets.shared import ROW, is_shared, lean, own_layout, shared_layout
@@ -134,16 +135,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             indent=False,
             tooltip="Show cards and tiles as plain named buttons instead of pictures",
         )
-        self._sure = lean(
-            ipw.Button, description="Yes, new game", button_style="danger", tooltip="Start a new game now"
-        )
-        self._keep = lean(ipw.Button, description="Keep playing", tooltip="Go back to this game")
-        sure = lean(ipw.HTML, "Start a new game? This game's ledger starts again from nothing. ")
-        self._confirm_new = lean(  # shown when New game is clicked, so with a layout of its own
-            ipw.HBox,
-            [sure, self._sure, self._keep],
-            layout=ipw.Layout(flex_flow="row wrap", align_items="center", display="none"),
-        )
+        self._replacing = Replacing(model, self.say)  # asks before New game, and offers to undo it
         # Export and import of records, folded away until wanted.
         self._export_hand = lean(ipw.Button, description="Export this hand", tooltip="The finished hand as a record")
         self._export_game = lean(ipw.Button, description="Export the game", tooltip="Every finished hand as records")
@@ -187,11 +179,11 @@ class TableView(ipw.VBox):  # type: ignore[misc]
                 self._status,
                 _row([self.watching.last, self.watching.spoken], "loo-watch"),
                 _row([self._undo, self._hint, self._why, self._next, self._new_game, self._teaching], "loo-controls"),
+                self._replacing,
                 self._hinted,
                 self._explained,
                 self.watching.summary,
                 _row([self._four_colour, self._text_only, self.watching.pace], "loo-display"),
-                self._confirm_new,
                 self._records,
                 self._keys,
             ],
@@ -211,9 +203,9 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self._hint.on_click(guarded(say)(lambda _b: self._show_hint()))
         self._why.on_click(guarded(say)(lambda _b: self._explain()))
         self._next.on_click(guarded(say)(lambda _b: model.new_hand()))
-        self._new_game.on_click(guarded(say)(lambda _b: _show(self._confirm_new, True)))
-        self._keep.on_click(guarded(say)(lambda _b: _show(self._confirm_new, False)))
-        self._sure.on_click(guarded(say)(lambda _b: self._start_new_game()))
+        self._new_game.on_click(
+            guarded(say)(lambda _b: self._replacing.ask("Start a new game", "Yes, new game", self._start_new_game))
+        )
         self._confirm.on_click(guarded(say)(lambda _b: self._submit_picks()))
         self._teaching.observe(guarded(say)(lambda change: setattr(model, "teaching", change["new"])), names=["value"])
         self._export_hand.on_click(guarded(say)(lambda _b: self._show_export(whole_game=False)))
@@ -461,10 +453,11 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             else ""
         )
 
-    def _start_new_game(self) -> None:
-        _show(self._confirm_new, False)
-        if self.model.new_game():  # else the model has said why not (another tab played on, say)
-            self.say("A new game: the ledger starts again.")
+    def _start_new_game(self) -> bool:
+        if not self.model.new_game():  # the model has said why not (another tab played on, say)
+            return False
+        self.say("A new game: the ledger starts again.")
+        return True
 
     # ----- records ---------------------------------------------------------------------------
 
