@@ -151,7 +151,13 @@ TABLE_RULES = (
     ".loo-round .loo-to-act{border-color:#ffc21a;background:rgba(255,194,26,.14)}"
     ".loo-round .loo-at-bottom{grid-area:me;justify-self:center}"
     ".loo-middle{grid-area:middle;display:flex;flex-wrap:wrap;align-items:center;justify-content:center;"
-    "gap:8px 18px;min-height:96px}"
+    "gap:8px 18px;min-height:96px;position:relative}"
+    # The last trick, when asked for, laid over the middle (nothing on the cloth moves), and the line
+    # naming the trick just won, among the middle's facts.
+    ".loo-over{position:absolute;left:0;right:0;top:0;min-height:100%;z-index:3;display:flex;flex-direction:column;"
+    f"align-items:center;justify-content:center;gap:2px;padding:4px;border-radius:10px;background:{FELT_EDGE}}}"
+    ".loo-over .loo-won{color:#1b1b1b;margin:0}.loo-over-close{font-size:12px;margin:0;color:#e6f2ea}"
+    ".loo-facts>.loo-just{display:block;max-width:17em;font-style:italic;color:#f3e7b0}"
     ".loo-round .loo-trick{display:flex;flex-wrap:wrap;justify-content:center;gap:4px 8px;min-width:120px}"
     ".loo-trick-empty{color:#e6f2ea;font-style:italic;align-self:center}"
     ".loo-round .loo-play{margin:0;display:flex;flex-direction:column;align-items:center}"
@@ -184,9 +190,17 @@ TABLE_RULES = (
     # reel shows and the table as it stands waits, hidden; without the page's script the reel never shows.
     ".loo-film{display:none!important}.loo-playing .loo-film{display:block!important}"
     ".loo-playing .loo-standing{display:none!important}.loo-reel .loo-frame[hidden]{display:none}"
-    ".loo-reel-near{display:flex;flex-direction:column;align-items:center;gap:8px;padding-top:10px!important}"
+    # (as wide as the cloth above it: the reel is one widget, where the standing table's near edge is another)
+    ".loo-reel-near{display:flex;flex-direction:column;align-items:center;gap:8px;padding-top:10px!important;"
+    "margin-left:0!important;margin-right:0!important}"
     ".loo-reel-hand{opacity:.8}.loo-reel-hand svg{max-width:100%;height:auto}"
     ".loo-reel-near .loo-show-rest{width:auto;height:auto;min-height:32px;padding:4px 14px;font-size:14px}"
+    # An exchange says what to do, where the reader looks: pick, then press the button.
+    ".loo-near .loo-pick-say{text-align:center;color:#fff;font:14px system-ui,sans-serif;height:auto;margin-top:8px}"
+    ".loo-near .loo-pick-say p{margin:0}"
+    # Tiles in the finished hand's summary drawn big enough to read their pips.
+    ".loo-summary svg.loo-tiles{width:72px;height:36px;margin:1px}"
+    "@media (max-width:480px){.loo-summary svg.loo-tiles{width:56px;height:28px}}"
     # Focus, plain to see on every control of the table: black and amber, never the blue of a legal choice.
     ".loo-table-view .jupyter-button:focus-visible,.loo-table-view .widget-toggle-button:focus-visible,"
     ".loo-table-view input:focus-visible,.loo-table-view textarea:focus-visible,.loo-skip:focus,"

@@ -108,7 +108,10 @@ def test_a_finished_trick_stays_on_the_table_with_its_winner_named() -> None:
     _wait, said, drawn = frames(view)[k]
     assert on_the_cloth(drawn) == len(won.plays)  # the whole trick, still on the cloth
     assert f"{winner} won it with the" in drawn and f"{winner} wins the trick." in said
-    assert f"{winner} won it with the" in view.watching.trick.value  # and beside the table as it stands
+    # and on the cloth as it stands, a line among the middle's facts (nothing between the cloth's rows)
+    assert re.search(
+        rf'class="loo-facts"><div class="loo-just">Trick \d+ just played: {winner} won it with the', view._board.value
+    )
     if k == len(model.moves) - 1:
         assert f'data-end="{PACES["Normal"] * HOLD:g}"' in view.watching.film.value
 
@@ -148,7 +151,7 @@ def test_the_last_trick_is_one_toggle_away() -> None:
     view = nap_at_play()
     watching = view.watching
     watching.last.value = True
-    assert "No trick has been finished" in watching.trick.value
+    assert "No trick has been finished" in view._board.value
     view.model.act(next(a for a in view.model.legal() if a.verb == "play"))
     while not view.model.view().tricks:
         view.model.act(view.model.legal()[0])
@@ -156,8 +159,12 @@ def test_the_last_trick_is_one_toggle_away() -> None:
     watching.last.value = False
     watching.last.value = True
     winner = view.model.names[trick.winner]
-    assert f"Last trick, trick {len(view.model.view().tricks)}: {winner} won it" in watching.trick.value
-    assert f"{winner} won it" in watching.spoken.value
+    # laid over the middle of the cloth, inside it: the cloth's rows stay where they were
+    over = view._board.value.split('class="loo-middle"')[1].split('class="loo-seat loo-at-bottom')[0]
+    assert f"Last trick, trick {len(view.model.view().tricks)}: {winner} won it" in over
+    assert 'class="loo-over"' in over and f"{winner} won it" in watching.spoken.value
+    watching.last.value = False
+    assert 'class="loo-over"' not in view._board.value
 
 
 def test_the_words_name_what_the_table_saw_and_count_what_went_face_down() -> None:
