@@ -74,6 +74,7 @@ class Watching:
             _dom_classes=["loo-pace"],
         )
         self._reels = itertools.count(1)
+        self._said = 0  # the changes whose moves the line has said
         self._won: tuple[TrickRecord, int] | None = None  # the trick last won in the latest change, and its number
         self.last.observe(guarded(view.say)(lambda _change: self._toggle_last()), names=["value"])
 
@@ -90,7 +91,7 @@ class Watching:
         words = [move_words(m, model.names, model.game) for m in moves]
         pace = PACES.get(self.pace.value, PACES[DEFAULT_PACE])
         if pace > 0 and len(moves) > 1:
-            self.spoken.value = ""  # the page says each move as its frame shows
+            self._say("")  # the page says each move as its frame shows
             near = self._waiting_hand(moves[0].view)
             self.film.value = reel_html(moves, words, pace, self._framer(moves), number=next(self._reels), near=near)
             self.view._render()
@@ -101,7 +102,13 @@ class Watching:
         self._say(" ".join(words))
 
     def _say(self, text: str) -> None:
-        self.spoken.value = f'<p style="font-size:13px;color:#333;margin:2px 0">{escape(text)}</p>' if text else ""
+        """Put ``text`` in the line of moves, replacing whatever the page wrote there while a reel played:
+        each change's line is new (its number), so that the page redraws it even when its words are the
+        same, or none (a take-back leaves no move of the last change said)."""
+        self._said += 1
+        self.spoken.value = (
+            f'<p data-change="{self._said}" style="font-size:13px;color:#333;margin:2px 0">{escape(text)}</p>'
+        )
 
     # ----- drawing --------------------------------------------------------------------------------
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import ipywidgets as ipw
+
 from loo.core.protocols import View
 from tests.server.test_store import same_game, store  # noqa: F401 (store: the fixture of each home of a table)
 from widgets.journal import Journals
@@ -31,8 +33,8 @@ def copy_of(model: TableModel) -> TableModel:
     return TableModel(journal=[dict(e) for e in model._history], rng=random.Random(0))
 
 
-def shown(row: object) -> bool:
-    return getattr(row, "layout").display is None
+def shown(row: ipw.HBox) -> bool:
+    return row.layout.display is None
 
 
 def test_a_new_game_is_undone_to_the_game_as_it_was(store: Journals) -> None:  # noqa: F811

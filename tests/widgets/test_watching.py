@@ -50,6 +50,11 @@ def frames(view: TableView) -> list[tuple[float, str, str]]:
     return [(float(wait), unescape(said), drawn) for wait, said, drawn in found]
 
 
+def unescape_text(html: str) -> str:
+    """The words of a piece of HTML, without its tags."""
+    return unescape(re.sub(r"<[^>]*>", "", html)).strip()
+
+
 def on_the_cloth(drawn: str) -> int:
     """How many pieces a frame's drawing has in the trick on the cloth (not in the panel of the trick just won)."""
     return drawn.split('class="loo-won"')[0].count('class="loo-play"')
@@ -94,7 +99,8 @@ def test_the_reel_reaches_the_page_before_the_table_it_leads_to() -> None:
     view = nap_at_play()
     order = play_paced(view)
     assert order.index("film") < order.index("board")
-    assert view.watching.spoken.value == ""  # the page says each move as its frame shows, not all at once
+    # the page says each move as its frame shows, not all at once
+    assert unescape_text(view.watching.spoken.value) == ""
 
 
 def test_a_finished_trick_stays_on_the_table_with_its_winner_named() -> None:
@@ -231,3 +237,20 @@ def test_the_next_hand_dealt_at_a_pace_clears_the_last_hand_s_summary_at_once() 
         if len(model.moves) > 1:
             break
     assert view.watching.film.value and view.watching.summary.value == ""
+
+
+def test_a_take_back_leaves_no_move_said_that_is_no_longer_on_the_table() -> None:
+    """Issue 27, point 5: the line of moves said "Eve plays the four of spades" after that card was taken
+    back. The page writes each move of a reel into that line itself, so the line the kernel sends after a
+    take-back must be a new one (never the same empty line as before), naming no move."""
+    view = nap_at_play()
+    play_paced(view, "Instant")  # the bots' moves said in the line
+    while len(view.model.moves) < 2:
+        play_paced(view, "Instant")
+    said_before = view.watching.spoken.value
+    assert "plays" in unescape_text(said_before)
+    play_paced(view, "Normal")  # a reel: the page writes its moves into the same line
+    reel_line = view.watching.spoken.value
+    assert view.model.undo()
+    assert view.watching.spoken.value not in (reel_line, said_before)  # a new line, which the page draws afresh
+    assert "plays" not in unescape_text(view.watching.spoken.value)
