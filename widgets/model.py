@@ -106,6 +106,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self.bot_name = bots
         self.seat = seat
         self._history: list[Event] = []  # this game's journal, from its start event
+        self._replaced: list[Event] | None = None  # the journal of the game a new game replaced (saving.py)
         self._pushed: list[Action] = []  # the bot actions the change in hand has caused
         self._script: list[dict[str, Any]] | None = None  # while replaying: the bot actions to push
         self._replaying = False
@@ -189,6 +190,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
             self._start(game, rules, names, seed)
         first = self.deal_code()
         assert first is not None  # a new game's first hand is always dealt from a seed
+        self._replacing()
         self._history = []
         started = self._journal({"type": START, "code": str(first), "names": list(self.names), "bots": self.bot_name})
         return started and self._past_the_deal(first.seed if code is not None else None)
@@ -423,7 +425,8 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self._start(game, loaded.rules.to_record(), tuple(hand.names), None, deal=False)
         self._sit_at(hand, None)
         # A new game begins at the record's hand: its start event holds the record, and the journal
-        # of the game before it is no longer read (nor kept), however many records are loaded.
+        # of the game before it is kept only to be brought back (SavingTable.restore_replaced).
+        self._replacing()
         self._history = []
         if not self._journal({"type": START, "record": text, "seat": self.seat, "bots": self.bot_name}):
             return False
@@ -543,21 +546,28 @@ def _kind_of(hand: Hand) -> str:
     return str(hand.deal_kind) if isinstance(hand, MissHand) else "normal"
 
 
-# The engine names pieces as records write them ("10S", "6-3"); a reader is shown their names.
-_CARD_CODE = re.compile(r"(?<![\w-])(?:10|[2-9JQKA])[SHDC](?![\w-])")
-_TILE_CODE = re.compile(r"(?<![\w-])[0-9]-[0-9](?![\w-])")
+# The engine names pieces as records write them ("10S", "6-3"); a reader is shown their names, each
+# with its article ("the ten of spades") unless a word before it already fixes which piece it is.
+_PIECE_CODE = re.compile(r"(?<![\w-])(?:(?:10|[2-9JQKA])[SHDC]|[0-9]-[0-9])(?![\w-])")
+_FIXED = re.compile(r"(?:\b(?:the|a|an|its|their|your|each|every|no|one|trump|turn-up|card|tile)|Pam,) $", re.I)
 
 
 def in_words(text: str) -> str:
-    """``text`` with every card or tile written as a record writes it named in words.
+    """``text`` with every card or tile written as a record writes it named in words, with its article.
 
     >>> in_words("Ann holds 10S and QH, so 4H may not be played (L3-PLAY-02)")
-    'Ann holds ten of spades and queen of hearts, so four of hearts may not be played (L3-PLAY-02)'
-    >>> in_words("lead 6-3, not 2-0 (DL-LEAD-02)")
-    'lead six-three, not two-blank (DL-LEAD-02)'
+    'Ann holds the ten of spades and the queen of hearts, so the four of hearts may not be played (L3-PLAY-02)'
+    >>> in_words("lead 6-3, not 2-0: the trump 5-5 beats the 4-4 (DL-LEAD-02)")
+    'lead the six-three, not the two-blank: the trump double five beats the double four (DL-LEAD-02)'
     """
-    text = _CARD_CODE.sub(lambda m: Card.parse(m.group()).name, text)
-    return _TILE_CODE.sub(lambda m: Tile.parse(m.group()).name, text)
+
+    def named(match: re.Match[str]) -> str:
+        code = match.group()
+        piece = Tile.parse(code) if "-" in code else Card.parse(code)
+        fixed = _FIXED.search(text, 0, match.start())
+        return piece.name if fixed else f"the {piece.name}"
+
+    return _PIECE_CODE.sub(named, text)
 
 
 def _sentence(text: str) -> str:

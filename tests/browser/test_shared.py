@@ -250,7 +250,7 @@ def test_the_teachers_console_in_a_browser(browser: Browser, served_site: Served
     page.goto(f"{served_site.base}/console?token={token}")
     page.fill(".deal-every input[name=code]", "l3.peel.s0.n12345")
     page.click(".deal-every button")
-    expect(page.locator(".dealt")).to_contain_text("tables of three-card-loo")
+    expect(page.locator(".dealt")).to_contain_text("of three-card Loo")
     with TableStore(served_site.db) as store:
         book = SeatBook(store)
         assert book.pending(table_id) == "l3.peel.s0.n12345"

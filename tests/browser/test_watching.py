@@ -69,8 +69,9 @@ def test_the_computer_players_cards_come_in_turn_and_the_last_trick_is_one_key_a
         assert talk == [], f"{len(talk)} websocket frames while the moves were laid out: the pace is not the browser's"
         page.locator(".loo-choices .loo-card-button").first.focus()
         page.keyboard.press("l")
-        panel = page.locator(".loo-trick-panel")
-        expect(panel).to_contain_text("Last trick, trick 1: Dan won it", timeout=5_000)
+        panel = page.locator(".loo-board .loo-over")  # laid over the middle of the cloth
+        expect(panel).to_be_visible(timeout=5_000)
+        expect(panel).to_contain_text("Last trick, trick 1: Dan won it")
         expect(page.locator(".loo-last")).to_have_class(re.compile(r"\bmod-active\b"))
         page.keyboard.press("l")
         # A key while the moves are laid out shows the table at once, and the moves skipped are said together.

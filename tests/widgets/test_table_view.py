@@ -437,13 +437,14 @@ def test_new_game_asks_first_and_starts_the_ledger_again() -> None:
     view = table_for("three-card-loo", "britannica", 5)
     finish(view)
     view._next.click()
-    assert view._confirm_new.layout.display == "none"
+    asking = view._replacing.ask_row
+    assert asking.layout.display == "none"
     view._new_game.click()
-    assert view._confirm_new.layout.display is None
-    view._keep.click()
-    assert view._confirm_new.layout.display == "none" and len(view.model.hand_lines()) == 1
+    assert asking.layout.display is None
+    view._replacing._no.click()
+    assert asking.layout.display == "none" and len(view.model.hand_lines()) == 1
     view._new_game.click()
-    view._sure.click()
+    view._replacing._yes.click()
     assert view.model.hand_lines() == [] and "new game" in view._status.value
 
 

@@ -28,6 +28,7 @@ from urllib.parse import urlencode
 import tornado.web
 
 from loo.records import load, replay_actions
+from loo.registry import entry
 from widgets.board import action_label, board_html
 from widgets.card_style import SHEET_PATH
 from widgets.chips import seat_words
@@ -235,9 +236,27 @@ class ConsoleDeal(ConsoleHandler):
             book.set_pending(table_id, str(code))
         back = html.escape(self.link("/console"))
         self.finish(page("Teacher's console", (
-            f'<p class="dealt">The deal {html.escape(str(code))} goes to {len(tables)} tables of {code.game}: each '
-            f'deals it at its next hand.</p><p><a href="{back}">Back to the console</a></p>'
+            f'<p class="dealt">{html.escape(dealt_to(code, len(tables)))}</p>'
+            f'<p><a href="{back}">Back to the console</a></p>'
         )))  # fmt: skip
+
+
+def dealt_to(code: DealCode, count: int) -> str:
+    """What the console says once a deal is sent to the live tables of its game.
+
+    >>> code = parse_deal_code("l3.peel.s0.n12345")
+    >>> dealt_to(code, 1)
+    'The deal l3.peel.s0.n12345 goes to 1 table of three-card Loo: that table deals it at its next hand.'
+    >>> dealt_to(code, 3)
+    'The deal l3.peel.s0.n12345 goes to 3 tables of three-card Loo: each deals it at its next hand.'
+    >>> dealt_to(code, 0)
+    'The deal l3.peel.s0.n12345 goes to no table: no table of three-card Loo is open.'
+    """
+    game = entry(code.game).in_text
+    if not count:
+        return f"The deal {code} goes to no table: no table of {game} is open."
+    tables, which = ("1 table", "that table") if count == 1 else (f"{count} tables", "each")
+    return f"The deal {code} goes to {tables} of {game}: {which} deals it at its next hand."
 
 
 class ConsoleOpen(ConsoleHandler):
