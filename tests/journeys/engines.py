@@ -237,7 +237,7 @@ class Page:
     def evaluate(self, function: str, arg: Any = None, *, frame: str | None = None) -> Any:
         """``function`` is ``(arg, doc, win) => value``, run against the top document or ``frame``'s."""
         source = (
-            "async (json) => {" + _DOC + "const a = JSON.parse(json);"
+            "async (json) => {" + _DOC + _SELECT + "const a = JSON.parse(json);"
             "const [doc, win, why] = __docOf(a.frame);"
             "if (!doc) throw new Error(why);"
             f"const value = await ({function})(a.arg, doc, win);"
@@ -290,9 +290,9 @@ class Page:
         found = self.visible(target, timeout=timeout)
         if not found.in_view:
             self.evaluate(
-                "(a, doc) => { const el = [...doc.querySelectorAll(a.css)].find(e => e.getBoundingClientRect().width"
-                " > 0) ; if (el) el.scrollIntoView({block: 'center', inline: 'nearest'}); return 1; }",
-                {"css": target.css},
+                "(spec, doc) => { const [all, shown] = __select(spec, doc, true); const el = shown[0] || all[0];"
+                " if (el) el.scrollIntoView({block: 'center', inline: 'nearest'}); return 1; }",
+                target.spec(),
                 frame=target.frame,
             )
             found = self.visible(target, in_view=True, timeout=timeout)

@@ -26,7 +26,8 @@ class Bidi:
     def __init__(self, url: str) -> None:
         from websockets.sync.client import connect
 
-        self.socket = connect(url, max_size=None, open_timeout=WAIT)
+        self.connection = connect(url, max_size=None, open_timeout=WAIT)
+        self.socket = self.connection.__enter__()
         self.answers: dict[int, dict[str, Any]] = {}
         self.events: list[dict[str, Any]] = []
         self.ready = threading.Condition()

@@ -26,6 +26,7 @@ FRAME = f"{BOX} iframe.loo-offer-frame"
 DEAL = "l3.peel.s0.n12.d2.p9.knormal"
 SIZES = {"laptop": (1366, 768), "desktop": (1920, 1080), "phone": (390, 844)}
 STARTS = 120.0  # Pyodide's first start in a busy machine's slowest engine (WebKit: 8-18 s measured)
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve")
 PLAYER = re.compile(r"(Ann|Ben|Cat|Dan|Eve) ([+\u2212-]\d+)")
 # The board shown, of several (a reel keeps hidden copies): the visible one.
 BOARD_TEXT = (
@@ -71,7 +72,7 @@ def home(page: Page, site: str) -> None:
 
 def to_first_chapter_by_next(page: Page) -> None:
     page.click(Target.of("a.right-next"))
-    page.visible(Target.role("heading", "A first hand", match="contains", within="main"))
+    page.visible(Target.role("heading", "How to use this book", match="start", within="main"))
 
 
 def to_chapter_by_sidebar(page: Page, title: str) -> None:
@@ -197,30 +198,40 @@ def reload_and_resume(page: Page, frame: str | None) -> None:
 
 
 def chips_shown(page: Page, frame: str | None) -> tuple[dict[str, int], dict[str, int]]:
-    """The finished hand's chips as the reader sees them: the summary line under the table, and the
-    Ledger tab's row for the hand; each player's chips won (+) or paid (-)."""
+    """The finished hand's chips as the reader sees them: the summary line under the table ("Hand 1 is
+    over: Ann +3, Ben -3.", the players whose chips moved) and the Ledger tab's row for that hand; each
+    player's chips won (+) or paid (-), every player of the ledger's row."""
     line = page.visible(Target.of(".loo-result", frame=frame), in_view=True).text
-    said = line.split(". ", 1)[0]
-    summary = {name: int(n.replace("\u2212", "-")) for name, n in PLAYER.findall(said)}
+    said = re.match(r"Hand (\d+) is over: ([^.]*)\.", line)
+    assert said, f"{page.engine}: the summary reads {line!r}"
+    summary = {name: int(n.replace("\u2212", "-")) for name, n in PLAYER.findall(said[2])}
     page.click(Target.role("tab", "Ledger", frame=frame))
-    ledger_table = page.visible(Target.of(".loo-ledger table", frame=frame))
-    assert ledger_table.box["height"] > 0
+    page.visible(Target.of("table.loo-ledger", frame=frame), in_view=True)
     rows = page.evaluate(
-        "(a, doc) => { const t = [...doc.querySelectorAll('.loo-ledger table')].find((e) =>"
+        "(a, doc) => { const t = [...doc.querySelectorAll('table.loo-ledger')].find((e) =>"
         " e.getBoundingClientRect().width > 0); if (!t) return null;"
         " const cells = (r) => [...r.querySelectorAll('th, td')].map((c) => c.innerText.trim());"
         " return [...t.querySelectorAll('tr')].map(cells); }",
         frame=frame,
     )
     assert rows, f"{page.engine}: the Ledger tab shows no table"
-    head, *body = rows
-    hand = next((r for r in body if r and r[0].strip() in ("1", "Hand 1")), None)
-    assert hand is not None, f"{page.engine}: no row for hand 1 in the ledger: {rows}"
-    ledger = {}
-    for name, cell in zip(head, hand, strict=False):
-        if name in ("Ann", "Ben", "Cat", "Dan", "Eve") and re.fullmatch(r"[+\u2212-]?\d+", cell):
-            ledger[name] = int(cell.replace("\u2212", "-"))
+    head = next(r for r in rows if "Ann" in r)
+    hand = next((r for r in rows if r and r[0] == said[1]), None)
+    assert hand is not None, f"{page.engine}: no row for hand {said[1]} in the ledger: {rows}"
+    ledger: dict[str, int] = {}
+    for name, cell in zip(head, hand, strict=False):  # each name twice: chips this hand, then the balance
+        if name in NAMES and name not in ledger:
+            ledger[name] = int(cell.replace("\u2212", "-").replace("+", ""))
     return summary, ledger
+
+
+def agree(summary: dict[str, int], ledger: dict[str, int]) -> bool:
+    """The summary names every player whose chips moved, as the ledger books them; the rest moved none."""
+    return (
+        bool(ledger)
+        and all(ledger[name] == summary.get(name, 0) for name in ledger)
+        and summary.items() <= ledger.items()
+    )
 
 
 # ----- the journeys ----------------------------------------------------------------------------------
@@ -246,7 +257,7 @@ def test_a_chapters_server_table(reader: Page, served: Served) -> None:
     server's table in the page; a whole hand with a take-back; the chips in the summary and the Ledger."""
     page = reader
     home(page, served.base)
-    to_chapter_by_sidebar(page, "A first hand")
+    to_chapter_by_sidebar(page, "How to use this book")
     play_here(page)
     src = page.evaluate("(css) => new URL(document.querySelector(css).src).pathname", FRAME)
     assert src.startswith("/tables/"), f"{page.engine}: the chapter opened {src}, not the server's table"
@@ -257,7 +268,7 @@ def test_a_chapters_server_table(reader: Page, served: Served) -> None:
     shots(page, "server-finished-hand", FRAME)
     summary, ledger = chips_shown(page, FRAME)
     assert summary, f"{page.engine}: the summary names no player's chips"
-    assert ledger == summary, f"{page.engine}: the summary says {summary}, the Ledger {ledger}"
+    assert agree(summary, ledger), f"{page.engine}: the summary says {summary}, the Ledger {ledger}"
 
 
 def test_a_server_table_from_the_tables_page(reader: Page, served: Served) -> None:
@@ -272,7 +283,7 @@ def test_a_server_table_from_the_tables_page(reader: Page, served: Served) -> No
     play_a_hand(page, None, take_back=True)
     page.shot("tables-finished-hand")
     summary, ledger = chips_shown(page, None)
-    assert summary and ledger == summary, f"{page.engine}: summary {summary}, Ledger {ledger}"
+    assert summary and agree(summary, ledger), f"{page.engine}: summary {summary}, Ledger {ledger}"
 
 
 def test_the_step_viewer_and_a_question(reader: Page, static_site: str) -> None:
@@ -285,7 +296,7 @@ def test_the_step_viewer_and_a_question(reader: Page, static_site: str) -> None:
     head = Target.of("[data-loo-frame]:not([hidden]) .loo-steps-head", within=viewer)
     assert page.visible(head).text.startswith("Step 0 of 11"), page.find(head).text
     page.click(Target.role("button", "Forward one step", match="start", within=viewer))
-    page.wait_for("(a, doc) => doc.querySelector('[data-loo-steps] [data-loo-frame=\"1\"]:not([hidden])')")
+    page.wait_for("(a, doc) => !!doc.querySelector('[data-loo-steps] [data-loo-frame=\"1\"]:not([hidden])')")
     assert page.visible(head, in_view=True).text.startswith("Step 1 of 11"), page.find(head).text
     cards = Target.of("[data-loo-frame]:not([hidden]) [role=img]", within=viewer)
     found = page.visible(cards, in_view=True)
@@ -294,9 +305,9 @@ def test_the_step_viewer_and_a_question(reader: Page, static_site: str) -> None:
     assert page.visible(head).text.startswith("Step 0 of 11"), page.find(head).text
     page.shot("step-viewer")
     question = ".loo-choice"
-    page.click(Target.role("button", "Stand", within=f"{question} .loo-choice-picks"))
+    page.click(Target.role("button", "Ace of hearts", within=f"{question} .loo-choice-picks"))
     outcome = page.visible(Target.of("[data-loo-outcome]", within=question), in_view=True)
-    assert outcome.text.startswith("You chose stand"), outcome.text
+    assert outcome.text.startswith("You chose ace of hearts: it costs"), outcome.text
     verdict = page.visible(Target.of("[data-loo-verdict]", within=question))
-    assert "Take the miss is the best choice" in verdict.text, verdict.text[:300]
+    assert verdict.text.startswith("Verdict: Two of clubs is the best choice"), verdict.text[:300]
     page.shot("question-answered")
