@@ -86,7 +86,7 @@ def play_here(page: Page) -> None:
     buttons = Target.role("button", "Play here", match="start", within=BOX)
     assert page.visible(buttons).shown == 1, f"{page.engine}: the box shows more than one Play here"
     page.click(buttons)
-    frame = page.visible(Target.of(FRAME), in_view=True, timeout=STARTS)
+    frame = page.visible(Target.of(FRAME), in_view=True)
     assert frame.box["width"] >= 300 and frame.box["height"] >= 300, frame.box
     table_ready(page, FRAME)
 
