@@ -39,7 +39,10 @@ REQUIREMENTS = WEB / "inpage-requirements.txt"
 WHEEL_CACHE = WEB / ".wheels"
 SCRIPTS = WEB / "inpage"
 # Keyboard play, the same file the server's table pages link (the lanterloo Voila template's own).
-TABLE_KEYS = ROOT / "widgets" / "share" / "jupyter" / "voila" / "templates" / "lanterloo" / "static" / "table-keys.js"
+TEMPLATE_STATIC = ROOT / "widgets" / "share" / "jupyter" / "voila" / "templates" / "lanterloo" / "static"
+TABLE_KEYS = TEMPLATE_STATIC / "table-keys.js"
+# The guided first hand, the same file the server's table pages link.
+GUIDE = TEMPLATE_STATIC / "guide.js"
 # The project's code the browser runs: loo whole, and widgets without what only the server uses.
 SERVER_ONLY = {"server", "store.py"}  # the server package, and the SQLite store
 # The Python version Pyodide runs (314.x runs Python 3.14): the wheels must be for it.
@@ -122,6 +125,7 @@ PLAY_PAGE = """<!DOCTYPE html>
 <title>{name}: a live table in your browser · Lanterloo</title>
 <link rel="icon" href="../favicon.ico">
 <link rel="stylesheet" href="../inpage/inpage.css?v={css}">
+<script>if (window.self !== window.top) document.documentElement.classList.add("loo-in-frame");</script>
 </head>
 <body>
 <main class="loo-inpage" data-loo-game="{game}" data-loo-manifest="../inpage/manifest.json?v={manifest}">
@@ -141,6 +145,7 @@ tables served by the Lanterloo server keep them hidden.</p>
   "@jupyter-widgets/html-manager/dist": "../widgets"}}}});</script>
 <script src="../widgets/embed-amd.js"></script>
 <script src="../inpage/table-keys.js?v={keys}"></script>
+<script src="../inpage/guide.js?v={guide}"></script>
 <script src="../inpage/inpage.js?v={js}"></script>
 </body>
 </html>
@@ -158,7 +163,7 @@ def play_pages(scripts: dict[str, str], manifest: str) -> dict[str, str]:
     pages = {
         f"{game}.html": PLAY_PAGE.format(
             game=game, name=html.escape(GAME_NAMES[game]), css=scripts["inpage.css"], js=scripts["inpage.js"],
-            keys=scripts["table-keys.js"], manifest=manifest,
+            keys=scripts["table-keys.js"], guide=scripts["guide.js"], manifest=manifest,
             links=links_html(game, "../", tables="index.html"),
         )
         for game in TABLES
@@ -178,7 +183,7 @@ def main(argv: list[str]) -> int:
     code = pack_code()
     write_if_changed(assets / "inpage" / "lanterloo.zip", code)
     scripts: dict[str, str] = {}
-    for source in sorted([*SCRIPTS.iterdir(), TABLE_KEYS]):
+    for source in sorted([*SCRIPTS.iterdir(), TABLE_KEYS, GUIDE]):
         if source.suffix in (".js", ".mjs", ".css"):
             data = source.read_bytes()
             write_if_changed(assets / "inpage" / source.name, data)

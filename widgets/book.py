@@ -152,70 +152,74 @@ _OFFER_SCRIPT = """<script>
   if (!box || box.getAttribute("data-loo-offer-ready")) return;
   box.setAttribute("data-loo-offer-ready", "1");
   var table = box.getAttribute("data-loo-table");
+  var button = box.querySelector("[data-loo-play-here]");
+  var other = box.querySelector("[data-loo-play-browser]");
+  var otherLine = box.querySelector("[data-loo-offer-alt]");
+  var fresh = box.querySelector("[data-loo-new-table]");
+  var link = box.querySelector("[data-loo-open-link]");
+  var browserNote = box.querySelector("[data-loo-note-browser]");
+  var serverNote = box.querySelector("[data-loo-note-server]");
   var off = box.querySelector("[data-loo-offer-off]");
-  var on = box.querySelector("[data-loo-offer-on]");
-  var button = box.querySelector("[data-loo-embed]");
   var frame = box.querySelector("[data-loo-frame-slot]");
-  var inBrowser = box.querySelector("[data-loo-offer-browser]");
-  var browserButton = box.querySelector("[data-loo-embed-browser]");
-  var browserLink = box.querySelector("[data-loo-browser-link]");
   // The play pages sit at the site's root, beside book/: Sphinx names the root of every page.
   var root = document.documentElement.getAttribute("data-content_root") || "../";
   // The server's tables sit beside book/ too, under the server's base URL if it has one.
   var tablesAt = new URL(root + "tables/", location.href).pathname;
   var deal = new URLSearchParams(location.search).get("deal");
-  var playPage = root + browserLink.getAttribute("data-loo-play") + (deal ? "?deal=" + encodeURIComponent(deal) : "");
-  browserLink.href = playPage;
-  inBrowser.hidden = false;
-  // The Lanterloo server marks every page it serves with the tables it offers; a static host
-  // answers this same request (for the page itself, so never a 404) without the mark. A page
-  // opened as a file asks nothing: its in-browser table says how to serve the folder.
-  if (location.protocol === "http:" || location.protocol === "https:") {
-    fetch(location.pathname, {method: "HEAD", cache: "no-store"})
-      .then(function (r) {
-        var tables = (r.headers.get("X-Lanterloo-Tables") || "").split(",");
-        if (tables.indexOf(table) < 0) return;
-        off.hidden = true;
-        on.hidden = false;
-      })
-      .catch(function () {});
-  }
-  // The reader's table is remembered (this browser, this game), so that closing the table, or
-  // leaving the page and coming back, takes them back to their game rather than a new one.
+  var playPage = root + "play/" + table + ".html" + (deal ? "?deal=" + encodeURIComponent(deal) : "");
+  // Where "Play here" opens the table: "browser" (the page's own Python: any static host) until the
+  // Lanterloo server says it serves this game's table, then "server" (which hides the other hands).
+  var home = "browser";
   var key = "lanterloo-table:" + table;
-  var link = box.querySelector("[data-loo-open-link]");
-  var fresh = box.querySelector("[data-loo-new-table]");
   function saved() {
     try { return localStorage.getItem(key); } catch (e) { return null; }
+  }
+  function shown() {
+    var f = frame.firstChild;
+    return f ? (f.getAttribute("data-loo-in-browser") ? "browser" : "server") : null;
+  }
+  function draw() {
+    var now = shown(), address = saved();
+    var server = home === "server";
+    // One button opens the table of this host's home and closes whichever table is open.
+    button.textContent = now ? "Close the table" : (server && address ? "Back to your game" : "Play here");
+    button.setAttribute("aria-expanded", now ? "true" : "false");
+    other.setAttribute("aria-expanded", now === "browser" ? "true" : "false");
+    otherLine.hidden = !server || !!now;
+    fresh.hidden = !(server && address) || now === "browser";
+    browserNote.hidden = server && now !== "browser";
+    serverNote.hidden = !server || now === "browser";
+    off.hidden = server;
+    link.href = server && now !== "browser" ? (address || tablesAt + table) : playPage;
   }
   function remember(address) {
     try {
       if (address) { localStorage.setItem(key, address); } else { localStorage.removeItem(key); }
     } catch (e) { /* storage blocked: the table still works, it is just not remembered */ }
-    link.href = address || tablesAt + table;
-    var shown = frame.firstChild;
-    var browserShown = !!(shown && shown.getAttribute("data-loo-in-browser"));
-    fresh.hidden = !address;
-    button.textContent = shown && !browserShown ? "Close the table"
-      : (address ? "Back to your game, in this page" : "Play here, in this page");
-    browserButton.textContent = browserShown ? "Close the table" : "Play here, in your browser";
+    draw();
   }
-  function open(address, inThisBrowser) {
+  function open(where, address) {
+    var inBrowser = where === "browser";
     var f = document.createElement("iframe");
-    f.src = inThisBrowser ? playPage : (address || tablesAt + table);
-    f.title = box.getAttribute("data-loo-title") + (inThisBrowser ? ", in your browser" : "");
-    if (inThisBrowser) f.setAttribute("data-loo-in-browser", "1");
+    f.src = inBrowser ? playPage : (address || tablesAt + table);
+    f.title = box.getAttribute("data-loo-title") + (inBrowser ? ", in your browser" : "");
+    if (inBrowser) f.setAttribute("data-loo-in-browser", "1");
     f.className = "loo-offer-frame";
     f.addEventListener("load", function () {
-      if (inThisBrowser) return;  // the play page keeps its own game, in this browser's storage
+      if (inBrowser) return;  // the play page keeps its own game, in this browser's storage
       try {
         var at = f.contentWindow.location;
         if (/[?&]table=/.test(at.search)) remember(at.pathname + at.search);
       } catch (e) { /* not our origin: nothing to remember */ }
     });
     frame.appendChild(f);
-    (inThisBrowser ? browserButton : button).setAttribute("aria-expanded", "true");
-    remember(saved());
+    draw();
+    // The table opens where the reader clicked: bring the whole frame into view, with the button that
+    // closes it, if it is not (the row's scroll-margin clears the book's sticky header).
+    var r = f.getBoundingClientRect();
+    if (r.bottom > window.innerHeight || r.top < 0) {
+      box.querySelector("[data-loo-offer-buttons]").scrollIntoView({block: "start"});
+    }
     f.focus();
   }
   function close(then) {
@@ -228,29 +232,35 @@ _OFFER_SCRIPT = """<script>
       if (done) return;
       done = true;
       frame.textContent = "";
-      button.setAttribute("aria-expanded", "false");
-      browserButton.setAttribute("aria-expanded", "false");
-      remember(saved());
+      draw();
       then();
     }
     f.addEventListener("load", finish);
     setTimeout(finish, 1500);
     f.src = "about:blank";
   }
-  remember(saved());
   button.addEventListener("click", function () {
-    var shown = frame.firstChild;
-    if (shown && !shown.getAttribute("data-loo-in-browser")) { close(function () {}); }
-    else { close(function () { open(saved()); }); }
+    if (shown()) { close(function () {}); return; }
+    open(home, home === "server" ? saved() : null);
   });
-  browserButton.addEventListener("click", function () {
-    var shown = frame.firstChild;
-    if (shown && shown.getAttribute("data-loo-in-browser")) { close(function () {}); }
-    else { close(function () { open(null, true); }); }
-  });
+  other.addEventListener("click", function () { if (!shown()) open("browser", null); });
   fresh.addEventListener("click", function () {
-    close(function () { remember(null); open(null); });
+    close(function () { remember(null); open("server", null); });
   });
+  draw();
+  // The Lanterloo server marks every page it serves with the tables it offers; a static host
+  // answers this same request (for the page itself, so never a 404) without the mark. A page
+  // opened as a file asks nothing: its in-browser table says how to serve the folder.
+  if (location.protocol === "http:" || location.protocol === "https:") {
+    fetch(location.pathname, {method: "HEAD", cache: "no-store"})
+      .then(function (r) {
+        var tables = (r.headers.get("X-Lanterloo-Tables") || "").split(",");
+        if (tables.indexOf(table) < 0 || shown()) return;
+        home = "server";
+        draw();
+      })
+      .catch(function () {});
+  }
 })();
 </script>"""
 
@@ -260,25 +270,33 @@ background:rgba(47,111,79,.06)}
 .loo-offer p{margin:.3em 0}
 .loo-offer button{font:inherit;padding:.3em .8em;border-radius:4px;border:1px solid #2f6f4f;background:#2f6f4f;
 color:#fff;cursor:pointer;margin-right:.6em}
+.loo-offer button[data-loo-play-here]{font-weight:600;padding:.45em 1.2em}
 .loo-offer button[data-loo-new-table]{background:#fff;color:#2f6f4f}
+.loo-offer button.loo-offer-textual{background:none;border:none;padding:0;margin:0;color:#1d5a3c;
+text-decoration:underline}
 .loo-offer .loo-offer-note{font-size:.9em;color:#4a4a4a}
-.loo-offer button:focus-visible,.loo-offer a:focus-visible{outline:3px solid #e0a000;outline-offset:2px}
-.loo-offer-frame{width:100%;height:780px;border:1px solid #b9c3cf;border-radius:4px;margin-top:.6em;background:#fff}
-@media (max-width:600px){.loo-offer-frame{height:900px}}
+.loo-offer details summary{cursor:pointer;color:#1d5a3c}
+.loo-offer button:focus-visible,.loo-offer a:focus-visible,.loo-offer summary:focus-visible{outline:3px solid #e0a000;
+outline-offset:2px}
+.loo-offer [data-loo-offer-buttons]{scroll-margin-top:4.5rem}
+.loo-offer-frame{display:block;width:100%;height:calc(100vh - 9.5rem);min-height:480px;max-height:900px;
+border:1px solid #b9c3cf;border-radius:4px;margin-top:.6em;background:#fff}
 </style>"""
 
 
 def live_table_offer(game: str, *, what: str | None = None) -> HTML:
-    """A box offering the live table for ``game`` (one of :data:`TABLES`).
+    """A box offering the live table for ``game`` (one of :data:`TABLES`), played inside the page.
 
-    Served by ``make serve``, the page finds the tables the server offers in a header of its own
-    address (``X-Lanterloo-Tables``, same origin); if its game's is there, the box links to it and
-    can open it inside the page. Otherwise (a static copy of the book, or a file on disk) it says
-    how to start the server. ``what`` says in a few words what to try at the table. The box
-    remembers the reader's table in this browser (``localStorage``), so that closing the table or
-    leaving the page and coming back reopens their game, until they ask for a new table; closing the
-    table unloads its page first, so that the page shuts its kernel down at once. A page offers a
-    game's table once at most (the box's id is ``live-<game>``, and the index of laws links to it).
+    Its one *Play here* button opens the table right under it. On any static host that is the table
+    that runs in the reader's own browser (``play/<game>.html``), and the box says plainly that such
+    a table cannot hide the other hands. Served by ``make serve``, the page finds the tables the
+    server offers in a header of its own address (``X-Lanterloo-Tables``, same origin); if its
+    game's is there, *Play here* opens the server's table, which keeps the other hands hidden, and
+    the in-browser one is offered as a plain-text alternative. The box remembers the reader's server
+    table in this browser (``localStorage``), so that closing the table or leaving the page and
+    coming back reopens their game, until they ask for a new table; closing the table unloads its
+    page first, so that the page shuts its kernel down at once. A page offers a game's table once at
+    most (the box's id is ``live-<game>``, and the index of laws links to it).
     """
     from IPython.display import HTML
 
@@ -293,21 +311,24 @@ def live_table_offer(game: str, *, what: str | None = None) -> HTML:
         f' data-loo-title="{escape(title)}">'
         f"<p><strong>{escape(title)}.</strong> Play whole games of {escape(name)} against the computer players, "
         f"with the pool carried from hand to hand.{hint}</p>"
-        "<div data-loo-offer-browser hidden><p>"
-        '<button type="button" data-loo-embed-browser aria-expanded="false">Play here, in your browser</button>'
-        f'<a href="#" target="_blank" rel="noopener" data-loo-browser-link data-loo-play="play/{game}.html">'
+        '<p class="loo-offer-note" data-loo-note-browser>This table runs in your own browser, with nothing to '
+        "install. The whole deal is then in your computer, so it cannot hide the other hands from a curious "
+        "reader.</p>"
+        '<p class="loo-offer-note" data-loo-note-server hidden>This table runs on the Lanterloo server, which '
+        "keeps the other hands hidden.</p>"
+        '<details class="loo-offer-note" data-loo-offer-off><summary>Tables that keep the other hands '
+        "hidden</summary><p>Those run on the Lanterloo server, on your own machine. In the project's folder, "
+        "run <code>make serve</code>, then open this page from <code>http://127.0.0.1:8000/</code>: "
+        "<em>Play here</em> then opens the server's table.</p></details>"
+        "<p data-loo-offer-buttons>"
+        '<button type="button" data-loo-play-here aria-expanded="false">Play here</button>'
+        '<button type="button" data-loo-new-table hidden>Start a new table</button>'
+        f'<a href="../play/{game}.html" target="_blank" rel="noopener" data-loo-open-link>'
         "Open it on a page of its own</a></p>"
-        '<p class="loo-offer-note">This table runs in your own browser, with nothing to install. The whole deal is '
-        "then in your computer, so it cannot hide the other hands from a curious reader.</p></div>"
-        "<div data-loo-offer-off><p>The tables that keep every other hand hidden run on the Lanterloo server, on "
-        "your own machine. In the project's folder, run <code>make serve</code>, then open this page from "
-        "<code>http://127.0.0.1:8000/</code>: this box will then offer them too.</p></div>"
-        "<div data-loo-offer-on hidden><p>"
-        f'<button type="button" data-loo-embed aria-expanded="false">Play here, in this page</button>'
-        f'<button type="button" data-loo-new-table hidden>Start a new table</button>'
-        f'<a href="/tables/{game}" target="_blank" rel="noopener" data-loo-open-link>'
-        "Open the table in a new tab</a></p>"
-        "<div data-loo-frame-slot></div></div>"
+        '<p class="loo-offer-note" data-loo-offer-alt hidden>Or '
+        '<button type="button" class="loo-offer-textual" data-loo-play-browser aria-expanded="false">'
+        "play it in your browser instead</button>, with no server at all.</p>"
+        "<div data-loo-frame-slot></div>"
         "</div>" + _OFFER_SCRIPT
     )
     return HTML(html)

@@ -1,7 +1,9 @@
 """Law IDs in the book: a ``{law}`` role that links an ID to its entry, and a generated index of laws.
 
 - ``{law}`L3-PLAY-04``` renders the ID as a link to its row in the index of laws, with the law's
-  one-line statement as the link's title. An ID the engine's catalogue (``loo.laws``) does not
+  one-line statement and its sources, named by title, as the link's title; ``_static/law-popover.js``
+  turns that into a popover that opens on a tap, a click or the keyboard (a title alone shows only
+  to a mouse that hovers), with the index one link further. An ID the engine's catalogue (``loo.laws``) does not
   know is a build warning, so ``-W`` fails the build on a mistyped law.
 - ``:::{law-index}`` (used once, on the index page) becomes a table per section of the catalogue: every
   law's ID, statement, status and sources, the pages of the book that cite it with the role, the
@@ -74,6 +76,17 @@ class law_reference(nodes.Inline, nodes.TextElement):
 
 class law_index(nodes.General, nodes.Element):
     """Where the index of laws goes."""
+
+
+def source_title(source: str) -> str:
+    """A law's source as a reader knows it, with its place: ``"000 p.20"`` is "Peel, Round Games with
+    Cards, p.20"."""
+    code, _, place = source.partition(" ")
+    try:
+        name = source_name(code)
+    except KeyError:
+        return source
+    return f"{name}, {place}" if place else name
 
 
 def anchor(law_id: str) -> str:
@@ -290,7 +303,10 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         text = nodes.literal("", law_id)
         if index_known and app.builder.format == "html":
             uri = app.builder.get_relative_uri(fromdoc, INDEX_DOC) + "#" + anchor(law_id)
-            ref = nodes.reference("", "", internal=True, refuri=uri, reftitle=LAWS[law_id].statement)
+            law = LAWS[law_id]
+            named = "; ".join(source_title(source) for source in law.sources)
+            title = f"{law.statement} ({named})" if named else law.statement
+            ref = nodes.reference("", "", internal=True, refuri=uri, reftitle=title)
             ref["classes"].append("loo-law")
             ref += text
             node.replace_self(ref)

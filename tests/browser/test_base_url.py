@@ -99,13 +99,17 @@ def test_a_table_under_the_base_url_loads_plays_and_links_under_it(under_prefix:
 def test_a_book_page_under_the_base_url_embeds_its_table_from_under_it(page: Page, under_prefix: Served) -> None:
     page.goto(f"{under_prefix.base}/book/first-hand.html")
     offer = page.locator(f"#live-{TABLE}")
-    expect(offer.get_by_role("link", name="Open the table in a new tab")).to_have_attribute(
+    expect(offer.get_by_role("link", name="Open it on a page of its own")).to_have_attribute(
         "href", f"{PREFIX}tables/{TABLE}"
     )
-    offer.get_by_role("button", name="Play here, in this page").click()
+    offer.get_by_role("button", name="Play here", exact=True).click()
     table = page.frame_locator(f"#live-{TABLE} iframe")
-    expect(table.locator(".loo-table-view")).to_contain_text("Ann (you)", timeout=60_000)
+    expect(table.locator(".loo-table-view")).to_be_visible(timeout=60_000)
+    expect(table.locator(".loo-table-view")).to_contain_text("Ann (you)")
+    # the table's address is its own, under the prefix (issue 27), and its links still hold there
     framed = page.evaluate(f"document.querySelector('#live-{TABLE} iframe').contentWindow.location.pathname")
-    assert framed == f"{PREFIX}voila/render/{TABLE}.ipynb"
+    assert framed == f"{PREFIX}tables/{TABLE}"
+    chapter = table.locator("nav.loo-table-links a").first
+    assert chapter.evaluate("a => new URL(a.href).pathname").startswith(f"{PREFIX}book/")
     offer.get_by_role("button", name="Close the table").click()  # its kernel is shut down as it goes
     expect(offer.locator("iframe")).to_have_count(0)

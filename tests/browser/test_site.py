@@ -154,11 +154,14 @@ def test_the_books_step_viewer_steps_by_keyboard_in_the_static_build(
     expect(frame.locator("g[role=img][aria-label*=' of ']").first).to_be_visible()
     assert frame.locator("use").count() > 0
     assert not [url for url in requests if url.startswith("ws")]
-    # with no Lanterloo server, the live-table offer says how to start one, and offers only the
-    # table that runs in the reader's browser
+    # with no Lanterloo server, the live-table offer's one button opens the table that runs in the
+    # reader's browser, which says what it cannot hide; how to start a server is folded away
     offer = page.locator("#live-three-card-loo")
-    expect(offer).to_contain_text("make serve")
-    expect(offer.get_by_role("button")).to_have_text(["Play here, in your browser"])
+    expect(offer.get_by_role("button", name="Play here")).to_be_visible()
+    expect(offer.get_by_text("cannot hide the other hands")).to_be_visible()
+    expect(offer.get_by_text("Tables that keep the other hands hidden")).to_be_visible()
+    expect(offer.get_by_text("make serve")).to_be_hidden()
+    expect(offer.get_by_role("button", name="play it in your browser instead")).to_be_hidden()
     assert failed == [] and errors == [], (failed, errors)
 
 
@@ -182,20 +185,26 @@ def test_a_book_page_served_with_the_tables_offers_and_embeds_its_table(
     errors, failed = watch(page)
     page.goto(served_site.base + "/book/first-hand.html")
     offer = page.locator("#live-three-card-loo")
-    play_here = offer.get_by_role("button", name="Play here, in this page")
+    play_here = offer.get_by_role("button", name="Play here", exact=True)
     expect(play_here).to_be_visible()
+    # served by the Lanterloo server, the button opens the server's table, which hides the other
+    # hands; the browser's table is a plain-text alternative, and no word about starting a server
+    expect(offer.get_by_text("keeps the other hands hidden")).to_be_visible()
     expect(offer.get_by_text("make serve")).to_be_hidden()
-    # served by the Lanterloo server, the box offers both homes: the server's table and the browser's
-    expect(offer.get_by_role("button", name="Play here, in your browser")).to_be_visible()
-    new_tab = offer.get_by_role("link", name="Open the table in a new tab")
+    expect(offer.get_by_text("Tables that keep the other hands hidden")).to_be_hidden()
+    expect(offer.get_by_role("button", name="play it in your browser instead")).to_be_visible()
+    new_tab = offer.get_by_role("link", name="Open it on a page of its own")
     expect(new_tab).to_have_attribute("href", "/tables/three-card-loo")
     expect(offer.get_by_role("button", name="Start a new table")).to_be_hidden()
     play_here.click()
     close = offer.get_by_role("button", name="Close the table")
     expect(close).to_have_attribute("aria-expanded", "true")
     table = page.frame_locator("#live-three-card-loo iframe")
+    expect(page.locator("#live-three-card-loo iframe")).to_be_visible()
     expect(table.locator(".loo-table-view")).to_be_visible(timeout=30_000)
     expect(table.locator(".loo-table-view")).to_contain_text("Ann (you)")
+    box = page.locator("#live-three-card-loo iframe").bounding_box()
+    assert box and box["width"] > 600 and box["height"] > 500, box
     first = embedded_table_id(page)
     shot(page, "book-offer-embedded")
     kernel = page.evaluate(
@@ -210,7 +219,7 @@ def test_a_book_page_served_with_the_tables_offers_and_embeds_its_table(
         assert time.monotonic() < deadline, "closing the embedded table left its kernel running"
         time.sleep(0.2)
     # Back to the same game, in the page and by the new-tab link.
-    back = offer.get_by_role("button", name="Back to your game, in this page")
+    back = offer.get_by_role("button", name="Back to your game")
     expect(back).to_be_visible()
     expect(new_tab).to_have_attribute("href", re.compile(rf"\?table={first}$"))
     back.click()
@@ -263,10 +272,11 @@ def test_every_book_page_opens_with_no_broken_link_or_image(page: Page, site: st
         for href in set(page.evaluate("[...document.querySelectorAll('main a[href]')].map(a => a.href)")):
             if not href.startswith(site):
                 continue
-            if href.removeprefix(site).startswith("/tables/"):
+            name = href.removeprefix(site + "/tables/").partition("?")[0]
+            if href.startswith(site + "/tables/") and name:
                 # a live table's link: each GET starts a kernel, so it is checked by name here and
-                # opened for real by the table tests
-                assert href.removeprefix(site + "/tables/") in TABLES, f"{path}: link to unknown table {href}"
+                # opened for real by the table tests (the list of tables, /tables/, is fetched below)
+                assert name in TABLES, f"{path}: link to unknown table {href}"
                 continue
             target, _, fragment = href.partition("#")
             if target not in fetched:

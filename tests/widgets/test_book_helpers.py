@@ -62,12 +62,16 @@ def test_the_offer_names_its_table_and_says_how_to_start_the_server() -> None:
     html = live_table_offer("nap", what="Call a Nap.").data
     assert 'id="live-nap"' in html and 'data-loo-table="nap"' in html
     assert "make serve" in html and "Call a Nap." in html
-    # the button and the link are hidden until the page hears from the server
-    assert re.search(r"<div data-loo-offer-on hidden>.*data-loo-embed", html, re.S)
-    assert "https://" not in html and re.findall(r'href="([^"]+)"', html) == ["#", "/tables/nap"]
-    # the table in the reader's browser, on any host: its play page, and a plain word on what it cannot hide
-    assert 'data-loo-play="play/nap.html"' in html and "Play here, in your browser" in html
-    assert "cannot hide the other hands" in html
+    # one button, seen on every host (it opens the in-browser table until the server says it is there)
+    assert re.search(r'<p data-loo-offer-buttons><button type="button" data-loo-play-here[^>]*>Play here<', html)
+    # the table's slot is in no hidden part of the box: a table opened there is seen (issue 27)
+    slot = html.index("data-loo-frame-slot")
+    for hidden in re.finditer(r"<(div|p|details)[^>]*\bhidden\b[^>]*>", html):
+        end = html.index(f"</{hidden.group(1)}>", hidden.end())
+        assert not hidden.start() < slot < end, hidden.group(0)
+    assert "https://" not in html and re.findall(r'href="([^"]+)"', html) == ["../play/nap.html"]
+    # the table in the reader's browser: a plain word on what it cannot hide, shown until the server answers
+    assert re.search(r"<p class=\"loo-offer-note\" data-loo-note-browser>[^<]*cannot hide the other hands", html)
 
 
 def test_an_offer_for_a_game_without_a_table_is_refused_and_every_table_can_be_offered() -> None:
