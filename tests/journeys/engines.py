@@ -5,12 +5,15 @@ alike in Chromium (Playwright), Firefox ESR (WebDriver BiDi, spoken here over a 
 WebKitGTK's MiniBrowser (classic W3C WebDriver, HTTP and JSON, through ``WebKitWebDriver`` under
 an Xvfb of the test's own). Every engine is Debian's own package: nothing is downloaded.
 
-How to use it (a journey receives a :class:`Page` from the ``page_in`` fixture of ``journeys.py``)::
+How to use it: a journey in ``journeys.py`` takes the ``reader`` fixture, a fresh :class:`Page` at
+1366x768 in the module's engine (its ``open_page`` fixture makes more, at any size), and is run in
+every engine by the ``test_<engine>.py`` files, which import it. A new journey goes in ``journeys.py``
+(or a module of its own, imported by those three files the same way)::
 
     page.goto(site + "/book/index.html")
-    link = Target.role("link", "A first hand", within="nav")   # what a person sees and names
+    link = Target.role("link", "How to use this book", within="nav.bd-docs-nav")  # as a person names it
     page.click(link)                                           # a real pointer click on it
-    page.visible(Target.css(".loo-board", frame="iframe.loo-live"), in_view=True)  # its box
+    page.visible(Target.of(".loo-board", frame="#live-three-card-loo iframe"), in_view=True)
     page.press("ArrowRight")
     page.shot("first-hand-1366")                               # test-results/<engine>-first-hand-1366.png
     assert page.errors() == []                                 # console.error and uncaught errors
@@ -31,7 +34,7 @@ What a page can do (the same in every engine):
   person scrolls), checks that the point at its centre hits it (nothing covers it) and clicks
   there with the engine's real pointer: Playwright's mouse, BiDi's ``input.performActions``, or
   WebDriver's element click (which does the same checks itself). Never a script's ``.click()``.
-- :meth:`Page.type` clicks a field and types into it key by key; :meth:`Page.press` presses one
+- :meth:`Page.type` clicks a field and types into it key by key, at a person's pace; :meth:`Page.press` presses one
   key (``Enter``, ``ArrowLeft``, ``Home``, ``End``, ``Tab`` or one character) where focus is.
 - :meth:`Page.evaluate` runs ``(arg, doc, win) => ...`` in the page (or in ``frame``'s document)
   and returns its JSON result; :meth:`Page.wait_for` polls such a function until it is truthy.
@@ -173,10 +176,15 @@ const __find = (spec) => {
   if (!el) return {count: 0, shown: 0, why: 'nothing matches'};
   const r = el.getBoundingClientRect();
   const box = {x: r.left + dx, y: r.top + dy, width: r.width, height: r.height};
-  const W = window.innerWidth, H = window.innerHeight;
-  const across = Math.min(box.x + box.width, W) - Math.max(box.x, 0);
-  const down = Math.min(box.y + box.height, H) - Math.max(box.y, 0);
-  const inView = across > 0 && down >= Math.min(box.height, H / 3, 100) - 0.5;
+  // what can be seen: the top viewport, and inside a frame only the frame's own window of it
+  let [L, T, R, B] = [0, 0, window.innerWidth, window.innerHeight];
+  if (frame && frame.getBoundingClientRect) {
+    [L, T] = [Math.max(L, dx), Math.max(T, dy)];
+    [R, B] = [Math.min(R, dx + frame.clientWidth), Math.min(B, dy + frame.clientHeight)];
+  }
+  const across = Math.min(box.x + box.width, R) - Math.max(box.x, L);
+  const down = Math.min(box.y + box.height, B) - Math.max(box.y, T);
+  const inView = across > 0 && down >= Math.min(box.height, (B - T) / 3, 100) - 0.5;
   let hit = false;
   if (inView) {
     const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
@@ -260,6 +268,8 @@ class Page:
             if done:
                 return last
             if time.monotonic() > deadline:
+                with contextlib.suppress(Exception):
+                    self.shot(f"timed-out-{time.strftime('%H%M%S')}")
                 raise AssertionError(f"{self.engine}: waited {timeout:.0f} s for {what}; last: {last}")
             time.sleep(0.1)
 
@@ -285,8 +295,8 @@ class Page:
 
         return self._until(function, check, timeout)
 
-    def click(self, target: Target, *, timeout: float = WAIT) -> Found:
-        """A real pointer click on the visible ``target`` (scrolled into view first if needed)."""
+    def reveal(self, target: Target, *, timeout: float = WAIT) -> Found:
+        """Wait until ``target`` is visible and scroll it into view if it is not (as a person scrolls)."""
         found = self.visible(target, timeout=timeout)
         if not found.in_view:
             self.evaluate(
@@ -296,13 +306,21 @@ class Page:
                 frame=target.frame,
             )
             found = self.visible(target, in_view=True, timeout=timeout)
+        return found
+
+    def click(self, target: Target, *, timeout: float = WAIT) -> Found:
+        """A real pointer click on the visible ``target`` (scrolled into view first if needed)."""
+        self.reveal(target, timeout=timeout)
         found = self._until(f"{target} not to be covered", lambda: ((f := self.find(target)).hit, f), 5.0)
         self._pointer_click(target, found)
         return found
 
-    def type(self, target: Target, text: str) -> None:
+    def type(self, target: Target, text: str, *, pace: float = 0.1) -> None:
+        """Click the field and type ``text`` into it a key every ``pace`` seconds, as a person types."""
         self.click(target)
-        self._keys(list(text))
+        for key in text:
+            self._keys([key])
+            time.sleep(pace)
 
     def press(self, key: str) -> None:
         self._keys([KEYS.get(key, key)])

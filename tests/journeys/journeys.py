@@ -85,6 +85,7 @@ def play_here(page: Page) -> None:
     in view, with a board and a choice for the reader."""
     buttons = Target.role("button", "Play here", match="start", within=BOX)
     assert page.visible(buttons).shown == 1, f"{page.engine}: the box shows more than one Play here"
+    assert page.find(buttons).text == "Play here", page.find(buttons).text
     page.click(buttons)
     frame = page.visible(Target.of(FRAME), in_view=True)
     assert frame.box["width"] >= 300 and frame.box["height"] >= 300, frame.box
@@ -191,7 +192,7 @@ def reload_and_resume(page: Page, frame: str | None) -> None:
         while not page.find(Target.of(frame)).visible and time.monotonic() < deadline:
             time.sleep(0.2)
         if not page.find(Target.of(frame)).visible:
-            page.click(Target.role("button", "Play here", match="start", within=BOX))
+            page.click(Target.of("button[data-loo-play-here]", within=BOX))  # "Play here", or "Back to your game"
         page.visible(Target.of(frame), in_view=True, timeout=STARTS)
     table_ready(page, frame)
     page.wait_for(f"(board, doc) => ({BOARD_TEXT})(0, doc) === board", board, frame=frame, timeout=STARTS)
@@ -201,12 +202,12 @@ def chips_shown(page: Page, frame: str | None) -> tuple[dict[str, int], dict[str
     """The finished hand's chips as the reader sees them: the summary line under the table ("Hand 1 is
     over: Ann +3, Ben -3.", the players whose chips moved) and the Ledger tab's row for that hand; each
     player's chips won (+) or paid (-), every player of the ledger's row."""
-    line = page.visible(Target.of(".loo-result", frame=frame), in_view=True).text
+    line = page.reveal(Target.of(".loo-result", frame=frame)).text
     said = re.match(r"Hand (\d+) is over: ([^.]*)\.", line)
     assert said, f"{page.engine}: the summary reads {line!r}"
     summary = {name: int(n.replace("\u2212", "-")) for name, n in PLAYER.findall(said[2])}
     page.click(Target.role("tab", "Ledger", frame=frame))
-    page.visible(Target.of("table.loo-ledger", frame=frame), in_view=True)
+    page.reveal(Target.of("table.loo-ledger", frame=frame))
     rows = page.evaluate(
         "(a, doc) => { const t = [...doc.querySelectorAll('table.loo-ledger')].find((e) =>"
         " e.getBoundingClientRect().width > 0); if (!t) return null;"
@@ -248,7 +249,7 @@ def test_a_chapters_table_in_the_readers_browser_on_a_static_host(reader: Page, 
     deal_from_code(page, FRAME, DEAL)
     moves = play_a_hand(page, FRAME, take_back=False, reload_at=2)
     assert "Stand" in moves and len(moves) >= 3, moves
-    page.visible(Target.of(".loo-result", frame=FRAME), in_view=True)
+    page.reveal(Target.of(".loo-result", frame=FRAME))
     shots(page, "static-finished-hand", FRAME)
 
 
