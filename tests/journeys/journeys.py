@@ -22,12 +22,16 @@ from tests.journeys.engines import Page, Target, launched
 GAME = "three-card-loo"
 BOX = f"#live-{GAME}"
 FRAME = f"{BOX} iframe.loo-offer-frame"
-# A short hand of a later deal of a game (the pool at nine): Ann stands and plays three tricks.
-DEAL = "l3.peel.s0.n12.d2.p9.knormal"
 SIZES = {"laptop": (1366, 768), "desktop": (1920, 1080), "phone": (390, 844)}
 STARTS = 120.0  # Pyodide's first start in a busy machine's slowest engine (WebKit: 8-18 s measured)
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve")
-PLAYER = re.compile(r"(Ann|Ben|Cat|Dan|Eve) ([+\u2212-]\d+)")
+# The cards on the board shown (each card's name, in order), which a reload must bring back as they were:
+# the board's words may differ (the line on the trick just won is said once, after the move).
+BOARD_CARDS = (
+    "(a, doc) => { const b = [...doc.querySelectorAll('.loo-board')].find((e) => e.getClientRects().length"
+    " && e.getBoundingClientRect().width > 0); return b ? [...b.querySelectorAll('[aria-label]')]"
+    ".map((c) => c.getAttribute('aria-label')).join('|') : ''; }"
+)
 # The board shown, of several (a reel keeps hidden copies): the visible one.
 BOARD_TEXT = (
     "(a, doc) => { const b = [...doc.querySelectorAll('.loo-board')].find((e) => e.getClientRects().length"
@@ -97,14 +101,15 @@ def table_ready(page: Page, frame: str | None) -> None:
     page.visible(Target.of(".loo-choices button.mod-primary, .loo-result", frame=frame), timeout=STARTS)
 
 
-def shots(page: Page, name: str, frame: str | None) -> None:
+def shots(page: Page, name: str, frame: str | None, *, whole: bool = True) -> None:
     """Screenshots at every size, the table (or the whole page) scrolled to where a reader has it; at
-    each size the table is checked visible. Back to the laptop's size after."""
+    each size the table is checked visible (``whole``: all of it in view, as a table just opened is).
+    Back to the laptop's size after."""
     for size, (width, height) in SIZES.items():
         page.viewport(width, height)
         if frame:
             page.evaluate("(css) => { document.querySelector(css).scrollIntoView({block: 'start'}); return 1; }", frame)
-        shown = page.visible(Target.of(".loo-board", frame=frame), in_view=True)
+        shown = page.visible(Target.of(".loo-board", frame=frame), in_view=whole)
         wide = page.evaluate("() => innerWidth")
         if page.engine == "webkit" and size == "phone":
             # Named, not skipped: MiniBrowser's window cannot be made narrower than its toolbar
@@ -118,15 +123,6 @@ def shots(page: Page, name: str, frame: str | None) -> None:
 
 
 # ----- at a table ------------------------------------------------------------------------------------
-
-
-def deal_from_code(page: Page, frame: str | None, code: str) -> None:
-    """Deal a known hand as a reader can: type its code in the table's code box and press the button."""
-    page.type(Target.of(".loo-code-input input", frame=frame), code)
-    before = page.evaluate(BOARD_TEXT, frame=frame)
-    page.click(Target.role("button", "Play this deal", frame=frame))
-    page.wait_for(f"(before, doc) => ({BOARD_TEXT})(0, doc) !== before", before, frame=frame)
-    page.visible(Target.of(".loo-choices button.mod-primary", frame=frame), timeout=STARTS)
 
 
 def act(page: Page, frame: str | None, button: Target) -> str:
@@ -184,7 +180,8 @@ def play_a_hand(page: Page, frame: str | None, *, take_back: bool, reload_at: in
 def reload_and_resume(page: Page, frame: str | None) -> None:
     """Reload the page: the table comes back at the same point (a chapter's box is pressed again if it
     does not reopen by itself, as a reader would)."""
-    board = page.evaluate(BOARD_TEXT, frame=frame)
+    board = page.evaluate(BOARD_CARDS, frame=frame)
+    assert board, f"{page.engine}: no card on the board before the reload"
     page.reload()
     page.evaluate(f"() => {{ {INSTANT_PACE} return 1; }}")
     if frame:
@@ -195,17 +192,20 @@ def reload_and_resume(page: Page, frame: str | None) -> None:
             page.click(Target.of("button[data-loo-play-here]", within=BOX))  # "Play here", or "Back to your game"
         page.visible(Target.of(frame), in_view=True, timeout=STARTS)
     table_ready(page, frame)
-    page.wait_for(f"(board, doc) => ({BOARD_TEXT})(0, doc) === board", board, frame=frame, timeout=STARTS)
+    page.wait_for(f"(board, doc) => ({BOARD_CARDS})(0, doc) === board", board, frame=frame, timeout=STARTS)
 
 
 def chips_shown(page: Page, frame: str | None) -> tuple[dict[str, int], dict[str, int]]:
-    """The finished hand's chips as the reader sees them: the summary line under the table ("Hand 1 is
-    over: Ann +3, Ben -3.", the players whose chips moved) and the Ledger tab's row for that hand; each
-    player's chips won (+) or paid (-), every player of the ledger's row."""
+    """The finished hand's chips as the reader sees them: the result line under the table ("Hand 1 is
+    over. Chips this hand: Ann: put 3 in as dealer, looed 6: −9; Ben: took 9 from the pool: +9; ...",
+    every player with the net last) and the Ledger tab's row for that hand; each player's net chips."""
     line = page.reveal(Target.of(".loo-result", frame=frame)).text
-    said = re.match(r"Hand (\d+) is over: ([^.]*)\.", line)
-    assert said, f"{page.engine}: the summary reads {line!r}"
-    summary = {name: int(n.replace("\u2212", "-")) for name, n in PLAYER.findall(said[2])}
+    said = re.match(r"Hand (\d+) is over\. Chips this hand: (.*?)\.(?: The pool|$)", line)
+    assert said, f"{page.engine}: the result line reads {line!r}"
+    summary: dict[str, int] = {}
+    for part in said[2].split("; "):
+        name, _, words = part.partition(": ")
+        summary[name] = int(words.rsplit(": ", 1)[-1].replace("\u2212", "-").replace("+", ""))
     page.click(Target.role("tab", "Ledger", frame=frame))
     page.reveal(Target.of("table.loo-ledger", frame=frame))
     rows = page.evaluate(
@@ -219,20 +219,17 @@ def chips_shown(page: Page, frame: str | None) -> tuple[dict[str, int], dict[str
     head = next(r for r in rows if "Ann" in r)
     hand = next((r for r in rows if r and r[0] == said[1]), None)
     assert hand is not None, f"{page.engine}: no row for hand {said[1]} in the ledger: {rows}"
-    ledger: dict[str, int] = {}
-    for name, cell in zip(head, hand, strict=False):  # each name twice: chips this hand, then the balance
-        if name in NAMES and name not in ledger:
-            ledger[name] = int(cell.replace("\u2212", "-").replace("+", ""))
+    # The names' row lists each name twice (net this hand, then the balance); a hand's row begins with its
+    # number, dealer and pool played for, then the nets.
+    players = head[: len(head) // 2]
+    nets = hand[3 : 3 + len(players)]
+    ledger = {name: int(cell.replace("\u2212", "-").replace("+", "")) for name, cell in zip(players, nets, strict=True)}
     return summary, ledger
 
 
 def agree(summary: dict[str, int], ledger: dict[str, int]) -> bool:
-    """The summary names every player whose chips moved, as the ledger books them; the rest moved none."""
-    return (
-        bool(ledger)
-        and all(ledger[name] == summary.get(name, 0) for name in ledger)
-        and summary.items() <= ledger.items()
-    )
+    """The result line names every player with the net the ledger books for them."""
+    return bool(ledger) and summary == ledger
 
 
 # ----- the journeys ----------------------------------------------------------------------------------
@@ -246,11 +243,10 @@ def test_a_chapters_table_in_the_readers_browser_on_a_static_host(reader: Page, 
     to_first_chapter_by_next(page)
     play_here(page)
     shots(page, "static-chapter-table", FRAME)
-    deal_from_code(page, FRAME, DEAL)
     moves = play_a_hand(page, FRAME, take_back=False, reload_at=2)
     assert "Stand" in moves and len(moves) >= 3, moves
     page.reveal(Target.of(".loo-result", frame=FRAME))
-    shots(page, "static-finished-hand", FRAME)
+    shots(page, "static-finished-hand", FRAME, whole=False)
 
 
 def test_a_chapters_server_table(reader: Page, served: Served) -> None:
@@ -263,10 +259,9 @@ def test_a_chapters_server_table(reader: Page, served: Served) -> None:
     src = page.evaluate("(css) => new URL(document.querySelector(css).src).pathname", FRAME)
     assert src.startswith("/tables/"), f"{page.engine}: the chapter opened {src}, not the server's table"
     shots(page, "server-chapter-table", FRAME)
-    deal_from_code(page, FRAME, DEAL)
     moves = play_a_hand(page, FRAME, take_back=True)
     assert "Take back" in moves, moves
-    shots(page, "server-finished-hand", FRAME)
+    shots(page, "server-finished-hand", FRAME, whole=False)
     summary, ledger = chips_shown(page, FRAME)
     assert summary, f"{page.engine}: the summary names no player's chips"
     assert agree(summary, ledger), f"{page.engine}: the summary says {summary}, the Ledger {ledger}"
@@ -280,7 +275,6 @@ def test_a_server_table_from_the_tables_page(reader: Page, served: Served) -> No
     page.goto(served.base + "/tables/")
     page.click(Target.of("a.loo-table-link", name="Three-card Loo", match="start"))
     table_ready(page, None)
-    deal_from_code(page, None, DEAL)
     play_a_hand(page, None, take_back=True)
     page.shot("tables-finished-hand")
     summary, ledger = chips_shown(page, None)
@@ -312,3 +306,27 @@ def test_the_step_viewer_and_a_question(reader: Page, static_site: str) -> None:
     verdict = page.visible(Target.of("[data-loo-verdict]", within=question))
     assert verdict.text.startswith("Verdict: Two of clubs is the best choice"), verdict.text[:300]
     page.shot("question-answered")
+
+
+def test_a_newcomers_guided_first_hand_from_the_home_page(reader: Page, static_site: str) -> None:
+    """A newcomer on a static host: the home page's *Play a hand now*, in view as the page opens, deals
+    a hand in one click; the guide's first prompt is on screen with the table, a whole hand is played
+    by clicking, and at its end the guide says so and is finished (and stays finished on a reload)."""
+    page = reader
+    home(page, static_site)
+    page.click(Target.role("link", "Play a hand now"))
+    table_ready(page, None)
+    guide = Target.of("section.loo-guide")
+    prompt = page.visible(guide, in_view=True, timeout=STARTS)
+    assert prompt.text.startswith("Your first decision"), prompt.text
+    page.visible(Target.of(".loo-guide-target"))
+    page.shot("newcomer-guide")
+    play_a_hand(page, None, take_back=False)
+    done = page.visible(guide, in_view=True)
+    assert done.text.startswith("The hand is over"), done.text
+    page.shot("newcomer-guide-over")
+    page.click(Target.role("button", "Finish the guide", within="section.loo-guide"))
+    page.wait_for("(a, doc) => !doc.querySelector('section.loo-guide')")
+    page.reload()
+    table_ready(page, None)
+    assert page.find(guide).count == 0, f"{page.engine}: the guide came back after it was finished"
