@@ -157,6 +157,21 @@ const __select = (spec, doc, frameShown) => {
   return [all, all.filter(shows), shows, clean];
 };
 """
+_INTO_VIEW = (
+    "(spec) => { const f = document.querySelector(spec.frame); const doc = f && f.contentDocument;"
+    " if (!doc) return 0; const [all, shown] = __select(spec, doc, true); const el = shown[0] || all[0];"
+    " if (!el) return 0; const win = doc.defaultView;"
+    " for (let box = el.parentElement; box; box = box.parentElement) {"
+    "  const cs = win.getComputedStyle(box);"
+    "  if (box.scrollHeight > box.clientHeight && /(auto|scroll)/.test(cs.overflowY)) {"
+    "   const b = box.getBoundingClientRect(), r = el.getBoundingClientRect();"
+    "   if (r.top < b.top || r.bottom > b.bottom) box.scrollTop += r.top - b.top - b.height / 2; } }"
+    " const r = el.getBoundingClientRect();"
+    " if (r.top < 0 || r.bottom > win.innerHeight) win.scrollBy(0, r.top - win.innerHeight / 2);"
+    " const y = f.getBoundingClientRect().top + el.getBoundingClientRect().top;"
+    " const h = el.getBoundingClientRect().height;"
+    " if (y < 0 || y + h > innerHeight) window.scrollBy(0, y - innerHeight / 2); return 1; }"
+)
 _FIND = (
     _DOC
     + _SELECT
@@ -305,6 +320,10 @@ class Page:
                 target.spec(),
                 frame=target.frame,
             )
+            if target.frame:
+                # WebKitGTK's scrollIntoView in a frame may leave the frame's scrolling boxes and the top
+                # page as they were: scroll each box that holds the target, then the top page, by hand.
+                self.evaluate(_INTO_VIEW, target.spec())
             found = self.visible(target, in_view=True, timeout=timeout)
         return found
 

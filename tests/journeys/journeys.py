@@ -199,7 +199,7 @@ def chips_shown(page: Page, frame: str | None) -> tuple[dict[str, int], dict[str
     """The finished hand's chips as the reader sees them: the result line under the table ("Hand 1 is
     over. Chips this hand: Ann: put 3 in as dealer, looed 6: −9; Ben: took 9 from the pool: +9; ...",
     every player with the net last) and the Ledger tab's row for that hand; each player's net chips."""
-    line = page.reveal(Target.of(".loo-result", frame=frame)).text
+    line = page.visible(Target.of(".loo-result", frame=frame)).text  # seen (WebKit may not scroll it into view)
     said = re.match(r"Hand (\d+) is over\. Chips this hand: (.*?)\.(?: The pool|$)", line)
     assert said, f"{page.engine}: the result line reads {line!r}"
     summary: dict[str, int] = {}
@@ -322,6 +322,10 @@ def test_a_newcomers_guided_first_hand_from_the_home_page(reader: Page, static_s
     page.visible(Target.of(".loo-guide-target"))
     page.shot("newcomer-guide")
     play_a_hand(page, None, take_back=False)
+    page.wait_for(
+        "(a, doc) => { const g = doc.querySelector('section.loo-guide strong'); return !!g"
+        " && g.textContent === 'The hand is over'; }"
+    )
     done = page.visible(guide, in_view=True)
     assert done.text.startswith("The hand is over"), done.text
     page.shot("newcomer-guide-over")
