@@ -41,7 +41,7 @@ from loo.tiles import Tile, full_set
 TEXT_ONLY_CLASS = "loo-text-only"
 """On a container, its pieces show as ordinary buttons labelled with their names, with no picture."""
 CARD_PX, TILE_PX = 80, 96  # drawn widths; a card is 80 x 112 px, a tile lying down 96 x 48 px
-NARROW_CARD_PX, NARROW_TILE_PX = 58, 60  # on a phone (a window under 480 px), so five fit in a row
+NARROW_CARD_PX, NARROW_TILE_PX = 50, 60  # on a phone (a window under 480 px): five fit in a row, and the hand, the trick and the choices fit one screen
 SHEET_PATH = "/tables/cards.css"
 """Where ``widgets.server`` serves the plain sheet, which its table pages link from their head."""
 PAGE_SHEET_ENV = "LANTERLOO_PAGE_CARD_SHEET"
@@ -184,6 +184,10 @@ TABLE_RULES = (
     ".loo-side-left,.loo-side-right{justify-content:flex-start}.loo-side-top{gap:4px;flex-wrap:nowrap}"
     ".loo-round .loo-seat{padding:2px;min-width:0}.loo-round .loo-seat-name{font-size:12px}"
     ".loo-near{padding:2px 4px 8px;border-radius:0 0 24px 24px;border-width:4px}"
+    # the choices in words share one row where their words fit (Stand, Take the miss, Throw up)
+    ".loo-near .jupyter-button:not(.loo-piece):not(.loo-pick){min-width:0;flex:1 1 auto;padding:4px 8px}"
+    # the tab's own margin round the table, narrow: the table takes the phone's width
+    ".jupyter-widgets.jupyter-widget-tab>.widget-tab-contents:has(.loo-table-view){padding:2px}"
     ".loo-middle{min-height:0;gap:4px 10px}"
     ".loo-board .loo-round .loo-side svg{height:34px!important;width:auto!important;max-width:100%}"
     ".loo-round .loo-trick svg.loo-cards{width:44px;height:auto}"

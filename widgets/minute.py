@@ -122,8 +122,9 @@ MINUTE_STYLE = (
     "list-style:none}.loo-minute li{margin:.1em 0}"
     # closed, "The laws behind this" sits on the summary's line, at its right (where there is room); open, under
     "details.loo-minute{position:relative}"
-    "@media (min-width:600px){details.loo-minute>.loo-minute-laws:not([open]){position:absolute;top:.3em;right:.7em}}"
-    "@media (max-width:600px){.loo-minute{font-size:13px;line-height:1.3;padding:.2em .5em}}"
+    "@media (min-width:360px){details.loo-minute>.loo-minute-laws:not([open]){position:absolute;top:.3em;right:.7em}}"
+    "@media (max-width:600px){.loo-minute{font-size:13px;line-height:1.3;padding:.2em .5em}"
+    ".loo-minute-laws>summary{font-size:12px}}"
     ".loo-minute h3{font-size:1em;margin:.2em 0;color:#1d5a3c}"
     ".loo-minute-laws{margin:0}.loo-minute-laws>div{margin:.3em 0;line-height:1.9}"
     ".loo-minute-laws a{color:#1d5a3c}"

@@ -33,6 +33,12 @@ STYLE = (
     ".loo-opening-seat{text-align:center;font-size:11px}"
     # the single's turn-up named on one line, or on two on a narrow window (its cards then keep to one row)
     "@media (max-width:600px){.loo-opening-break{display:block}.loo-opening-cards{gap:2px 3px}}"
+    # On a phone the sentence is folded under a one-line summary (the cards, the hand and its choices
+    # must fit one screen); on a wider window it is shown whole beside the cards.
+    ".loo-opening-brief{flex:1 1 300px;margin:2px 0 0}.loo-opening-brief>summary{cursor:pointer}"
+    ".loo-opening-brief>summary:focus-visible{outline:3px solid #e0a000;outline-offset:2px}"
+    "@media (min-width:601px){.loo-opening-brief{display:none}}"
+    "@media (max-width:600px){.loo-opening>.loo-opening-said{display:none}}"
     ".loo-opening-won{outline:3px solid #2f6f4f;outline-offset:2px;border-radius:4px}"
     # the cards and the sentence side by side where the window is wide enough, one above the other if not
     ".loo-opening{display:flex;flex-wrap:wrap;align-items:center;gap:2px 16px}"
@@ -96,6 +102,14 @@ def single_sentence(record: dict[str, Any], line: HandLine, reader: str) -> str:
     return said
 
 
+def single_brief(line: HandLine, reader: str) -> str:
+    """What the single came to, in a few words (the summary of its folded sentence on a phone)."""
+    taker = next((name for name, amount in line.net.items() if amount > 0), None)
+    if taker is None:
+        return f"everyone paid {max(line.loos.values(), default=0)}."
+    return f"{'you' if taker == reader else taker} took {line.pool_before} chips."
+
+
 def single_laws(line: HandLine) -> tuple[str, ...]:
     """The laws behind the single and its sentence: why it was dealt, and how it was settled."""
     why = "L3-SGL-01" if line.number == 1 else "L3-SGL-08"
@@ -126,12 +140,17 @@ def opening_html(model: TableModel, *, four_colour: bool = False) -> str:
             f'<div class="loo-opening-seat{won}" style="{delay}">{escape(label)}<br>'
             f"{piece_html(card, CARD_WIDTH, four_colour=four_colour)}</div>"
         )
+    sentence = (
+        f"{escape(single_sentence(record, line, reader))} "
+        f'<span class="loo-opening-laws">The laws: {" ".join(law_ref_html(i) for i in single_laws(line))}</span>'
+    )
     return (
         STYLE + LAW_STYLE + f'<div class="loo-opening" role="region" aria-label="The single, before this hand" '
         f'style="--loo-end:{(len(names) + 1) * STEP:.2f}s">'
         f'<div class="loo-opening-cards">{"".join(seats)}</div>'
-        f'<div class="loo-opening-said"><b>Hand {line.number}, settled as dealt.</b> '
-        f"{escape(single_sentence(record, line, reader))} "
-        f'<span class="loo-opening-laws">The laws: {" ".join(law_ref_html(i) for i in single_laws(line))}</span>'
-        "</div></div>"
+        f'<div class="loo-opening-said"><b>Hand {line.number}, settled as dealt.</b> {sentence}</div>'
+        f'<details class="loo-opening-brief"><summary><b>The single:</b> '
+        f"{escape(single_brief(line, reader))} Why?</summary><b>Hand {line.number}, settled as dealt.</b> "
+        f"{sentence}</details>"
+        "</div>"
     )

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as ipw
 
-from loo.core.protocols import TrickRecord, View
+from loo.core.protocols import View
 from widgets.board import pam_card, piece_name, pieces_html
 from widgets.hand_summary import summary_html
 from widgets.moves import Move
@@ -39,8 +39,13 @@ WAITING_WIDTH = 80  # the reader's cards while a reel plays: as wide as the card
 NO_TRICK = "No trick has been finished in this hand yet."
 
 
-def just_line(trick: TrickRecord, number: int, names: Sequence[str]) -> str:
-    """The line the middle of the cloth shows once a trick is won, until the next change."""
+def just_line(seen: View, names: Sequence[str]) -> str:
+    """The line the middle of the cloth shows once a trick is won, until a piece is played to the next.
+
+    It is read from the view alone, so the table after a reload shows the same line as before it."""
+    if not seen.tricks or seen.current:
+        return ""
+    trick, number = seen.tricks[-1], len(seen.tricks)
     piece = dict(trick.plays)[trick.winner]
     said = f"Trick {number} just played: {names[trick.winner]} won it with the {piece.name}."
     return f'<div class="loo-just">{escape(said)}</div>'
@@ -75,7 +80,6 @@ class Watching:
         )
         self._reels = itertools.count(1)
         self._said = 0  # the changes whose moves the line has said
-        self._won: tuple[TrickRecord, int] | None = None  # the trick last won in the latest change, and its number
         self.last.observe(guarded(view.say)(lambda _change: self._toggle_last()), names=["value"])
 
     # ----- the model changed --------------------------------------------------------------------
@@ -86,8 +90,6 @@ class Watching:
         table: the page then hides the table before it changes, until the reel has played."""
         model = self.view.model
         moves = model.moves
-        won = [(m.won, len(m.view.tricks)) for m in moves if m.won is not None]
-        self._won = won[-1] if won else None
         words = [move_words(m, model.names, model.game) for m in moves]
         pace = PACES.get(self.pace.value, PACES[DEFAULT_PACE])
         if pace > 0 and len(moves) > 1:
@@ -133,8 +135,7 @@ class Watching:
 
         def frame(move: Move, k: int) -> str:
             shown = held(move)
-            won = [(m.won, len(m.view.tricks)) for m in moves[: k + 1] if m.won is not None]
-            note = just_line(*won[-1], model.names) if won else ""
+            note = just_line(move.view, model.names)
             return round_board_html(
                 shown.view, model.names, model.seat, show_own=False, open_hands=open_hands, four_colour=four, note=note
             )
@@ -149,11 +150,11 @@ class Watching:
             self.summary.value = summary
 
     def on_the_cloth(self, seen: View) -> tuple[str, str]:
-        """What the middle of the cloth adds to the table as it stands: the line naming the trick the
-        latest change finished, and the last trick laid over the middle while the reader asks for it
+        """What the middle of the cloth adds to the table as it stands: the line naming the latest trick
+        won, and the last trick laid over the middle while the reader asks for it
         (:func:`~widgets.round_table.round_board_html`'s ``note`` and ``over``)."""
         names = self.view.model.names
-        note = just_line(*self._won, names) if self._won is not None else ""
+        note = just_line(seen, names)
         if not self.last.value:
             return note, ""
         if not seen.tricks:

@@ -53,7 +53,13 @@ from widgets.table_view import UNDO_FINISHED_TIP
 SHOTS = ROOT / "test-results"
 WAIT = 90_000  # generous: a table's kernel may still be starting on a busy machine
 # The notebook's markdown, as Voila's lab template renders it (headings and paragraphs, no inner div).
-PROSE = re.compile(r'<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown[^"]*"[^>]*>.*?</div>', re.DOTALL)
+# The page's prose, the same for every deal: the notebook's markdown cells and the game in a minute
+# (widgets/minute.py: a box ending with its laws' box, "...</details></details>").
+PROSE = re.compile(
+    r'<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown[^"]*"[^>]*>.*?</div>'
+    r'|<details class="loo-minute" data-loo-minute=.*?</details></details>',
+    re.DOTALL,
+)
 STYLESHEETS = frozenset({card_stylesheet(), card_stylesheet(four_colour=True)})
 # The law catalogue's prefixes each game's refusals may cite (five-card and Irish Loo follow suit by L3's law).
 LAWS = {
@@ -460,15 +466,39 @@ class Table:
         self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def refused_with_its_law(table: Table, model: TableModel, piece: Any) -> None:
+def refused_with_its_law(table: Table, model: TableModel, piece: Any, *, keyboard: bool = False) -> None:
     """The status says why ``piece`` may not be played, in the engine's words, naming the law."""
     status = table.status()
-    expect(status).to_have_text(model.why(Action(model.seat, "play", piece)))
+    why = model.why(Action(model.seat, "play", piece))
+    cited = re.search(rf"\((?P<id>(?:{'|'.join(LAWS[table.game])})-[A-Z0-9-]+): [^()]+\)$", why)
+    assert cited, why  # the engine names the law and its sources
+    # On the table the law is a reference (its ID) that opens a panel with its words and sources.
+    shown = why[: cited.start()] + f"({cited['id']})"
+    expect(status).to_have_text(shown, use_inner_text=True)
     said = status.inner_text()
     assert said.startswith("Not allowed: "), said
     assert in_words(said) == said, f"a piece named by its record code, not in words: {said}"
-    assert re.search(rf"\(({'|'.join(LAWS[table.game])})-[A-Z0-9-]+: ", said), said  # the law and its sources
-    assert not re.search(r"\([A-Z0-9-]+ \(|\)\)", said), f"the law cited in one pair of brackets: {said}"
+    reference = status.locator("details.loo-law > summary")
+    expect(reference).to_have_count(1)
+    expect(reference).to_be_visible()
+    panel = status.locator(".loo-law-panel")
+    expect(panel).to_be_hidden()
+    if keyboard:  # the reference is a control of its own: Enter opens and closes it
+        focused = table.page.evaluate_handle("document.activeElement")
+        reference.focus()
+        table.page.keyboard.press("Enter")
+    else:
+        reference.click()
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text("Source: ")
+    if keyboard:
+        table.page.keyboard.press("Enter")
+        was = focused.as_element()
+        assert was is not None
+        was.focus()  # back where the reader was (as Shift+Tab would take them)
+    else:
+        reference.click()
+    expect(panel).to_be_hidden()
 
 
 def hint_names_a_legal_choice(table: Table, model: TableModel) -> None:
@@ -738,7 +768,7 @@ def play_a_whole_hand_from_the_keyboard(table: Table) -> TableModel:
         if wrong and not refused:
             # The digit of a card the laws forbid: refused, with the reason and its law.
             model = table.do(partial(keys.press, str(held.index(wrong[0]) + 1)))
-            refused_with_its_law(table, model, wrong[0])
+            refused_with_its_law(table, model, wrong[0], keyboard=True)
             refused = True
         if not hinted and any(a.verb == "play" for a in model.legal()):
             model = table.do(partial(keys.press, "h"))

@@ -95,6 +95,8 @@ def test_the_trick_the_hand_and_the_choices_are_seen_together_without_scrolling(
 ) -> None:
     page = open_at(browser, f"{base}/tables/{game}?deal={code}", size)
     assert page.evaluate(SCROLLED) == [0, 0]
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"fits-open-{game}-{size[0]}x{size[1]}.png"))
     # The reader's first choice (a declaration, a call) is in view at once, with the hand.
     within(page.locator(".loo-choices button.mod-primary").first, size)
     within(page.locator(".loo-hint"), size)
@@ -105,10 +107,9 @@ def test_the_trick_the_hand_and_the_choices_are_seen_together_without_scrolling(
         assert page.evaluate(SCROLLED) == before, "the page scrolled by itself"
         others_played = page.locator(".loo-standing .loo-board .loo-trick .loo-play").count() >= 1
         if others_played and page.locator(".loo-choices .loo-piece").count():
-            check_in_view(page, size)
-            if not checked:
-                SHOTS.mkdir(exist_ok=True)
+            if not checked:  # (taken before the check, to be looked at when it fails)
                 page.screenshot(path=str(SHOTS / f"fits-{game}-{size[0]}x{size[1]}.png"))
+            check_in_view(page, size)
             checked += 1
             if checked == 2:
                 break

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -170,6 +171,13 @@ def test_the_single_is_told_in_plain_words_with_its_laws_as_references() -> None
     assert 'Single\'s<span class="loo-opening-break"> </span>turn-up' in html, "named as the single's"
     assert ">Turn-up<" not in html, "never a bare Turn-up beside the hand's own"
     assert html.count('<details class="loo-law">') >= 2 and "L3-SGL-01" in html
+    # on a phone the same sentence is folded under a line saying what the single came to
+    brief = re.search(r'<details class="loo-opening-brief"><summary>(.*?)</summary>(.*?)</details>$', html[:-6], re.S)
+    assert brief, html
+    _record, line = found
+    taker = next((n for n, amount in line.net.items() if amount > 0), None)
+    assert ("took" if taker else "everyone paid") in brief[1] and "The single:" in brief[1]
+    assert escape(said) in brief[2] and escape(said) in html.split('<details class="loo-opening-brief">')[0]
 
 
 @pytest.mark.parametrize("game", NAMES)

@@ -115,10 +115,12 @@ def test_a_finished_trick_stays_on_the_table_with_its_winner_named() -> None:
     _wait, said, drawn = frames(view)[k]
     assert on_the_cloth(drawn) == len(won.plays)  # the whole trick, still on the cloth
     assert f"{winner} won it with the" in drawn and f"{winner} wins the trick." in said
-    # and on the cloth as it stands, a line among the middle's facts (nothing between the cloth's rows)
-    assert re.search(
-        rf'class="loo-facts"><div class="loo-just">Trick \d+ just played: {winner} won it with the', view._board.value
-    )
+    # a line among the middle's facts of the frame (nothing between the cloth's rows), until the next card
+    assert re.search(rf'class="loo-facts"><div class="loo-just">Trick \d+ just played: {winner} won it with the', drawn)
+    for _wait, _said, later in frames(view)[k + 1 :]:
+        assert 'class="loo-just"' not in later, "the line stays only until a card is played to the next trick"
+    standing = view.model.view()
+    assert ('class="loo-just"' in view._board.value) == (not standing.current and bool(standing.tricks))
     if k == len(model.moves) - 1:
         assert f'data-end="{PACES["Normal"] * HOLD:g}"' in view.watching.film.value
 
@@ -261,3 +263,16 @@ def test_a_take_back_leaves_no_move_said_that_is_no_longer_on_the_table() -> Non
     assert view.model.undo()
     assert view.watching.spoken.value not in (reel_line, said_before)  # a new line, which the page draws afresh
     assert "plays" not in unescape_text(view.watching.spoken.value)
+
+
+def test_the_trick_just_won_is_named_again_after_a_reload() -> None:
+    """A reload builds a new view of the same game: the cloth names the same trick as before it."""
+    for seed in range(1, 40):  # a deal where the reader wins the first trick: the table then waits on her lead
+        view = nap_at_play(seed)
+        play_paced(view)
+        line = re.search(r'<div class="loo-just">[^<]+</div>', view._board.value)
+        if line:
+            break
+    assert line, "no deal left the trick just won on the cloth"
+    again = TableView(view.model)  # the page reloaded: a new view, no change seen yet
+    assert line[0] in again._board.value
