@@ -41,7 +41,8 @@ from loo.tiles import Tile, full_set
 TEXT_ONLY_CLASS = "loo-text-only"
 """On a container, its pieces show as ordinary buttons labelled with their names, with no picture."""
 CARD_PX, TILE_PX = 80, 96  # drawn widths; a card is 80 x 112 px, a tile lying down 96 x 48 px
-NARROW_CARD_PX, NARROW_TILE_PX = 50, 60  # on a phone (a window under 480 px): five fit in a row, and the hand, the trick and the choices fit one screen
+# on a phone (a window under 480 px): five fit in a row, and the trick, the hand and the choices one screen
+NARROW_CARD_PX, NARROW_TILE_PX = 50, 60
 SHEET_PATH = "/tables/cards.css"
 """Where ``widgets.server`` serves the plain sheet, which its table pages link from their head."""
 PAGE_SHEET_ENV = "LANTERLOO_PAGE_CARD_SHEET"

@@ -172,6 +172,9 @@ class DealCodes(ipw.VBox):  # type: ignore[misc]
             ipw.Text,
             placeholder="a deal code, such as l3.peel.s0.n12345",
             description="Deal code",
+            # sent when the reader leaves the box or presses Enter, not on every key: the kernel's echo of
+            # each key could otherwise overwrite the keys typed after it on a slow connection
+            continuous_update=False,
             layout=ipw.Layout(width="28em"),
             _dom_classes=["loo-code-input"],
         )

@@ -615,11 +615,16 @@ def teaching_shows_every_hand(table: Table, code: str) -> None:
     """The search for hidden pieces can fail: deal a hand from the code box (checked: nothing hidden
     shows), then turn on "Show all hands": every card the other seats hold must then be found."""
     page = table.page
-    table.do(lambda: page.locator(".loo-code-input input").fill(code))
+    box = page.locator(".loo-code-input input")
+    # typed key by key as fast as the browser takes them: the box sends its value on Enter (or on leaving
+    # it), so no echo of an early key can overwrite a later one
+    table.do(lambda: (box.press_sequentially(code), box.press("Enter")))
+    expect(box).to_have_value(code)
     table.do(page.locator(".loo-play-code").click)
     # the hand played is in the ledger: the table asks before the deal replaces the game (issue 27)
     model = table.do(page.get_by_role("button", name="Yes, play this deal").click)
     expect(page.locator(".loo-result")).to_have_count(0)
+    assert model.deal_code() == code, (model.deal_code(), code)  # the deal typed, every key of it
     assert not model.hand.is_over and model.view().hand
     others = {c for p in range(len(model.names)) if p != model.seat for c in model.hand.holding(p)}
     table.do(page.get_by_role("button", name="Show all hands").click, check=False)

@@ -60,9 +60,7 @@ def test_the_computer_players_cards_come_in_turn_and_the_last_trick_is_one_key_a
         expect(page.locator(".loo-announce")).to_have_attribute("role", "log")  # a live region of the moves
         expect(page.locator(".loo-announce")).to_have_attribute("aria-live", "polite")
         # The trick won is named on the cloth, in the middle's facts (in the reel's frame that ends it).
-        won = page.locator(
-            ".loo-just:visible", has_text="Trick 1 just played: Dan won it with the seven of diamonds"
-        )
+        won = page.locator(".loo-just:visible", has_text="Trick 1 just played: Dan won it with the seven of diamonds")
         expect(won).to_have_count(1, timeout=10_000)
         expect(won).to_be_visible()
         expect(laid_by("Dan")).to_be_visible()  # the finished trick stays on the table
