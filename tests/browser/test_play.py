@@ -54,10 +54,12 @@ SHOTS = ROOT / "test-results"
 WAIT = 90_000  # generous: a table's kernel may still be starting on a busy machine
 # The notebook's markdown, as Voila's lab template renders it (headings and paragraphs, no inner div).
 # The page's prose, the same for every deal: the notebook's markdown cells and the game in a minute
-# (widgets/minute.py: a box ending with its laws' box, "...</details></details>").
+# (widgets/minute.py: a box ending with its laws' box, "...</details></details>"), which Voila sends
+# as an output in a script's JSON, its "<" written \u003c and its quotes \".
 PROSE = re.compile(
     r'<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown[^"]*"[^>]*>.*?</div>'
-    r'|<details class="loo-minute" data-loo-minute=.*?</details></details>',
+    r'|(?:<|\\u003c)details class=\\?"loo-minute\\?" data-loo-minute=.*?'
+    r"(?:</details></details>|\\u003c/details\\u003e\\u003c/details\\u003e)",
     re.DOTALL,
 )
 STYLESHEETS = frozenset({card_stylesheet(), card_stylesheet(four_colour=True)})
@@ -624,7 +626,7 @@ def teaching_shows_every_hand(table: Table, code: str) -> None:
     # the hand played is in the ledger: the table asks before the deal replaces the game (issue 27)
     model = table.do(page.get_by_role("button", name="Yes, play this deal").click)
     expect(page.locator(".loo-result")).to_have_count(0)
-    assert model.deal_code() == code, (model.deal_code(), code)  # the deal typed, every key of it
+    assert str(model.deal_code()) == code, (str(model.deal_code()), code)  # the deal typed, every key of it
     assert not model.hand.is_over and model.view().hand
     others = {c for p in range(len(model.names)) if p != model.seat for c in model.hand.holding(p)}
     table.do(page.get_by_role("button", name="Show all hands").click, check=False)
