@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 
 import tornado.web
 
+from loo.registry import entry
 from widgets.dealcode import USUAL_SEATS, DealCodeError, parse_deal_code
 from widgets.model import DEFAULT_NAMES
 from widgets.seating import COMPUTER, PERSON, SeatBook
@@ -125,7 +126,7 @@ class SharedTableHandler(tornado.web.RequestHandler):
         self.set_header("Cache-Control", "no-store")
         people_arg = self.get_query_argument("people", None)
         deal = (self.get_query_argument("deal", "") or "").strip() or None
-        title = f"Play {game.replace('-', ' ')} with others"
+        title = f"Play {entry(game).in_text} with others"
         if people_arg is None:
             options = "".join(f'<option value="{n}">{n}</option>' for n in range(1, USUAL_SEATS[game] + 1))
             self.finish(page(title, (
