@@ -134,9 +134,9 @@ PLAY_PAGE = """<!DOCTYPE html>
 <h1>{name}</h1>
 <div class="loo-inpage-links">{links}</div>
 </header>
-<p class="loo-inpage-where" role="note"><strong>This table runs in your browser.</strong> The whole deal,
-every hand, is in your own computer, so a curious reader could find the other players' cards. The
-tables served by the Lanterloo server keep them hidden.</p>
+<p class="loo-inpage-where" role="note"><strong>This table runs in your browser.</strong> A curious reader
+could find the other players' cards here.<span class="loo-inpage-more"> The whole deal, every hand, is in
+your own computer; the tables served by the Lanterloo server keep them hidden.</span></p>
 {minute}
 <div class="loo-inpage-status" role="status" aria-live="polite" data-loo-status>
 <noscript>This table needs JavaScript, which is turned off in this browser.</noscript></div>
