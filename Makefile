@@ -26,7 +26,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 # Run apt-get as root, through sudo when not root.
 APT := DEBIAN_FRONTEND=noninteractive $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get
 
-.PHONY: help serve class test lint unit book system chromium servers lock clean
+.PHONY: help serve class test lint unit book system chromium engines servers lock clean
 
 help:
 	@echo "make serve   build the book and serve it with the live tables at http://$(IP):$(PORT)/"
@@ -54,6 +54,19 @@ chromium:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	dpkg-query -W -f='$${Status}' libatomic1 2>/dev/null | grep -q "ok installed" || missing="$$missing libatomic1"; \
+	if [ -n "$$missing" ]; then \
+	  echo "==> installing Debian's$$missing"; \
+	  $(APT) update -qq; \
+	  $(APT) install -y -qq $$missing >/dev/null; \
+	fi
+
+# The journey tests' other two engines (tests/journeys): Debian's Firefox ESR, driven by WebDriver
+# BiDi, and WebKitGTK's MiniBrowser with its WebDriver, run under an Xvfb display the tests start.
+engines:
+	@missing=""; \
+	[ -x /usr/bin/firefox-esr ] || missing="$$missing firefox-esr"; \
+	[ -x /usr/bin/WebKitWebDriver ] || missing="$$missing webkit2gtk-driver"; \
+	[ -x /usr/bin/Xvfb ] || missing="$$missing xvfb"; \
 	if [ -n "$$missing" ]; then \
 	  echo "==> installing Debian's$$missing"; \
 	  $(APT) update -qq; \
@@ -133,14 +146,15 @@ lint: $(TEST_STAMP)
 
 # The tests run on two processes (pytest-xdist). The browser tests go to them a whole file at a time
 # (--dist loadfile): a file's tests share its server, and each process starts its own chromium and
-# servers, on ports of their own (tests/conftest.py::serve_server).
+# servers, on ports of their own (tests/conftest.py::serve_server). The journeys (tests/journeys) have
+# one file per engine, so a process runs at most the one Firefox or WebKit it was given.
 unit: $(TEST_STAMP) servers
 	$(PY) -m pytest -m "not browser" -q -n 2
 
-test: $(TEST_STAMP) chromium servers lint book
+test: $(TEST_STAMP) chromium engines servers lint book
 	@echo "==> pytest: unit tests and doctests, on two processes"
 	$(PY) -m pytest -m "not browser" -q -n 2
-	@echo "==> pytest: browser tests, on two processes"
+	@echo "==> pytest: browser tests and the journeys in chromium, Firefox and WebKit, on two processes"
 	$(PY) -m pytest -m browser -q -n 2 --dist loadfile
 
 # pyproject.toml's ranges resolved afresh, for Debian 12's Python 3.11.2 (tools/lock.py).

@@ -22,6 +22,7 @@ import os
 import random
 import signal
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -402,7 +403,17 @@ def simulate(
         # browser driver, a kernel's) in whatever state another thread left it, and a worker then
         # waits forever on one (seen: a whole test run hung in simulate on a fresh Debian 12).
         context = multiprocessing.get_context("spawn")
-        with context.Pool(jobs, initializer=_start_worker, initargs=(table,)) as workers:
+        # The workers start with Ctrl-C ignored: a signal ignored is still ignored after exec, and Python
+        # then leaves it so. Ignoring it only in the initializer left a moment, while a worker's Python
+        # was starting, in which Ctrl-C printed that worker's traceback.
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            pool = context.Pool(jobs, initializer=_start_worker, initargs=(table,))
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
+        with pool as workers:
             # Random play is fast: give each worker ten blocks at a time (passing blocks one by one took 1.8 s
             # instead of 1.4 for 100,000 hands); slower bots get one at a time, so that progress is shown often.
             chunk = max(1, min(10, blocks // (4 * jobs))) if fast else 1

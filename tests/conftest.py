@@ -293,17 +293,18 @@ def static_site() -> Iterator[str]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test under tests/browser drives chromium: it is marked ``browser`` (``make unit`` leaves
-    those out) by where it lives, so a new file there cannot forget the mark.
+    """Every test under tests/browser drives chromium, and every one under tests/journeys a browser of
+    each engine: they are marked ``browser`` (``make unit`` leaves those out) by where they live, so a
+    new file there cannot forget the mark.
 
     A ``law`` marker names catalogue laws (``@pytest.mark.law("L3-PLAY-03")``): an ID that is not in
     ``loo.laws.LAWS``, or a marker with no ID, stops the run before any test runs."""
     from loo.laws import LAWS
 
-    folder = Path(__file__).resolve().parent / "browser"
+    folders = [Path(__file__).resolve().parent / name for name in ("browser", "journeys")]
     bad = []
     for item in items:
-        if Path(str(item.fspath)).resolve().is_relative_to(folder):
+        if any(Path(str(item.fspath)).resolve().is_relative_to(folder) for folder in folders):
             item.add_marker(pytest.mark.browser)
         for marker in item.iter_markers("law"):
             if not marker.args or marker.kwargs:

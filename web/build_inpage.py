@@ -10,7 +10,8 @@
 * ``_assets/inpage/``: the page and worker scripts of ``web/inpage/``, and ``manifest.json``, which
   names every file the worker fetches with a digest of its content, so a browser never runs a
   stale copy beside a fresh one;
-* ``_assets/play/<game>.html``: a page per game holding only its table.
+* ``_assets/play/<game>.html``: a page per game holding its table, and the game in a minute
+  (``widgets.minute``) above it, shown at once, while the table is being made ready.
 
 Nothing is fetched at run time from anywhere but the book's own origin. Idempotent: a file whose
 content has not changed is not rewritten.
@@ -133,9 +134,10 @@ PLAY_PAGE = """<!DOCTYPE html>
 <h1>{name}</h1>
 <div class="loo-inpage-links">{links}</div>
 </header>
-<p class="loo-inpage-where" role="note"><strong>This table runs in your browser.</strong> The whole deal,
-every hand, is in your own computer, so a curious reader could find the other players' cards. The
-tables served by the Lanterloo server keep them hidden.</p>
+<p class="loo-inpage-where" role="note"><strong>This table runs in your browser.</strong> A curious reader
+could find the other players' cards here.<span class="loo-inpage-more"> The whole deal, every hand, is in
+your own computer; the tables served by the Lanterloo server keep them hidden.</span></p>
+{minute}
 <div class="loo-inpage-status" role="status" aria-live="polite" data-loo-status>
 <noscript>This table needs JavaScript, which is turned off in this browser.</noscript></div>
 <div class="loo-inpage-table" data-loo-table-slot></div>
@@ -157,14 +159,17 @@ def play_pages(scripts: dict[str, str], manifest: str) -> dict[str, str]:
     the list of tables, and that list (``play/index.html``; the server has its own at ``/tables/``)."""
     sys.path.insert(0, str(ROOT))
     from loo.options import GAME_NAMES
+    from widgets import law_refs
     from widgets.book import TABLES
+    from widgets.minute import FOLD_SCRIPT, minute_html
     from widgets.table_pages import links_html, tables_page
 
+    law_refs.index_root = "../"  # the law index's links, from play/<game>.html
     pages = {
         f"{game}.html": PLAY_PAGE.format(
             game=game, name=html.escape(GAME_NAMES[game]), css=scripts["inpage.css"], js=scripts["inpage.js"],
             keys=scripts["table-keys.js"], guide=scripts["guide.js"], manifest=manifest,
-            links=links_html(game, "../", tables="index.html"),
+            links=links_html(game, "../", tables="index.html"), minute=minute_html(game) + FOLD_SCRIPT,
         )
         for game in TABLES
     }  # fmt: skip

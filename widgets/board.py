@@ -118,6 +118,13 @@ def seat_marks(view: View, p: int, seat: int, seats: int) -> list[str]:
     return marks
 
 
+def has_pool(view: View) -> bool:
+    """Whether the table plays for a pool of chips: not Nap without a kitty, nor a domino game scored in points."""
+    if str(getattr(view.rules, "domino_scoring", "chips")) != "chips":
+        return False
+    return bool(view.pool) or not isinstance(view, CallingView)
+
+
 def board_html(
     view: View,
     names: Sequence[str],
@@ -196,7 +203,7 @@ def board_html(
         what = f"{miss} miss{'es' if miss != 1 else ''} face down" if tiles else f"{miss} cards face down"
         extras.append(f'<div class="loo-miss">The miss: {escape(what)}</div>' if tiles else
                       f'<div class="loo-miss">The miss: {face_down(miss, f"the miss: {what}")}</div>')  # fmt: skip
-    if view.pool or not isinstance(view, CallingView):  # Nap without a kitty has no pool
+    if has_pool(view):
         said = "This hand was played for a pool of" if view.settlement is not None else "Pool:"
         extras.append(f'<div class="loo-pool">{said} {view.pool} chips</div>')
     return (

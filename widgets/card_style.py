@@ -41,7 +41,8 @@ from loo.tiles import Tile, full_set
 TEXT_ONLY_CLASS = "loo-text-only"
 """On a container, its pieces show as ordinary buttons labelled with their names, with no picture."""
 CARD_PX, TILE_PX = 80, 96  # drawn widths; a card is 80 x 112 px, a tile lying down 96 x 48 px
-NARROW_CARD_PX, NARROW_TILE_PX = 58, 60  # on a phone (a window under 480 px), so five fit in a row
+# on a phone (a window under 480 px): five fit in a row, and the trick, the hand and the choices one screen
+NARROW_CARD_PX, NARROW_TILE_PX = 50, 60
 SHEET_PATH = "/tables/cards.css"
 """Where ``widgets.server`` serves the plain sheet, which its table pages link from their head."""
 PAGE_SHEET_ENV = "LANTERLOO_PAGE_CARD_SHEET"
@@ -151,7 +152,13 @@ TABLE_RULES = (
     ".loo-round .loo-to-act{border-color:#ffc21a;background:rgba(255,194,26,.14)}"
     ".loo-round .loo-at-bottom{grid-area:me;justify-self:center}"
     ".loo-middle{grid-area:middle;display:flex;flex-wrap:wrap;align-items:center;justify-content:center;"
-    "gap:8px 18px;min-height:96px}"
+    "gap:8px 18px;min-height:96px;position:relative}"
+    # The last trick, when asked for, laid over the middle (nothing on the cloth moves), and the line
+    # naming the trick just won, among the middle's facts.
+    ".loo-over{position:absolute;left:0;right:0;top:0;min-height:100%;z-index:3;display:flex;flex-direction:column;"
+    f"align-items:center;justify-content:center;gap:2px;padding:4px;border-radius:10px;background:{FELT_EDGE}}}"
+    ".loo-over .loo-won{color:#1b1b1b;margin:0}.loo-over-close{font-size:12px;margin:0;color:#e6f2ea}"
+    ".loo-facts>.loo-just{display:block;max-width:17em;font-style:italic;color:#f3e7b0}"
     ".loo-round .loo-trick{display:flex;flex-wrap:wrap;justify-content:center;gap:4px 8px;min-width:120px}"
     ".loo-trick-empty{color:#e6f2ea;font-style:italic;align-self:center}"
     ".loo-round .loo-play{margin:0;display:flex;flex-direction:column;align-items:center}"
@@ -170,11 +177,27 @@ TABLE_RULES = (
     ".loo-near .jupyter-button:not(.loo-piece):not(.loo-pick){width:auto;min-width:8em;max-width:100%;"
     "padding:4px 14px;height:auto;min-height:32px;white-space:normal;overflow:visible}"
     # On a phone: the two side seats share a row under the top ones, and the middle takes the full width.
-    "@media (max-width:600px){.loo-felt{grid-template-columns:minmax(0,1fr) minmax(0,1fr);"
-    "grid-template-areas:'top top' 'left right' 'middle middle' 'me me';padding:8px 6px 4px;"
+    # On a phone every other seat shares one row (the left, the top ones, the right), their hands drawn
+    # small, and the middle takes the full width: the trick, the hand and the choices fit one screen.
+    "@media (max-width:600px){.loo-felt{grid-template-columns:minmax(0,1fr) minmax(0,2fr) minmax(0,1fr);"
+    "grid-template-areas:'left top right' 'middle middle middle' 'me me me';padding:6px 4px 2px;gap:4px 4px;"
     "border-radius:24px 24px 0 0;border-width:4px}"
-    ".loo-near{padding:4px 4px 10px;border-radius:0 0 24px 24px;border-width:4px}"
-    ".loo-middle{min-height:0}.loo-round .loo-side svg{height:46px;width:auto}}"
+    ".loo-side-left,.loo-side-right{justify-content:flex-start}.loo-side-top{gap:4px;flex-wrap:nowrap}"
+    ".loo-round .loo-seat{padding:2px;min-width:0}.loo-round .loo-seat-name{font-size:12px}"
+    ".loo-near{padding:2px 4px 8px;border-radius:0 0 24px 24px;border-width:4px}"
+    # the choices in words share one row where their words fit (Stand, Take the miss, Throw up)
+    ".loo-near .jupyter-button:not(.loo-piece):not(.loo-pick){min-width:0;flex:1 1 auto;padding:4px 8px}"
+    # the tab's own margin round the table, narrow: the table takes the phone's width
+    ".jupyter-widgets.jupyter-widget-tab>.widget-tab-contents:has(.loo-table-view){padding:2px}"
+    ".loo-middle{min-height:0;gap:4px 10px}"
+    ".loo-board .loo-round .loo-side svg{height:34px!important;width:auto!important;max-width:100%}"
+    ".loo-round .loo-trick svg.loo-cards{width:44px;height:auto}"
+    ".loo-round .loo-trick svg.loo-tiles{width:64px;height:auto}"
+    ".loo-facts{padding:4px 8px}.loo-facts svg.loo-cards{width:36px;height:auto}"
+    # the reader's pieces while a reel plays, as tall as their buttons on a phone
+    ".loo-reel-hand svg.loo-cards{height:81px;width:auto}.loo-reel-hand svg.loo-tiles{height:30px;width:auto}"
+    # the single settled as dealt, above the table: its cards smaller
+    ".loo-opening .loo-opening-seat svg{width:30px;height:auto}.loo-opening{font-size:12px}}"
     # A domino lead that names its suit: the tile's picture, and under it the words (which suit it leads).
     f".loo-near .jupyter-button.loo-tile-lead{_PICTURE}{{background-repeat:no-repeat!important;"
     "background-position:center 6px!important;background-size:60px 30px!important;padding:40px 10px 6px!important;"
@@ -184,9 +207,19 @@ TABLE_RULES = (
     # reel shows and the table as it stands waits, hidden; without the page's script the reel never shows.
     ".loo-film{display:none!important}.loo-playing .loo-film{display:block!important}"
     ".loo-playing .loo-standing{display:none!important}.loo-reel .loo-frame[hidden]{display:none}"
-    ".loo-reel-near{display:flex;flex-direction:column;align-items:center;gap:8px;padding-top:10px!important}"
+    # (as wide as the cloth above it: the reel is one widget, where the standing table's near edge is another)
+    ".loo-reel-near{display:flex;flex-wrap:wrap;align-items:center;justify-content:center;gap:8px 16px;"
+    "padding-top:10px!important;margin-left:0!important;margin-right:0!important}"
     ".loo-reel-hand{opacity:.8}.loo-reel-hand svg{max-width:100%;height:auto}"
     ".loo-reel-near .loo-show-rest{width:auto;height:auto;min-height:32px;padding:4px 14px;font-size:14px}"
+    # The controls under the hand, as wide as their words, so that they sit on one line.
+    ".loo-controls .jupyter-button,.loo-controls .widget-toggle-button{width:auto;min-width:6.5em;padding:0 12px}"
+    # An exchange says what to do, where the reader looks: pick, then press the button.
+    ".loo-near .loo-pick-say{text-align:center;color:#fff;font:14px system-ui,sans-serif;height:auto;margin-top:8px}"
+    ".loo-near .loo-pick-say p{margin:0}"
+    # Tiles in the finished hand's summary drawn big enough to read their pips.
+    ".loo-summary svg.loo-tiles{width:72px;height:36px;margin:1px}"
+    "@media (max-width:480px){.loo-summary svg.loo-tiles{width:56px;height:28px}}"
     # Focus, plain to see on every control of the table: black and amber, never the blue of a legal choice.
     ".loo-table-view .jupyter-button:focus-visible,.loo-table-view .widget-toggle-button:focus-visible,"
     ".loo-table-view input:focus-visible,.loo-table-view textarea:focus-visible,.loo-skip:focus,"

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from loo.core.protocols import Piece, PointsSettlement, Settlement
+from loo.core.protocols import Piece, Settlement
 from loo.registry import Family, family
 from loo.tiles import Tile
 from widgets.board import piece_html
+from widgets.chips import HandLine, seat_words, signed
 from widgets.model import TableModel
 from widgets.pacing import trick_html
 from widgets.step_drawing import settlement_html
@@ -29,38 +30,36 @@ STYLE = (
 )
 
 
-def _chips(n: int, unit: str) -> str:
-    return f"{n} {unit if n != 1 else unit[:-1]}"
-
-
-def settlement_words(
-    settlement: Settlement, names: Sequence[str], reader: int, chips: Sequence[int] | None = None
-) -> str:
-    """Each player's tricks and what the hand paid them, in one sentence: ``chips`` are each player's
-    chips won or paid in the hand as the ledger books them, stakes and loos included (the settlement's
-    own figures if not given); a game scored in points says the points.
+def settlement_words(settlement: Settlement, names: Sequence[str], reader: int, line: HandLine | None = None) -> str:
+    """Each player's tricks and what the hand did to them, a sentence each: with the hand's ``line`` of
+    the game's accounts (:mod:`widgets.chips`), its chips in their parts (the dealer's stake among
+    them) and the net, or its points in words; without one, the settlement's own net.
 
     >>> from types import SimpleNamespace as Ns
+    >>> from widgets.chips import SeatChips
     >>> settled = Ns(tricks_won=(2, 1, 0), net=lambda: (6, -3, -3))
     >>> settlement_words(settled, ["Ann", "Ben", "Cat"], 0)
-    'You took two tricks and won 6 chips; Ben took one trick and paid 3 chips; Cat took no trick and paid 3 chips.'
+    'You won two tricks: +6 chips. Ben won one trick: −3 chips. Cat won no trick: −3 chips.'
+    >>> line = HandLine(2, "Cat", 9, 6, {}, {}, {}, "played", (SeatChips("Cat", True, dealt=3, looed=6),))
+    >>> settlement_words(settled, ["Ann", "Ben", "Cat"], 0, line).split(". ")[2]
+    'Cat won no trick; put 3 in as dealer, looed 6: −9 chips.'
     """
-    unit = "points" if isinstance(settlement, PointsSettlement) and settlement.points is not None else "chips"
-    gains = settlement.points if unit == "points" and isinstance(settlement, PointsSettlement) else chips
-    gains = gains if gains is not None else settlement.net()
-    assert gains is not None
     counts = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-    parts = []
-    for seat, (name, tricks, gain) in enumerate(zip(names, settlement.tricks_won, gains, strict=True)):
+    said = []
+    for seat, (name, tricks) in enumerate(zip(names, settlement.tricks_won, strict=True)):
         took = f"{counts[tricks] if tricks < len(counts) else tricks} trick{'' if tricks == 1 else 's'}"
-        if tricks == 0:
-            took = "no trick"
-        verb = "scored" if unit == "points" else "won" if gain > 0 else "paid" if gain < 0 else ""
-        paid = f"{verb} {_chips(abs(gain), unit)}" if gain else f"neither won nor paid any {unit}"
-        if unit == "points":
-            paid = f"scored {gain:+d} {unit}"
-        parts.append(f"{'You' if seat == reader else name} took {took} and {paid}")
-    return "; ".join(parts) + "."
+        took = "no trick" if tricks == 0 else took
+        who = "You" if seat == reader else name
+        if line is None:
+            said.append(f"{who} won {took}: {signed(settlement.net()[seat])} chips.")
+        elif line.in_points:
+            said.append(f"{who} won {took}: {seat_words(line, name)}.")
+        else:
+            chips = line.seat(name)
+            parts = chips.parts()
+            what = f"{', '.join(parts)}: {signed(chips.net)} chips" if parts else "no chips in or out"
+            said.append(f"{who} won {took}; {what}.")
+    return " ".join(said)
 
 
 def _pieces(texts: Sequence[str], game: str) -> list[Piece]:
@@ -93,11 +92,11 @@ def summary_html(model: TableModel, *, four_colour: bool = False) -> str:
     )
     played = f'<h3>The tricks</h3><ol aria-label="the tricks of the hand">{tricks}</ol>' if tricks else ""
     lines = model.hand_lines()
-    chips = [lines[-1].net.get(name, 0) for name in names] if lines else None  # as the ledger booked the hand
-    words = settlement_words(hand.settlement, names, model.seat, chips)
+    line = lines[-1] if lines else None  # the hand as the game's accounts book it
+    words = settlement_words(hand.settlement, names, model.seat, line)
     return (
         f'{STYLE}<section class="loo-summary" aria-label="The hand just played">'
         f'<h3>The hands as dealt</h3><div class="loo-summary-hands">{"".join(hands)}</div>{played}'
         f'<h3>The settlement</h3><p class="loo-summary-words">{escape(words)}</p>'
-        f"{settlement_html(hand.settlement, names)}</section>"
+        f"{settlement_html(hand.settlement, names, line)}</section>"
     )

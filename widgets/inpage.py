@@ -163,8 +163,9 @@ def install(post: Post) -> None:
 
     page_comm = _page_comm_class()
     comm.create_comm = lambda *args, **kwargs: page_comm(*args, **kwargs)
-    from widgets import hints, live_table
+    from widgets import hints, law_refs, live_table
 
+    law_refs.index_root = "../"  # the book's index of laws, from play/<game>.html
     hints.effort = hints.IN_BROWSER  # a hint that answers in about a second and a half here (widgets.hints)
     live_table.home = live_table.Home(
         page_address,

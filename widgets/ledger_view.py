@@ -29,17 +29,20 @@ from html import escape
 import ipywidgets as ipw
 
 from loo.core.protocols import PointsGame, TileRules
-from widgets.model import HandLine, TableModel
+from widgets.chips import MINUS, HandLine, points_words, scoring_rule, signed
+from widgets.model import TableModel
 from widgets.safety import guarded
 from widgets.shared import lean, shared_layout
 
-MINUS = "\u2212"  # a true minus sign: read as "minus", and as wide as a plus
 NO_HAND = "No hand finished yet."
 
 _STYLE = """<style>
 .loo-ledger-scroll{overflow-x:auto;max-width:100%}
+.loo-ledger-view .widget-html,.loo-ledger-view .widget-html-content{min-width:0;max-width:100%}
 .loo-ledger th,.loo-ledger td{white-space:nowrap}
 .loo-ledger caption{white-space:normal}
+.loo-ledger.loo-scores td{white-space:normal;min-width:5.5em;vertical-align:top}
+.loo-ledger.loo-scores th{vertical-align:top}
 .loo-ledger{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:0.9em}
 .loo-ledger caption{text-align:left;font-weight:bold;padding:0.2em 0}
 .loo-ledger th,.loo-ledger td{padding:0.15em 0.5em;border-bottom:1px solid #ccc}
@@ -51,19 +54,6 @@ _STYLE = """<style>
 .loo-pool-chart{margin:0.5em 0}
 .loo-pool-chart figcaption{font-size:0.85em;color:#444}
 </style>"""
-
-
-def signed(amount: int) -> str:
-    """A chip amount with its sign: won ``+3``, paid ``−3`` (a minus sign), even ``0``.
-
-    >>> signed(3), signed(-3), signed(0)
-    ('+3', '−3', '0')
-    """
-    if amount > 0:
-        return f"+{amount}"
-    if amount < 0:
-        return f"{MINUS}{-amount}"
-    return "0"
 
 
 def ledger_table(
@@ -91,6 +81,7 @@ def ledger_table(
             f'<td class="loo-ledger-name">{escape(line.dealer)}</td>'
             f"<td>{line.pool_before}</td>"
             + "".join(f"<td>{signed(line.net.get(name, 0))}</td>" for name in names)
+            + f"<td>{_loos({s.name: s.dealt + s.began + s.ante for s in line.seats}, names)}</td>"
             + f"<td>{_loos(line.loos, names)}</td>"
             f"<td>{line.pool_after}</td>"
             + "".join(f"<td>{signed(line.balances.get(name, 0))}</td>" for name in names)
@@ -104,38 +95,40 @@ def ledger_table(
             f'<td class="loo-ledger-name">{escape(dealer)}</td>'
             f"<td>{played_for}</td>"
             + "".join(f"<td>{signed(stakes[name])}</td>" for name in names)
-            + "<td></td><td></td>"
+            + "<td></td><td></td><td></td>"
             + "".join(f"<td>{signed(balances.get(name, 0))}</td>" for name in names)
             + "</tr>"
         )
     loos = sum(sum(line.loos.values()) for line in lines)
+    staked = sum(s.dealt + s.began + s.ante for line in lines for s in line.seats)
     held = sum(balances.get(name, 0) for name in names)
     total = (
         "<tr>"
         '<th scope="row">Total</th><td></td><td></td>'
         + "".join(f"<td>{signed(balances.get(name, 0))}</td>" for name in names)
-        + f"<td>{loos}</td><td>{pool}</td>"
+        + f"<td>{staked}</td><td>{loos}</td><td>{pool}</td>"
         + "".join(f"<td>{signed(balances.get(name, 0))}</td>" for name in names)
         + "</tr>"
     )
     check = (
-        f'<tr class="loo-ledger-check"><td colspan="{5 + 2 * n}" style="text-align:left">'
+        f'<tr class="loo-ledger-check"><td colspan="{6 + 2 * n}" style="text-align:left">'
         f"The players' balances add up to {signed(held)} and the pool holds {pool}: "
         f"together {signed(held + pool)}, so every chip is accounted for.</td></tr>"
         if held + pool == 0
-        else f'<tr class="loo-ledger-check"><td colspan="{5 + 2 * n}" style="text-align:left">'
+        else f'<tr class="loo-ledger-check"><td colspan="{6 + 2 * n}" style="text-align:left">'
         f"The balances ({signed(held)}) and the pool ({pool}) do not add up to zero.</td></tr>"
     )
     return (
         '<table class="loo-ledger">'
         "<caption>Chips hand by hand: each player's net for the hand (won +, paid "
-        f"{MINUS}), the loos paid into the pool, what the pool carried over, and the running balances"
-        "</caption>"
+        f"{MINUS}), counting the stakes paid in before the deal (the dealer's, and any ante) and the "
+        "loos paid into the pool; what the pool carried over; and the running balances</caption>"
         "<thead><tr>"
         '<th scope="col" rowspan="2">Hand</th>'
         '<th scope="col" rowspan="2">Dealer</th>'
         '<th scope="col" rowspan="2">Pool played for</th>'
         f'<th scope="colgroup" colspan="{n}">Net this hand</th>'
+        '<th scope="col" rowspan="2">Stakes paid in</th>'
         '<th scope="col" rowspan="2">Loos paid in</th>'
         '<th scope="col" rowspan="2">Carried over</th>'
         f'<th scope="colgroup" colspan="{n}">Balance after the hand</th>'
@@ -143,6 +136,30 @@ def ledger_table(
         f"<tbody>{''.join(rows)}</tbody>"
         f"<tfoot>{total}{check}</tfoot>"
         "</table>"
+    )
+
+
+def scores_table(lines: Sequence[HandLine], names: Sequence[str], scoring: str, game_points: int) -> str:
+    """The scores of a game scored in points, hand by hand: each player's score after every hand and
+    what the hand did to it in words, which say which way is good (at Rounce fewer points is better)."""
+    start = game_points if scoring == "rounce" else 0
+    heads = "".join(f'<th scope="col">{escape(name)}</th>' for name in names)
+    rows = ['<tr><th scope="row">Start</th><td></td>' + "".join(f"<td>{start}</td>" for _ in names) + "</tr>"]
+    for line in lines:
+        cells = "".join(
+            f"<td>{line.scores.get(name, start)}<br>"
+            f'<span class="loo-ledger-who">({escape(points_words(line.points.get(name, 0), scoring))})</span></td>'
+            for name in names
+        )
+        rows.append(
+            f'<tr><th scope="row">{line.number}</th><td class="loo-ledger-name">{escape(line.dealer)}</td>{cells}</tr>'
+        )
+    return (
+        '<table class="loo-ledger loo-scores">'
+        "<caption>Scores hand by hand: each player's score after the hand, and what the hand did to it</caption>"
+        '<thead><tr><th scope="col" rowspan="2">Hand</th><th scope="col" rowspan="2">Dealer</th>'
+        f'<th scope="colgroup" colspan="{len(names)}">Score after the hand</th></tr><tr>{heads}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
     )
 
 
@@ -389,11 +406,24 @@ class LedgerView(ipw.VBox):  # type: ignore[misc]
         in_play = None
         if not hand.is_over:
             in_play = (len(lines) + 1, str(hand.names[hand.dealer]), int(hand.pool))
+        scoring = self._scoring()
+        if scoring != "chips":  # no chip moves and there is no pool: the scores are the game
+            rules = model.rules
+            points = rules.game_points if isinstance(rules, TileRules) else 0
+            rule = scoring_rule(scoring, points)  # said first, where a phone's reader sees it
+            table = scores_table(lines, names, scoring, points)
+            self._table.value = (
+                _STYLE + f'<p class="loo-scores-rule"><b>{escape(rule[:1].upper() + rule[1:])}.</b></p>'
+                f'<div class="loo-ledger-scroll">{table}</div>'
+            )
+            self._chart_key, self._chart.value = None, ""
+            self._say("This game is scored in points, not chips: no chip changes hands, and there is no pool.")
+            return
         table = ledger_table(lines, model.balances(), model.pool, names, in_play)
         # A wide table scrolls sideways in its own box on a phone instead of squeezing its rows tall.
         self._table.value = _STYLE + f'<div class="loo-ledger-scroll">{table}</div>'
         self._render_chart(lines)
-        self._say(self._points_note())
+        self._say("")
 
     def _render_chart(self, lines: Sequence[HandLine]) -> None:
         key = tuple((line.number, line.pool_after) for line in lines)
@@ -412,10 +442,9 @@ class LedgerView(ipw.VBox):  # type: ignore[misc]
             "<figcaption>The pool after each hand: the chips carried to the next deal.</figcaption></figure>"
         )
 
-    def _points_note(self) -> str:
-        """Domino games scored in points keep their scores apart from chips: say so, with the scores."""
+    def _scoring(self) -> str:
+        """``"chips"``, or how a domino game scored in points counts them (``"points"``, ``"rounce"``)."""
         rules, game = self.model.rules, self.model.table_game
-        if not isinstance(rules, TileRules) or rules.domino_scoring == "chips" or not isinstance(game, PointsGame):
-            return ""
-        said = ", ".join(f"{name} {score}" for name, score in game.scores.items())
-        return f"This game is scored in points, not chips; the scores now: {said}."
+        if not isinstance(rules, TileRules) or not isinstance(game, PointsGame):
+            return "chips"
+        return str(rules.domino_scoring)

@@ -32,8 +32,10 @@ import ipywidgets as ipw
 from loo.core.protocols import Hand
 from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.journal import BadTableId, Journals, UnknownTable
+from widgets.law_refs import with_law_refs
 from widgets.ledger_view import LedgerView
 from widgets.model import TableModel
+from widgets.replacing import Replacing
 from widgets.request import preheated, request_arrived
 from widgets.round_table import round_board_html
 from widgets.rules_picker import RulesPicker
@@ -170,6 +172,9 @@ class DealCodes(ipw.VBox):  # type: ignore[misc]
             ipw.Text,
             placeholder="a deal code, such as l3.peel.s0.n12345",
             description="Deal code",
+            # sent when the reader leaves the box or presses Enter, not on every key: the kernel's echo of
+            # each key could otherwise overwrite the keys typed after it on a slow connection
+            continuous_update=False,
             layout=ipw.Layout(width="28em"),
             _dom_classes=["loo-code-input"],
         )
@@ -186,8 +191,9 @@ class DealCodes(ipw.VBox):  # type: ignore[misc]
             else ""
         )
         row = lean(ipw.HBox, [self._show, self._code, self._play], layout=ROW)
+        self._replacing = Replacing(model, self._say)  # asks before the deal replaces the game, offers to undo it
         super().__init__(
-            [row, self._shown, self._status, lean(ipw.HTML, note)],
+            [row, self._replacing, self._shown, self._status, lean(ipw.HTML, note)],
             layout=shared_layout(),
             _dom_classes=["loo-deal-codes"],
         )
@@ -201,7 +207,7 @@ class DealCodes(ipw.VBox):  # type: ignore[misc]
         self.model.observe(guarded(say)(lambda _change: self._update()), names=["version"])
 
     def _say(self, message: str) -> None:
-        self._status.value = f'<div role="status" aria-live="polite">{escape(message)}</div>' if message else ""
+        self._status.value = f'<div role="status" aria-live="polite">{with_law_refs(message)}</div>' if message else ""
 
     def _update(self) -> None:
         if self._hand is not None and self.model.hand is not self._hand:
@@ -222,15 +228,26 @@ class DealCodes(ipw.VBox):  # type: ignore[misc]
         )
 
     def play(self) -> None:
+        """Deal the code's hand as a new game, once the reader has said the game in play may go."""
         text = self._code.value
         if not text.strip():
             self._say("Type or paste a deal code first, such as l3.peel.s0.n12345.")
             return
-        if self.model.play_code(text):
-            self._code.value = ""
-            self._say("")
-        else:
+        model = self.model
+        try:  # a bad code is refused before anything is asked
+            parse_deal_code(text, game=model.game, rules=model.rules.to_record())
+        except DealCodeError as error:
+            self._say(f"That deal code cannot be used: {error.message}.")
+            return
+        self._replacing.ask("Play this deal as a new game", "Yes, play this deal", lambda: self._deal_code(text))
+
+    def _deal_code(self, text: str) -> bool:
+        if not self.model.play_code(text):
             self._say(self.model.message)
+            return False
+        self._code.value = ""
+        self._say("")
+        return True
 
 
 def live_table(

@@ -32,8 +32,7 @@ import logging
 import random
 import re
 import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import traitlets
@@ -47,6 +46,7 @@ from loo.kits import kit
 from loo.records import load, record_type, replay_actions
 from loo.registry import Family, family
 from loo.tiles import Tile
+from widgets.chips import HandLine, hand_lines
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.hints import Hint, hint_for
 from widgets.journal import START, Event, Journals
@@ -68,20 +68,6 @@ SEED_LIMIT = 10**9  # a new deal's seed is from 1 to SEED_LIMIT - 1
 FINISHED_MESSAGE = (
     "This hand is over, so it cannot be taken back: every card of it has been seen. Deal the next hand to play on."
 )
-
-
-@dataclass(frozen=True)
-class HandLine:
-    """One finished hand in the game's ledger, as the ledger view shows it."""
-
-    number: int  # 1 for the first hand
-    dealer: str
-    pool_before: int  # the pool the hand was played for
-    pool_after: int  # what carries to the next hand
-    net: Mapping[str, int]  # each player's chips won (+) or paid (-) in this hand
-    loos: Mapping[str, int]  # chips paid into the pool as loos (or penalties) in this hand
-    balances: Mapping[str, int]  # each player's running balance after this hand
-    reason: str  # how the hand ended, e.g. "played", "all-threw"
 
 
 class TableModel(SavingTable, traitlets.HasTraits):
@@ -120,6 +106,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self.bot_name = bots
         self.seat = seat
         self._history: list[Event] = []  # this game's journal, from its start event
+        self._replaced: list[Event] | None = None  # the journal of the game a new game replaced (saving.py)
         self._pushed: list[Action] = []  # the bot actions the change in hand has caused
         self._script: list[dict[str, Any]] | None = None  # while replaying: the bot actions to push
         self._replaying = False
@@ -203,6 +190,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
             self._start(game, rules, names, seed)
         first = self.deal_code()
         assert first is not None  # a new game's first hand is always dealt from a seed
+        self._replacing()
         self._history = []
         started = self._journal({"type": START, "code": str(first), "names": list(self.names), "bots": self.bot_name})
         return started and self._past_the_deal(first.seed if code is not None else None)
@@ -287,35 +275,9 @@ class TableModel(SavingTable, traitlets.HasTraits):
         return dict(self.table_game.balances())
 
     def hand_lines(self) -> list[HandLine]:
-        """The game hand by hand: what each player won or paid, the loos, and the pool carried over."""
-        lines: list[HandLine] = []
-        running = dict.fromkeys(self.table_game.balances(), 0)
-        pool = 0
-        for index, result in enumerate(self.table_game.results):
-            entries = [e for e in self.table_game.ledger if e.hand == index]
-            net = dict.fromkeys(running, 0)
-            loos = dict.fromkeys(running, 0)
-            for entry in entries:
-                net[entry.player] -= entry.amount
-                pool += entry.amount
-                if entry.why in ("loo", "fees"):
-                    loos[entry.player] += entry.amount
-            for player, amount in net.items():
-                running[player] += amount
-            settlement = result.settlement
-            lines.append(
-                HandLine(
-                    number=index + 1,
-                    dealer=result.dealer,
-                    pool_before=int(result.pool_before),
-                    pool_after=pool,
-                    net=net,
-                    loos=loos,
-                    balances=dict(running),
-                    reason=str(settlement.reason),
-                )
-            )
-        return lines
+        """The game hand by hand, as :func:`widgets.chips.hand_lines` accounts it: each player's chips in
+        their parts (the dealer's stake among them) and net, the pool carried over, and any points."""
+        return hand_lines(self.table_game)
 
     # ----- what the reader may do ------------------------------------------------------------
 
@@ -463,7 +425,8 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self._start(game, loaded.rules.to_record(), tuple(hand.names), None, deal=False)
         self._sit_at(hand, None)
         # A new game begins at the record's hand: its start event holds the record, and the journal
-        # of the game before it is no longer read (nor kept), however many records are loaded.
+        # of the game before it is kept only to be brought back (SavingTable.restore_replaced).
+        self._replacing()
         self._history = []
         if not self._journal({"type": START, "record": text, "seat": self.seat, "bots": self.bot_name}):
             return False
@@ -583,21 +546,28 @@ def _kind_of(hand: Hand) -> str:
     return str(hand.deal_kind) if isinstance(hand, MissHand) else "normal"
 
 
-# The engine names pieces as records write them ("10S", "6-3"); a reader is shown their names.
-_CARD_CODE = re.compile(r"(?<![\w-])(?:10|[2-9JQKA])[SHDC](?![\w-])")
-_TILE_CODE = re.compile(r"(?<![\w-])[0-9]-[0-9](?![\w-])")
+# The engine names pieces as records write them ("10S", "6-3"); a reader is shown their names, each
+# with its article ("the ten of spades") unless a word before it already fixes which piece it is.
+_PIECE_CODE = re.compile(r"(?<![\w-])(?:(?:10|[2-9JQKA])[SHDC]|[0-9]-[0-9])(?![\w-])")
+_FIXED = re.compile(r"(?:\b(?:the|a|an|its|their|your|each|every|no|one|trump|turn-up|card|tile)|Pam,) $", re.I)
 
 
 def in_words(text: str) -> str:
-    """``text`` with every card or tile written as a record writes it named in words.
+    """``text`` with every card or tile written as a record writes it named in words, with its article.
 
     >>> in_words("Ann holds 10S and QH, so 4H may not be played (L3-PLAY-02)")
-    'Ann holds ten of spades and queen of hearts, so four of hearts may not be played (L3-PLAY-02)'
-    >>> in_words("lead 6-3, not 2-0 (DL-LEAD-02)")
-    'lead six-three, not two-blank (DL-LEAD-02)'
+    'Ann holds the ten of spades and the queen of hearts, so the four of hearts may not be played (L3-PLAY-02)'
+    >>> in_words("lead 6-3, not 2-0: the trump 5-5 beats the 4-4 (DL-LEAD-02)")
+    'lead the six-three, not the two-blank: the trump double five beats the double four (DL-LEAD-02)'
     """
-    text = _CARD_CODE.sub(lambda m: Card.parse(m.group()).name, text)
-    return _TILE_CODE.sub(lambda m: Tile.parse(m.group()).name, text)
+
+    def named(match: re.Match[str]) -> str:
+        code = match.group()
+        piece = Tile.parse(code) if "-" in code else Card.parse(code)
+        fixed = _FIXED.search(text, 0, match.start())
+        return piece.name if fixed else f"the {piece.name}"
+
+    return _PIECE_CODE.sub(named, text)
 
 
 def _sentence(text: str) -> str:

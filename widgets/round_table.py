@@ -21,7 +21,7 @@ from loo.core.protocols import CallingView, MissesView, MissView, Piece, TurnupV
 from loo.registry import played_with_tiles
 from loo.svg import hand_svg, tiles_svg
 from loo.tiles import NUMBER_PLURALS, Tile
-from widgets.board import NAP_CONTRACTS, pam_card, piece_html, piece_name, pieces_html, seat_marks
+from widgets.board import NAP_CONTRACTS, has_pool, pam_card, piece_html, piece_name, pieces_html, seat_marks
 
 SIDES = ("left", "top", "right")
 TRICK_WIDTH = 60  # a card in the trick, in pixels (a tile is drawn 1.4 times as wide)
@@ -133,9 +133,10 @@ def _trick_html(view: View, names: Sequence[str], *, four_colour: bool, tiles: b
     return f'<div class="loo-trick loo-trick-empty" role="group" aria-label="the trick in progress">{said}</div>'
 
 
-def _facts_html(view: View, names: Sequence[str], seat: int, *, four_colour: bool, tiles: bool) -> str:
-    """Trumps, the turn-up, the miss, the pool and the contract: what the middle of the table tells everyone."""
-    facts = []
+def _facts_html(view: View, names: Sequence[str], seat: int, *, four_colour: bool, tiles: bool, note: str) -> str:
+    """Trumps, the turn-up, the miss, the pool and the contract: what the middle of the table tells everyone;
+    and ``note``, a line of the table's own (who won the trick just played)."""
+    facts = [note] if note else []
     trumps = trumps_words(view)
     if isinstance(view, CallingView):
         caller, call = view.caller, view.call
@@ -159,7 +160,7 @@ def _facts_html(view: View, names: Sequence[str], seat: int, *, four_colour: boo
         what = miss_words(miss, tiles)
         drawn = "" if tiles else _face_down(miss, f"the miss: {what}", tiles)
         facts.append(f'<div class="loo-miss">The miss: {escape(what) if tiles else drawn}</div>')
-    if view.pool or not isinstance(view, CallingView):  # Nap without a kitty has no pool
+    if has_pool(view):  # not Nap without a kitty, nor a game scored in points
         said = "Played for a pool of" if view.settlement is not None else "Pool:"
         facts.append(f'<div class="loo-pool">{said} <b>{view.pool} chips</b></div>')
     return f'<div class="loo-facts">{"".join(facts)}</div>'
@@ -174,11 +175,15 @@ def round_board_html(
     open_hands: Sequence[Sequence[Piece] | None] | None = None,
     four_colour: bool = False,
     open_label: str = ", face up for teaching",
+    note: str = "",
+    over: str = "",
 ) -> str:
     """The table as ``seat`` sees it, round a cloth, with that seat at the bottom (see the module's text).
 
     ``show_own`` draws the reader's pieces in their place (off while they are the row of buttons
-    under the cloth); the other arguments are :func:`widgets.board.board_html`'s.
+    under the cloth); ``note`` is a line added to the middle's facts, and ``over`` a drawing laid over
+    the middle (the last trick, when asked for), neither of which moves anything else on the cloth;
+    the other arguments are :func:`widgets.board.board_html`'s.
     """
     tiles = played_with_tiles(view.rules.game)
     at = places(len(names), seat)
@@ -203,9 +208,10 @@ def round_board_html(
         pam = pam_card(view)
         named = ", ".join(piece_name(c, pam) for c in view.hand)
         own = pieces_html(view.hand, width=64, label=f"your hand: {named}", four_colour=four_colour)
-    middle = (
-        f'<div class="loo-middle">{_trick_html(view, names, four_colour=four_colour, tiles=tiles)}'
-        f"{_facts_html(view, names, seat, four_colour=four_colour, tiles=tiles)}</div>"
-    )
+    facts = _facts_html(view, names, seat, four_colour=four_colour, tiles=tiles, note=note)
+    laid = f'<div class="loo-over">{over}</div>' if over else ""
+    trick = _trick_html(view, names, four_colour=four_colour, tiles=tiles)
+    middle = f'<div class="loo-middle">{trick}{facts}{laid}</div>'
+
     me = _seat_html(view, names, seat, seat, where="bottom", cards=own)
     return f'<div class="loo-board"><div class="loo-felt loo-round">{"".join(sides)}{middle}{me}</div></div>'

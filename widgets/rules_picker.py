@@ -1,5 +1,8 @@
 """Choose the game and its rules: a preset named after its source, and every option of the law catalogue.
 
+The tab begins with the game's rules in brief (:func:`widgets.minute.rules_in_brief_html`), so
+that a reader meets the rules before the options that change them.
+
 :class:`RulesPicker` observes a :class:`widgets.model.TableModel`. The game and the preset are
 single deliberate choices, so picking one starts a new game at once. The options are many small
 ones, so they wait behind an "Options" section until the reader presses "Apply and start a new
@@ -35,6 +38,8 @@ from loo.options import (
     presets,
     rules_value,
 )
+from widgets.law_refs import with_law_refs
+from widgets.minute import rules_in_brief_html
 from widgets.model import TableModel
 from widgets.safety import guarded
 
@@ -121,7 +126,8 @@ class RulesPicker(ipw.VBox):  # type: ignore[misc]
             selected_index=None,  # closed: the default view is the two choices
         )
         self._status = ipw.HTML()
-        super().__init__([self._game, self._preset, self._preset_note, self._section, self._status])
+        self._brief = ipw.HTML()  # the game's rules in brief (widgets.minute), before the choices that change them
+        super().__init__([self._brief, self._game, self._preset, self._preset_note, self._section, self._status])
         self.add_class("loo-rules-picker")
         self._wire()
         self._show_model()
@@ -138,7 +144,7 @@ class RulesPicker(ipw.VBox):  # type: ignore[misc]
         # The option controls have no callbacks: they are read when "Apply" is pressed.
 
     def _say(self, message: str) -> None:
-        self._status.value = f'<div role="status" aria-live="polite">{escape(message)}</div>'
+        self._status.value = f'<div role="status" aria-live="polite">{with_law_refs(message)}</div>'
 
     def _on_game(self, change: dict[str, Any]) -> None:
         if not self._quiet:
@@ -202,6 +208,7 @@ class RulesPicker(ipw.VBox):  # type: ignore[misc]
         if self._shown == (game, rules) and not again:
             return  # a card played, not a new game: keep any options the reader has set but not applied
         rows = self._rows_for(game)
+        self._brief.value = rules_in_brief_html(game)
         with self._quietly():
             self._game.value = game
             self._preset.options = [(PRESET_LABELS.get(p, p), p) for p in presets(game)]
@@ -229,7 +236,7 @@ class RulesPicker(ipw.VBox):  # type: ignore[misc]
             row.control.tooltip = f"{about} {sources_text(option)}. {in_preset}"
             row.note.value = (
                 f'<div class="loo-option-note" style="font-size:0.85em;color:#444;margin:0 0 0.4em 1em">'
-                f"{escape(sources_text(option))}. {escape(in_preset)}</div>"
+                f"{with_law_refs(sources_text(option))}. {escape(in_preset)}</div>"
             )
 
     def _set(self, row: _Row, value: Any) -> None:

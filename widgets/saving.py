@@ -11,6 +11,12 @@ game. A change whose write the store refuses (another tab moved the game on) is 
 model reloads the game as saved and tells the reader so. A store that fails (a full disk, a file
 made read-only) refuses nothing: the game goes on in memory, the reader is told it is not being
 saved, and every event not yet saved is sent again at the next change.
+
+A new game (or a loaded record, or a deal code's game) replaces the game in play, and the stores
+keep only the events since the last start. The model keeps the replaced game's events, in memory,
+until the reader's first move in the new game; :meth:`SavingTable.restore_replaced` rebuilds that
+game from them and writes them to the store again, its start event first: the store then holds the
+old game as it was, and a reload finds it.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ NOT_SAVING_MESSAGE = (
     "and saved again when it can: keep this page open until then."
 )
 SAVED_AGAIN_MESSAGE = "The game is being saved again: no move was lost."
+RESTORED_MESSAGE = "The game you were playing is back, as it was."
+NOTHING_TO_RESTORE = "There is no replaced game to bring back: a game is kept only until your first move in the next."
 SAVING_STOPPED_MESSAGE = (
     "This game can no longer be saved (the server's log says why). You can play on, but reloading the page "
     "will lose it."
@@ -67,6 +75,7 @@ _GAME_STATE = (
     "_seed",
     "_reader_moves",
     "_history",
+    "_replaced",
     "_moves",  # none: the moves of the refused change are not laid out (widgets.pacing)
 )
 
@@ -83,6 +92,7 @@ class SavingTable:
         table_id: str | None
         _rng: random.Random
         _history: list[Event]
+        _replaced: list[Event] | None
         _pushed: list[Action]
         _script: list[dict[str, Any]] | None
         _replaying: bool
@@ -110,10 +120,42 @@ class SavingTable:
             event["then"] = [a.to_record() for a in self._pushed]
         self._pushed = []
         self._history.append(event)
+        if event["type"] == "act":  # the reader has played on in this game: the one it replaced is gone
+            self._replaced = None
         if self._store is None or self._replaying or self.table_id is None:
             return True
         self._unsaved.append(event)
         return self._save()
+
+    def _replacing(self) -> None:
+        """A new game is about to start: keep the game in play (its events), to bring back if asked."""
+        if self._history:
+            self._replaced = list(self._history)
+
+    @property
+    def can_restore(self) -> bool:
+        """Whether the game the last new game replaced may still be brought back (:meth:`restore_replaced`)."""
+        return bool(self._replaced)
+
+    def restore_replaced(self) -> bool:
+        """Bring back the game that the last new game (or loaded record, or deal code) replaced, as it
+        was when it was replaced, and save that; False, with the reason said, if there is none."""
+        events = self._replaced
+        if not events:
+            self._say(NOTHING_TO_RESTORE)
+            return False
+        before = type(self)(journal=events, rng=self._rng)  # its own events, so it replays
+        for name in _GAME_STATE:
+            setattr(self, name, getattr(before, name))
+        self._replaced, self._pushed = None, []
+        # Saved as a new game that is the old one: its events again, from its start (the store then
+        # forgets the game that replaced it).
+        if self._store is not None and self.table_id is not None:
+            self._unsaved.extend(dict(event) for event in events)
+            if not self._save():
+                return False
+        self._say(RESTORED_MESSAGE)
+        return True
 
     def _save(self) -> bool:
         """Write the events the store does not hold yet; False only if another tab moved the game on.

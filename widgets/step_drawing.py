@@ -31,6 +31,7 @@ from loo.core.protocols import (
 )
 from loo.svg import hand_svg
 from widgets.board import board_html, piece_html, pieces_html
+from widgets.chips import HandLine, account_columns, points_words
 
 __all__ = ["CALL_WORDS", "face_up_board", "miss_html", "set_aside_html", "settlement_html", "trick_html"]
 
@@ -125,8 +126,10 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else ("\u2212" + str(-n) if n < 0 else "0")
 
 
-def settlement_html(settlement: Settlement, names: Sequence[str]) -> str:
-    """Who won what: a sentence on how the hand ended, and a row per seat."""
+def settlement_html(settlement: Settlement, names: Sequence[str], line: HandLine | None = None) -> str:
+    """Who won what: a sentence on how the hand ended, and a row per seat. With the hand's ``line`` of
+    a game's accounts (:mod:`widgets.chips`) the rows are its chips in their parts, the dealer's stake
+    among them, or its points in words; without one (a hand alone), the settlement's own figures."""
     n = len(names)
     reason = settlement.reason
     lines = []
@@ -156,28 +159,35 @@ def settlement_html(settlement: Settlement, names: Sequence[str]) -> str:
     looed = chips.looed if chips is not None else None
     if looed is not None and not isinstance(settlement, CallSettlement):
         lines.append("Looed: " + ", ".join(names[p] for p in looed) + "." if looed else "Nobody is looed.")
-    points = settlement.points if isinstance(settlement, PointsSettlement) else None
-    heads = ["Player", "Tricks"]
-    columns: list[Sequence[str]] = [[str(x) for x in settlement.tricks_won]]
-    if points is not None:
-        heads.append("Points")
-        columns.append([_signed(x) for x in points])
+    heads, columns = ["Player", "Tricks"], [[str(x) for x in settlement.tricks_won]]
+    if line is not None:
+        more_heads, more = account_columns(line, names)
+        heads += more_heads
+        columns += more
     else:
-        if chips is not None and payouts is not None:
-            heads += ["From the pool", "Looed for"]
-            columns.append([str(x) for x in payouts])
-            columns.append([str(x) for x in chips.loos])
-        heads.append("Net chips")
-        columns.append([_signed(x) for x in settlement.net()])
+        points = settlement.points if isinstance(settlement, PointsSettlement) else None
+        if points is not None:  # at Rounce a score counts down, so fewer points is better
+            scoring = str(getattr(settlement, "scoring", "points"))
+            heads.append("Points this hand")
+            columns.append([points_words(x, scoring) for x in points])
+        else:
+            if chips is not None and payouts is not None:
+                heads += ["From the pool", "Looed for"]
+                columns.append([str(x) for x in payouts])
+                columns.append([str(x) for x in chips.loos])
+            heads.append("Net chips")
+            columns.append([_signed(x) for x in settlement.net()])
+            if chips is not None:  # a hand alone: what was paid before its deal is the pool's, not counted here
+                lines.append("The nets leave out the dealer's stake, paid into the pool before the deal.")
     head = "".join(f'<th scope="col">{h}</th>' for h in heads)
     rows = "".join(
         f'<tr><th scope="row">{escape(names[p])}</th>' + "".join(f"<td>{c[p]}</td>" for c in columns) + "</tr>"
         for p in range(n)
     )
     kitty = settlement.kitty if isinstance(settlement, CallSettlement) else True
-    if kitty:
+    if kitty and not (line is not None and line.in_points):
         lines.append(f"The next pool starts with {_chips(settlement.next_pool)}.")
-    text = "".join(f"<p>{escape(line)}</p>" for line in lines)
+    text = "".join(f"<p>{escape(said)}</p>" for said in lines)
     return (
         f'<div class="loo-steps-settle"><p class="loo-steps-settle-head">Settlement</p>{text}'
         f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"

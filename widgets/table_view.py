@@ -22,18 +22,22 @@ import ipywidgets as ipw
 
 from loo.actions import Action
 from loo.cards import Card
-from loo.core.protocols import PointsGame, PointsSettlement, TileRules, View
+from loo.core.protocols import TileRules, View
 from loo.records import MAX_RECORD_CHARS
+from loo.registry import played_with_tiles
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import LIST_VERBS, action_label, pam_card, piece_name
 from widgets.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, sheet_in_page, tile_class
+from widgets.chips import result_words
 from widgets.hints import WORKING, describe, hint_html
+from widgets.law_refs import law_ref_html, with_law_refs
 from widgets.model import TableModel, in_words
 from widgets.opening import opening_html
+from widgets.replacing import Replacing
 from widgets.round_table import round_board_html
 from widgets.safety import guarded
 from widgets.shared import ROW, is_shared, lean, own_layout, shared_layout
-from widgets.table_words import cited, offered
+from widgets.table_words import offered
 from widgets.watching import Watching
 
 KEYS_HELP = (
@@ -75,6 +79,21 @@ def _show(widget: ipw.DOMWidget, shown: bool) -> None:
     own_layout(widget).display = None if shown else "none"
 
 
+PICK_WHAT = {"exchange": "to exchange", "garnet": "to throw out", "purchase": "to give up for new ones"}
+
+
+def pick_words(verb: str, *, tiles: bool = False) -> str:
+    """What to do in an exchange (a purchase, a throw-out), said above the pieces to pick.
+
+    >>> pick_words("exchange")
+    '<p>Pick the cards to exchange, then press <b>Exchange</b> (with none picked, you keep them all).</p>'
+    """
+    button = LIST_VERBS[verb]
+    keep = " (with none picked, you keep them all)" if verb != "garnet" else ""
+    what = PICK_WHAT.get(verb, f"to {button.lower()}")
+    return f"<p>Pick the {'tiles' if tiles else 'cards'} {what}, then press <b>{escape(button)}</b>{keep}.</p>"
+
+
 class TableView(ipw.VBox):  # type: ignore[misc]
     """A table for one reader. Construct it with a model, then display it; it never displays itself."""
 
@@ -90,8 +109,11 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self._opening = lean(ipw.HTML)  # a single settled as it was dealt, before this hand (widgets.opening)
         self._board = lean(ipw.HTML, _dom_classes=["loo-standing"])
         self._choices = _row(cls="loo-choices")
+        self._by_action: dict[Action, ipw.Button] = {}  # each legal choice's button, for the hint to point to
         self._unavailable = lean(ipw.HTML, _dom_classes=["loo-standing"])
         self._picks = _row(cls="loo-picks")
+        # In an exchange, what to do, above the pieces to pick; shown only then (a layout of its own).
+        self._pick_say = lean(ipw.HTML, layout=ipw.Layout(display="none"), _dom_classes=["loo-pick-say"])
         # Every widget shares its layout and style (widgets.shared), and is given its classes when
         # it is made: each choice button then opens with one message, and the table with fewer.
         self._confirm = lean(ipw.Button, description="Exchange", tooltip="Exchange the cards selected above")
@@ -150,18 +172,8 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             indent=False,
             tooltip="Show cards and tiles as plain named buttons instead of pictures",
         )
-        self._confirm_new: ipw.HBox | None = None
-        if own:
-            self._sure = lean(
-                ipw.Button, description="Yes, new game", button_style="danger", tooltip="Start a new game now"
-            )
-            self._keep = lean(ipw.Button, description="Keep playing", tooltip="Go back to this game")
-            sure = lean(ipw.HTML, "Start a new game? This game's ledger starts again from nothing. ")
-            self._confirm_new = lean(  # shown when New game is clicked, so with a layout of its own
-                ipw.HBox,
-                [sure, self._sure, self._keep],
-                layout=ipw.Layout(flex_flow="row wrap", align_items="center", display="none"),
-            )
+        # Asks before New game, and offers to undo it (a shared table has no New game).
+        self._replacing = Replacing(model, self.say) if own else None
         # Export and import of records, folded away until wanted (export only, at a shared table).
         self._export_hand = lean(ipw.Button, description="Export this hand", tooltip="The finished hand as a record")
         self._export_game = lean(ipw.Button, description="Export the game", tooltip="Every finished hand as records")
@@ -189,27 +201,28 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self._records = lean(ipw.Accordion, [lean(ipw.VBox, records_parts)], titles=(title,), selected_index=None)
         self._keys = lean(ipw.HTML, f'<p class="loo-keys" style="font-size:12px;color:#555">{escape(KEYS_HELP)}</p>')
         self.watching = Watching(self)  # the moves laid out one by one, the last trick, the finished hand
+        # The deck's options mean nothing for tiles: a domino table does not offer them.
+        display = [self.watching.pace] if played_with_tiles(model.game) else [self._four_colour, self._text_only]
+        controls = [self._undo, self._hint, self._why, self.watching.last, self._next, self._new_game, self._teaching]
+        controls = [w for w in controls if w is not None]
         super().__init__(
             [
                 self._style,
                 self._opening,
                 self.watching.film,  # the moves of the latest change, played by the page before the table shows
                 self._board,
-                self.watching.trick,
                 # the near edge of the cloth: the reader's hand or choices, and the cards to pick for an exchange
-                lean(ipw.VBox, [self._choices, self._picks], _dom_classes=["loo-near", "loo-standing"]),
-                self._unavailable,
+                lean(ipw.VBox, [self._choices, self._pick_say, self._picks], _dom_classes=["loo-near", "loo-standing"]),
+                # what the reader needs to choose, just under the hand: whose turn, then Hint and Why?
                 self._status,
-                _row([self.watching.last, self.watching.spoken], "loo-watch"),
-                _row(
-                    [w for w in (self._undo, self._hint, self._why, self._next, self._new_game, self._teaching) if w],
-                    "loo-controls",
-                ),
+                _row(controls, "loo-controls"),
+                _row([self.watching.spoken], "loo-watch"),
+                *([self._replacing] if self._replacing is not None else []),
                 self._hinted,
                 self._explained,
+                self._unavailable,
                 self.watching.summary,
-                _row([self._four_colour, self._text_only, self.watching.pace], "loo-display"),
-                *([self._confirm_new] if self._confirm_new is not None else []),
+                _row(display if len(display) == 1 else [*display, self.watching.pace], "loo-display"),
                 self._records,
                 self._keys,
             ],
@@ -240,19 +253,19 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         """The controls of a reader's own table (none of them is made at a shared table)."""
         say, model = self.say, self.model
         assert self._undo is not None and self._new_game is not None and self._teaching is not None
-        confirm_new = self._confirm_new
-        assert confirm_new is not None
+        replacing = self._replacing
+        assert replacing is not None
         self._undo.on_click(guarded(say)(lambda _b: model.undo()))
-        self._new_game.on_click(guarded(say)(lambda _b: _show(confirm_new, True)))
-        self._keep.on_click(guarded(say)(lambda _b: _show(confirm_new, False)))
-        self._sure.on_click(guarded(say)(lambda _b: self._start_new_game()))
+        self._new_game.on_click(
+            guarded(say)(lambda _b: replacing.ask("Start a new game", "Yes, new game", self._start_new_game))
+        )
         self._teaching.observe(guarded(say)(lambda change: setattr(model, "teaching", change["new"])), names=["value"])
         self._import.on_click(guarded(say)(lambda _b: model.import_record(self._import_text.value)))
         self._upload.observe(guarded(say)(lambda change: self._load_upload(change["new"])), names=["value"])
 
     def say(self, message: str) -> None:
         """Show ``message`` in the table's status line (read out by a screen reader)."""
-        self._status.value = f'<div role="status" aria-live="polite">{escape(message)}</div>'
+        self._status.value = f'<div role="status" aria-live="polite">{with_law_refs(message)}</div>'
 
     # ----- rendering -------------------------------------------------------------------------
 
@@ -285,23 +298,34 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         if self._opening.value != opening:  # set only when it changes: its cards are turned once, not every move
             self._opening.value = opening
         picking = any(_picked(a) for a in view.legal)  # the hand is the row of toggles to pick from
+        self._show_own = not (cards_as_buttons or picking)
+        self._draw_board(view)
+        self.watching.render(view)
+        self._set_choices(self._choice_buttons(specs, pam_card(view)), self._pick_toggles(view))
+        self._pick_say.layout.display = None if picking else "none"
+        self._unavailable.value = self._unavailable_html()
+        if self._teaching is not None:
+            self._teaching.value = model.teaching
+        self.say(model.message)
+
+    def _draw_board(self, view: View) -> None:
+        """The cloth as it stands, with the middle's line on the trick just won and, while asked for,
+        the last trick laid over the middle (:meth:`Watching.on_the_cloth`); the hand's result under it."""
+        model = self.model
+        note, over = self.watching.on_the_cloth(view)
         self._board.value = (
             round_board_html(
                 view,
                 model.names,
                 model.seat,
-                show_own=not (cards_as_buttons or picking),
+                show_own=self._show_own,
                 open_hands=model.open_hands(),
-                four_colour=four,
+                four_colour=self._four_colour.value,
+                note=note,
+                over=over,
             )
             + self._result_html()
         )
-        self.watching.render(view)
-        self._set_choices(self._choice_buttons(specs, pam_card(view)), self._pick_toggles(view))
-        self._unavailable.value = self._unavailable_html()
-        if self._teaching is not None:
-            self._teaching.value = model.teaching
-        self.say(model.message)
 
     def _set_choices(self, choices: tuple[ipw.Widget, ...], picks: tuple[ipw.Widget, ...]) -> None:
         replaced = [*self._choices.children, *self._picks.children]
@@ -317,32 +341,20 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         if not hand.is_over or not self.model.table_game.results:
             return ""
         line = self.model.hand_lines()[-1]
-        paid = ", ".join(f"{name} {amount:+d}" for name, amount in line.net.items() if amount)
         # Once the hand is over its cards are public, so its deal code may be shown: the whole
         # code, since a bare seed re-deals only a game's first hand.
         deal = self.model.deal_code() if self.model.seed is not None else None
         code = f" Deal code {deal}." if deal is not None else ""
-        settlement, game, rules = hand.settlement, self.model.table_game, self.model.rules
-        points = settlement.points if isinstance(settlement, PointsSettlement) else None
-        if points is not None and isinstance(game, PointsGame) and isinstance(rules, TileRules):
-            # a domino game scored in points: no chip moves, the scores do
-            changes = ", ".join(f"{name} {p:+d}" for name, p in zip(self.model.names, points, strict=True))
-            now = ", ".join(f"{name} {score}" for name, score in game.scores.items())
-            goal = "down to 0" if rules.domino_scoring == "rounce" else f"to {rules.game_points}"
-            said = f"Points this hand: {changes}; the scores now: {now} (the first {goal} wins)"
-            return f'<p class="loo-result" role="status">Hand {line.number} is over. {escape(said)}.{code}</p>'
-        said = f"Hand {line.number} is over: {paid or 'no chips moved'}."
-        looed = ", ".join(f"{name} {amount}" for name, amount in line.loos.items() if amount)
-        if looed:
-            said += f" Paid into the pool: {looed}."
-        if line.pool_before or line.pool_after or self.model.game != "nap":  # Nap without a kitty has no pool
-            said += f" The pool carries {line.pool_after} chips to the next hand."
+        rules = self.model.rules
+        said = result_words(line, self.model.names, rules.game_points if isinstance(rules, TileRules) else 0)
+        if not line.in_points and (line.pool_before or line.pool_after or self.model.game != "nap"):
+            said += f" The pool carries {line.pool_after} chips to the next hand."  # Nap without a kitty has none
         return f'<p class="loo-result" role="status">{escape(said)}{code}</p>'
 
     def _unavailable_html(self) -> str:
         view = self.model.view()
         lines = [  # only choices this table has: no miss at Pam, no Misery where the rules leave it out
-            f"<li><b>{escape(action_label(action))}</b>: not now. {escape(reason)}</li>"
+            f"<li><b>{escape(action_label(action))}</b>: not now. {with_law_refs(reason)}</li>"
             for action, reason in self.model.unavailable()
             if offered(action, view)
         ]
@@ -370,7 +382,9 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         return specs + [(action, True, None) for action in legal]
 
     def _choice_buttons(self, specs: list[tuple[Action, bool, int | None]], pam: Card | None) -> tuple[ipw.Widget, ...]:
-        return tuple(self._button(action, legal=legal, pam=pam, slot=slot) for action, legal, slot in specs)
+        buttons = tuple(self._button(action, legal=legal, pam=pam, slot=slot) for action, legal, slot in specs)
+        self._by_action = {action: b for (action, legal, _slot), b in zip(specs, buttons, strict=True) if legal}
+        return buttons
 
     def _button(self, action: Action, *, legal: bool, pam: Card | None, slot: int | None = None) -> ipw.Button:
         label = action_label(action)
@@ -442,6 +456,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self._pick_widgets = toggles
         self._confirm.description = LIST_VERBS[verb]
         self._confirm.tooltip = f"{LIST_VERBS[verb]} the pieces selected (none selected: keep them all)"
+        self._pick_say.value = pick_words(verb, tiles=not isinstance(view.hand[0], Card))
         return (*toggles, self._confirm)
 
     def _submit_picks(self) -> None:
@@ -468,6 +483,9 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             self.say("No hint can be given here.")
             return
         self._hinted.value = hint_html(hint)
+        hinted = self._by_action.get(hint.choice)
+        if hinted is not None:  # the page takes the keyboard's focus to it (table-keys.js)
+            hinted.add_class("loo-hinted")
         # The status line names the choice only: the box below has the figures and the reason.
         self.say(f"Hint: {describe(hint.choice, hint.pam)}. The reasons and every choice's value are below.")
 
@@ -485,7 +503,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             verdict = "allowed" if e.legal else "not allowed"
             reason = in_words(e.reason.strip())  # cards and tiles named as the table names them
             items.append(f"<li><b>{escape(what)}</b>: {verdict}. {escape(reason[:1].upper() + reason[1:])} "
-                         f"({escape(cited(e.law))})</li>")  # fmt: skip
+                         f"({law_ref_html(e.law)})</li>")  # fmt: skip
         self._explained.value = (
             '<ul class="loo-explained" aria-label="why each choice is or is not allowed" '
             'style="font-size:13px;margin:4px 0 6px 1.2em;padding:0">' + "".join(items) + "</ul>"
@@ -493,11 +511,11 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             else ""
         )
 
-    def _start_new_game(self) -> None:
-        if self._confirm_new is not None:
-            _show(self._confirm_new, False)
-        if self.model.new_game():  # else the model has said why not (another tab played on, say)
-            self.say("A new game: the ledger starts again.")
+    def _start_new_game(self) -> bool:
+        if not self.model.new_game():  # the model has said why not (another tab played on, say)
+            return False
+        self.say("A new game: the ledger starts again.")
+        return True
 
     # ----- records ---------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as ipw
 
-from loo.core.protocols import TrickRecord, View
+from loo.core.protocols import View
 from widgets.board import pam_card, piece_name, pieces_html
 from widgets.hand_summary import summary_html
 from widgets.moves import Move
@@ -39,6 +39,18 @@ WAITING_WIDTH = 80  # the reader's cards while a reel plays: as wide as the card
 NO_TRICK = "No trick has been finished in this hand yet."
 
 
+def just_line(seen: View, names: Sequence[str]) -> str:
+    """The line the middle of the cloth shows once a trick is won, until a piece is played to the next.
+
+    It is read from the view alone, so the table after a reload shows the same line as before it."""
+    if not seen.tricks or seen.current:
+        return ""
+    trick, number = seen.tricks[-1], len(seen.tricks)
+    piece = dict(trick.plays)[trick.winner]
+    said = f"Trick {number} just played: {names[trick.winner]} won it with the {piece.name}."
+    return f'<div class="loo-just">{escape(said)}</div>'
+
+
 class Watching:
     """The moves of each change as a reel the page plays (:func:`~widgets.pacing.reel_html`), the trick
     just won, the last trick (key L), the finished hand, and the live region that says each move."""
@@ -46,8 +58,8 @@ class Watching:
     def __init__(self, view: TableView) -> None:
         self.view = view
         # The widgets that show the table as it stands carry "loo-standing": the page hides them while
-        # it plays a reel, and shows them again when the reel ends (table-keys.js).
-        self.trick = lean(ipw.HTML, _dom_classes=["loo-trick-panel", "loo-standing"])
+        # it plays a reel, and shows them again when the reel ends (table-keys.js). The trick just won
+        # and the last trick are drawn on the cloth itself (:meth:`on_the_cloth`), where nothing moves.
         self.spoken = lean(ipw.HTML, _dom_classes=["loo-announce"])  # the page makes it a live region
         self.summary = lean(ipw.HTML, _dom_classes=["loo-hand-summary", "loo-standing"])
         self.film = lean(ipw.HTML, _dom_classes=["loo-film"])  # the latest change's reel, shown only while it plays
@@ -67,7 +79,7 @@ class Watching:
             _dom_classes=["loo-pace"],
         )
         self._reels = itertools.count(1)
-        self._won: tuple[TrickRecord, int] | None = None  # the trick last won in the latest change, and its number
+        self._said = 0  # the changes whose moves the line has said
         self.last.observe(guarded(view.say)(lambda _change: self._toggle_last()), names=["value"])
 
     # ----- the model changed --------------------------------------------------------------------
@@ -78,12 +90,10 @@ class Watching:
         table: the page then hides the table before it changes, until the reel has played."""
         model = self.view.model
         moves = model.moves
-        won = [(m.won, len(m.view.tricks)) for m in moves if m.won is not None]
-        self._won = won[-1] if won else None
         words = [move_words(m, model.names, model.game) for m in moves]
         pace = PACES.get(self.pace.value, PACES[DEFAULT_PACE])
         if pace > 0 and len(moves) > 1:
-            self.spoken.value = ""  # the page says each move as its frame shows
+            self._say("")  # the page says each move as its frame shows
             near = self._waiting_hand(moves[0].view)
             self.film.value = reel_html(moves, words, pace, self._framer(moves), number=next(self._reels), near=near)
             self.view._render()
@@ -94,7 +104,13 @@ class Watching:
         self._say(" ".join(words))
 
     def _say(self, text: str) -> None:
-        self.spoken.value = f'<p style="font-size:13px;color:#333;margin:2px 0">{escape(text)}</p>' if text else ""
+        """Put ``text`` in the line of moves, replacing whatever the page wrote there while a reel played:
+        each change's line is new (its number), so that the page redraws it even when its words are the
+        same, or none (a take-back leaves no move of the last change said)."""
+        self._said += 1
+        self.spoken.value = (
+            f'<p data-change="{self._said}" style="font-size:13px;color:#333;margin:2px 0">{escape(text)}</p>'
+        )
 
     # ----- drawing --------------------------------------------------------------------------------
 
@@ -119,41 +135,37 @@ class Watching:
 
         def frame(move: Move, k: int) -> str:
             shown = held(move)
-            board = round_board_html(
-                shown.view, model.names, model.seat, show_own=False, open_hands=open_hands, four_colour=four
+            note = just_line(move.view, model.names)
+            return round_board_html(
+                shown.view, model.names, model.seat, show_own=False, open_hands=open_hands, four_colour=four, note=note
             )
-            won = [(m.won, len(m.view.tricks)) for m in moves[: k + 1] if m.won is not None]
-            if won:
-                trick, number = won[-1]
-                return board + trick_html(trick, model.names, number=number, title="Just played", four_colour=four)
-            return board + self._panel(shown.view, just=None)
 
         return frame
 
     def render(self, seen: View) -> None:
-        """The table as it stands (called by the view's own drawing): the trick panel and, once the hand
-        is over, the whole hand."""
-        self.trick.value = self._panel(seen, just=self._won)
+        """The table as it stands (called by the view's own drawing): once the hand is over, the whole hand."""
         model = self.view.model
         summary = summary_html(model, four_colour=self.view._four_colour.value) if model.hand.is_over else ""
         if self.summary.value != summary:
             self.summary.value = summary
 
-    def _panel(self, seen: View, *, just: tuple[TrickRecord, int] | None) -> str:
+    def on_the_cloth(self, seen: View) -> tuple[str, str]:
+        """What the middle of the cloth adds to the table as it stands: the line naming the latest trick
+        won, and the last trick laid over the middle while the reader asks for it
+        (:func:`~widgets.round_table.round_board_html`'s ``note`` and ``over``)."""
         names = self.view.model.names
+        note = just_line(seen, names)
+        if not self.last.value:
+            return note, ""
+        if not seen.tricks:
+            return note, f'<p class="loo-won" role="status">{NO_TRICK}</p>'
         four = self.view._four_colour.value
-        if self.last.value:
-            if not seen.tricks:
-                return f'<p class="loo-won" role="status">{NO_TRICK}</p>'
-            return trick_html(seen.tricks[-1], names, number=len(seen.tricks), title="Last trick", four_colour=four)
-        if just is not None:
-            trick, number = just
-            return trick_html(trick, names, number=number, title="Just played", four_colour=four)
-        return ""
+        drawn = trick_html(seen.tricks[-1], names, number=len(seen.tricks), title="Last trick", four_colour=four)
+        return note, drawn + '<p class="loo-over-close">Press L, or Last trick again, to put it away.</p>'
 
     def _toggle_last(self) -> None:
         seen = self.view.model.view()
-        self.trick.value = self._panel(seen, just=self._won)
+        self.view._draw_board(seen)
         if self.last.value:
             names = self.view.model.names
             if seen.tricks:

@@ -12,14 +12,18 @@ def board(page: Page) -> str:
     return page.locator(".loo-board").inner_text()
 
 
-def act(page: Page, timeout: float = WAIT) -> None:
+def act(page: Page, timeout: float = WAIT, *, prefer: str = "") -> None:
     """Take the reader's first legal choice (or deal the next hand) and wait until the table is redrawn:
-    the board changed and every choice button replaced (the board goes out first, the buttons after)."""
+    the board changed and every choice button replaced (the board goes out first, the buttons after).
+    ``prefer`` names a choice to take instead whenever it is offered (``"Stand"``)."""
     before = board(page)
     page.evaluate("document.querySelectorAll('.loo-choices button').forEach(b => b.dataset.stale = '1')")
     next_hand = page.locator(".loo-next")
+    preferred = page.locator(".loo-choices button.mod-primary", has_text=prefer) if prefer else None
     if next_hand.is_enabled():
         next_hand.click()
+    elif preferred is not None and preferred.count():
+        preferred.first.click()
     else:
         page.locator(".loo-choices button.mod-primary").first.click()
     page.wait_for_function(

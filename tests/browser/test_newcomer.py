@@ -75,7 +75,7 @@ def play_to_the_end_with_the_guide(page: Page) -> list[str]:
             page.wait_for_function("() => document.querySelectorAll('.loo-guide-target').length > 0", timeout=WAIT)
             continue
         target = targets.first
-        expect(target).to_be_visible()
+        expect(target).to_be_visible()  # never a target hidden (as the reader's cards are while the others play)
         before = title
         target.click()
         page.wait_for_function(

@@ -43,6 +43,7 @@ from tests.conftest import ROOT, Served, serve_server
 from tests.helpers.seen import visible_to_reader as seen_at_table
 from widgets.board import LIST_VERBS, action_label, pam_card, piece_label, piece_name
 from widgets.card_style import card_class, card_stylesheet, tile_class
+from widgets.chips import points_words, signed
 from widgets.hints import describe
 from widgets.model import TableModel, in_words
 from widgets.rules_picker import RulesPicker
@@ -52,7 +53,15 @@ from widgets.table_view import UNDO_FINISHED_TIP
 SHOTS = ROOT / "test-results"
 WAIT = 90_000  # generous: a table's kernel may still be starting on a busy machine
 # The notebook's markdown, as Voila's lab template renders it (headings and paragraphs, no inner div).
-PROSE = re.compile(r'<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown[^"]*"[^>]*>.*?</div>', re.DOTALL)
+# The page's prose, the same for every deal: the notebook's markdown cells and the game in a minute
+# (widgets/minute.py: a box ending with its laws' box, "...</details></details>"), which Voila sends
+# as an output in a script's JSON, its "<" written \u003c and its quotes \".
+PROSE = re.compile(
+    r'<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown[^"]*"[^>]*>.*?</div>'
+    r'|(?:<|\\u003c)details class=\\?"loo-minute\\?" data-loo-minute=.*?'
+    r"(?:</details></details>|\\u003c/details\\u003e\\u003c/details\\u003e)",
+    re.DOTALL,
+)
 STYLESHEETS = frozenset({card_stylesheet(), card_stylesheet(four_colour=True)})
 # The law catalogue's prefixes each game's refusals may cite (five-card and Irish Loo follow suit by L3's law).
 LAWS = {
@@ -432,36 +441,66 @@ class Table:
                 staked[entry.player] += entry.amount
         assert sum(staked.values()) == record["pool"], (staked, record["pool"])
         net = {name: gain[seat] - staked[name] for seat, name in enumerate(names)}
-        moved = ", ".join(f"{name} {amount:+d}" for name, amount in net.items() if amount) or "no chips moved"
-        expected = f"Hand 1 is over: {moved}."
-        looed = ", ".join(f"{n} {loo}" for n, loo in zip(names, result.get("loos", ()), strict=False) if loo)
-        if looed:
-            expected += f" Paid into the pool: {looed}."
-        if record["pool"] or result.get("next_pool") or "settlement" not in result:  # Nap without a kitty: no pool
-            expected += f" The pool carries {result.get('next_pool', 0)} chips to the next hand."
+        # Each player named with the parts of their chips and the net, stakes included (widgets.chips).
+        said = [
+            rf"{name}: (no chips in or out: 0|[^;]*: {re.escape(signed(amount))})(;|\.)" for name, amount in net.items()
+        ]
+        tail = f"The pool carries {result.get('next_pool', 0)} chips to the next hand."
+        if not (record["pool"] or result.get("next_pool") or "settlement" not in result):
+            tail = ""  # Nap without a kitty: no pool
         if result.get("points") is not None:  # Rounce: no chip moves; each seat's score, from 15 down, does
             start = model.rules.game_points
-            changes = ", ".join(f"{n} {p:+d}" for n, p in zip(names, result["points"], strict=True))
-            now = ", ".join(f"{n} {start + p}" for n, p in zip(names, result["points"], strict=True))
-            expected = f"Hand 1 is over. Points this hand: {changes}; the scores now: {now} (the first down to 0 wins)."
+            said = [
+                rf"{name}: {re.escape(points_words(p, 'rounce'))}, now {start + p}"
+                for name, p in zip(names, result["points"], strict=True)
+            ]
+            tail = "(lower is better: everyone starts on 15 and the first down to 0 wins)."
         result_line = self.page.locator(".loo-result")
         expect(result_line).to_be_visible()
-        assert result_line.inner_text().startswith(expected), (result_line.inner_text(), expected)
+        shown = result_line.inner_text()
+        assert shown.startswith("Hand 1 is over. "), shown
+        for pattern in said:
+            assert re.search(pattern, shown), (shown, pattern)
+        assert tail in shown, (shown, tail)
 
     def shot(self, name: str) -> None:
         SHOTS.mkdir(exist_ok=True)
         self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def refused_with_its_law(table: Table, model: TableModel, piece: Any) -> None:
+def refused_with_its_law(table: Table, model: TableModel, piece: Any, *, keyboard: bool = False) -> None:
     """The status says why ``piece`` may not be played, in the engine's words, naming the law."""
     status = table.status()
-    expect(status).to_have_text(model.why(Action(model.seat, "play", piece)))
+    why = model.why(Action(model.seat, "play", piece))
+    cited = re.search(rf"\((?P<id>(?:{'|'.join(LAWS[table.game])})-[A-Z0-9-]+): [^()]+\)$", why)
+    assert cited, why  # the engine names the law and its sources
+    # On the table the law is a reference (its ID) that opens a panel with its words and sources.
+    shown = why[: cited.start()] + f"({cited['id']})"
+    expect(status).to_have_text(shown, use_inner_text=True)
     said = status.inner_text()
     assert said.startswith("Not allowed: "), said
     assert in_words(said) == said, f"a piece named by its record code, not in words: {said}"
-    assert re.search(rf"\(({'|'.join(LAWS[table.game])})-[A-Z0-9-]+: ", said), said  # the law and its sources
-    assert not re.search(r"\([A-Z0-9-]+ \(|\)\)", said), f"the law cited in one pair of brackets: {said}"
+    reference = status.locator("details.loo-law > summary")
+    expect(reference).to_have_count(1)
+    expect(reference).to_be_visible()
+    panel = status.locator(".loo-law-panel")
+    expect(panel).to_be_hidden()
+    if keyboard:  # the reference is a control of its own: Enter opens and closes it
+        focused = table.page.evaluate_handle("document.activeElement")
+        reference.focus()
+        table.page.keyboard.press("Enter")
+    else:
+        reference.click()
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text("Source: ")
+    if keyboard:
+        table.page.keyboard.press("Enter")
+        was = focused.as_element()
+        assert was is not None
+        was.focus()  # back where the reader was (as Shift+Tab would take them)
+    else:
+        reference.click()
+    expect(panel).to_be_hidden()
 
 
 def hint_names_a_legal_choice(table: Table, model: TableModel) -> None:
@@ -578,9 +617,16 @@ def teaching_shows_every_hand(table: Table, code: str) -> None:
     """The search for hidden pieces can fail: deal a hand from the code box (checked: nothing hidden
     shows), then turn on "Show all hands": every card the other seats hold must then be found."""
     page = table.page
-    table.do(lambda: page.locator(".loo-code-input input").fill(code))
-    model = table.do(page.locator(".loo-play-code").click)
+    box = page.locator(".loo-code-input input")
+    # typed key by key as fast as the browser takes them: the box sends its value on Enter (or on leaving
+    # it), so no echo of an early key can overwrite a later one
+    table.do(lambda: (box.press_sequentially(code), box.press("Enter")))
+    expect(box).to_have_value(code)
+    table.do(page.locator(".loo-play-code").click)
+    # the hand played is in the ledger: the table asks before the deal replaces the game (issue 27)
+    model = table.do(page.get_by_role("button", name="Yes, play this deal").click)
     expect(page.locator(".loo-result")).to_have_count(0)
+    assert str(model.deal_code()) == code, (str(model.deal_code()), code)  # the deal typed, every key of it
     assert not model.hand.is_over and model.view().hand
     others = {c for p in range(len(model.names)) if p != model.seat for c in model.hand.holding(p)}
     table.do(page.get_by_role("button", name="Show all hands").click, check=False)
@@ -729,7 +775,7 @@ def play_a_whole_hand_from_the_keyboard(table: Table) -> TableModel:
         if wrong and not refused:
             # The digit of a card the laws forbid: refused, with the reason and its law.
             model = table.do(partial(keys.press, str(held.index(wrong[0]) + 1)))
-            refused_with_its_law(table, model, wrong[0])
+            refused_with_its_law(table, model, wrong[0], keyboard=True)
             refused = True
         if not hinted and any(a.verb == "play" for a in model.legal()):
             model = table.do(partial(keys.press, "h"))

@@ -239,6 +239,8 @@ def test_the_teachers_console_in_a_browser(browser: Browser, served_site: Served
     section = page.locator("section.table-result", has_text=table_id[:6])
     expect(section.locator("table.result tr")).to_have_count(6)  # a heading and five players
     expect(section).to_contain_text("Stand")
+    # Each player's chips as the table showed them: the dealer's stake counted with the rest (widgets.chips)
+    expect(section.locator("td", has_text="put 3 in as dealer").first).to_be_visible()
     section.locator("a.step").first.click()
     expect(page.locator("h1")).to_contain_text("step 0 of")
     page.locator("a.on").click()
@@ -268,7 +270,7 @@ def test_the_teachers_console_in_a_browser(browser: Browser, served_site: Served
     page.goto(f"{served_site.base}/console")
     page.fill(".deal-every input[name=code]", "l3.peel.s0.n12345")
     page.click(".deal-every button")
-    expect(page.locator(".dealt")).to_contain_text("tables of three-card-loo")
+    expect(page.locator(".dealt")).to_contain_text("of three-card Loo")
     with TableStore(served_site.db) as store:
         book = SeatBook(store)
         assert book.pending(table_id) == "l3.peel.s0.n12345"

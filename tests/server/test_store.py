@@ -449,10 +449,13 @@ def test_a_new_game_refused_because_another_tab_played_on_says_so(place: str | P
     view = TableView(b)
     assert a.act(a.legal()[0])
     view._new_game.click()
-    view._sure.click()  # the stale tab asks for a new game: refused, and told why in the words for a new game
+    if view._replacing.ask_row.layout.display is None:
+        view._replacing._yes.click()
+    # the stale tab asks for a new game: refused, and told why in the words for a new game
     assert b.message == STALE_NEW_GAME_MESSAGE
     assert escape("so the new game was not started") in view._status.value
     assert "the ledger starts again" not in view._status.value
+    assert view._replacing.undo_row.layout.display == "none" and not b.can_restore  # nothing was replaced
     same_game(a, b)
 
 

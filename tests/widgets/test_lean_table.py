@@ -60,11 +60,13 @@ def test_the_server_tells_its_kernels_that_the_page_has_the_sheet(monkeypatch: p
 def test_asking_for_a_new_game_shows_its_row_alone() -> None:
     """The confirmation row is shown and hidden through its own layout, never a shared one."""
     view = TableView(TableModel("domino-loo", seed=4))
+    view.model.act(view.model.legal()[0])  # a move of the reader's: a new game would lose it, so it asks
+    asking = view._replacing.ask_row
     view._new_game.click()
-    assert view._confirm_new.layout.display is None and not is_shared(view._confirm_new.layout)
+    assert asking.layout.display is None and not is_shared(asking.layout)
     assert shared_layout().display is None and shared_layout("row").display is None
-    view._keep.click()
-    assert view._confirm_new.layout.display == "none" and shared_layout("row").display is None
+    view._replacing._no.click()
+    assert asking.layout.display == "none" and shared_layout("row").display is None
 
 
 def test_closing_a_moves_buttons_leaves_the_shared_layout_and_style_open() -> None:

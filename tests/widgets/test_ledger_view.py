@@ -122,15 +122,17 @@ def test_the_table_holds_the_models_numbers_and_every_chip(game: str, rules: obj
             assert number(row[0]) == line.number and row[1] == line.dealer
             assert number(row[2]) == line.pool_before
             assert [number(c) for c in row[3 : 3 + n]] == [line.net[p] for p in names]
-            assert number(row[3 + n]) == sum(line.loos.values())
-            assert number(row[4 + n]) == line.pool_after
-            assert [number(c) for c in row[5 + n :]] == [line.balances[p] for p in names]
+            # what was put in before the deal (the dealer's stake, antes), then the loos, each a part of the net
+            assert number(row[3 + n]) == sum(s.dealt + s.began + s.ante for s in line.seats)
+            assert number(row[4 + n]) == sum(line.loos.values())
+            assert number(row[5 + n]) == line.pool_after
+            assert [number(c) for c in row[6 + n :]] == [line.balances[p] for p in names]
         balances = table.balances()
         total, check = parsed.rows["tfoot"]
         assert total[0] == "Total"
         assert [number(c) for c in total[3 : 3 + n]] == [balances[p] for p in names]
-        assert [number(c) for c in total[5 + n :]] == [balances[p] for p in names]
-        assert number(total[4 + n]) == table.pool
+        assert [number(c) for c in total[6 + n :]] == [balances[p] for p in names]
+        assert number(total[5 + n]) == table.pool
         # Every row adds up: the finished hands and the stakes of the hand in play make the totals.
         in_play = body[len(lines) :]
         paid_since = any(balances[p] != lines[-1].balances[p] for p in names)

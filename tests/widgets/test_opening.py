@@ -9,7 +9,7 @@ import pytest
 from loo.cards import Card
 from widgets.journal import MemoryJournals
 from widgets.model import TableModel
-from widgets.opening import STYLE, opening_html, settled_at_deal, single_sentence
+from widgets.opening import STYLE, opening_html, settled_at_deal, single_laws, single_sentence
 from widgets.table_view import TableView
 
 README_CODE = "l3.peel.s0.n482910233"  # the README's example deal code
@@ -32,12 +32,17 @@ def test_a_new_peel_table_opens_on_a_decision_with_the_single_shown() -> None:
         said = single_sentence(record, line, "Ann")
         taker = next((n for n, amount in line.net.items() if amount > 0), None)
         takers.add(taker)
+        laws = single_laws(line)
         if taker is None:
-            assert "no card beat the turn-up" in said and "(L3-SGL-05)" in said
+            assert "No card beat the single's turn-up" in said and laws == ("L3-SGL-01", "L3-SGL-05")
         else:
-            assert "(L3-SGL-03, L3-SGL-04)" in said and f"took the pool of {line.pool_before} chips" in said
+            assert laws == ("L3-SGL-01", "L3-SGL-03", "L3-SGL-04")
+            assert f"took the pool of {line.pool_before} chips" in said
             assert ("you took" in said) == (taker == "Ann")
-        assert said.startswith("Peel's single (L3-SGL-01): ") and said.count(".") == 1, "one sentence"
+        assert said.startswith("Peel's rules open a game with a single, one card each")
+        assert said.count(".") == 2, "two sentences"
+        assert "L3-" not in said, "plain words: the laws are references after them"
+        assert all(f"{law_id}</summary>" in html for law_id in laws)
         assert sum(table.balances().values()) + table.pool == 0, "every chip accounted for"
     assert None in takers and "Ann" in takers and len(takers) > 2, "all three kinds of single were seen"
 
@@ -103,7 +108,8 @@ def test_a_single_later_in_the_game_is_shown_and_played_on_too() -> None:
         if found is not None:
             record, line = found
             assert line.number > 1 and not table.hand.is_over and table.legal()
-            assert single_sentence(record, line, "Ann").startswith("Peel's single (L3-SGL-08: every stander took")
+            assert single_sentence(record, line, "Ann").startswith("Every stander took a trick last hand")
+            assert single_laws(line)[0] == "L3-SGL-08"
             return
     raise AssertionError("no single after a clean hand in 200 hands")
 

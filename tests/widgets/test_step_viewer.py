@@ -19,6 +19,7 @@ from loo.cards import Card, full_pack
 from loo.core.rules import RecordError
 from loo.records import load
 from loo.tiles import Tile, full_set
+from widgets.chips import points_words
 from widgets.step_viewer import StepViewer
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -176,8 +177,9 @@ def test_the_last_frame_settles_as_the_checker_does(path: Path) -> None:
 
     if "settlement" in expected:  # Nap: the net chips each seat wins or loses
         assert [number(c[-1]) for c in cells] == expected["settlement"]
-    elif "points" in expected:
-        assert [number(c[1]) for c in cells] == expected["points"]
+    elif "points" in expected:  # in words that say which way is good: at Rounce fewer points is better
+        scoring = "rounce" if "rounce" in json.dumps([raw["game"], raw["rules"]]) else "points"
+        assert [c[1] for c in cells] == [points_words(p, scoring) for p in expected["points"]]
     else:
         assert [int(c[1]) for c in cells] == expected["payouts"]
         assert [int(c[2]) for c in cells] == expected["loos"]

@@ -242,8 +242,10 @@ def test_a_three_card_declaration_that_is_not_open_says_why() -> None:
     lines = view._unavailable.value
     assert table.unavailable(), "Bold Stand: throwing up is not open to the eldest hand"
     for _action, reason in table.unavailable():
-        assert reason in lines.replace("&#x27;", "'")
-    assert all(e.law in lines for e in table.hand.explain() if not e.legal and e.action.verb == "declare")
+        words = reason.rpartition(" (")[0]  # the reason in words; its law a reference that opens on a tap
+        assert words in lines.replace("&#x27;", "'")
+    laws = [e.law for e in table.hand.explain() if not e.legal and e.action.verb == "declare"]
+    assert all(f"{law_id}</summary>" in lines for law_id in laws)
 
 
 # ----- five-card Loo: a flush, and Pam be civil -----------------------------------------------
@@ -291,7 +293,9 @@ def test_five_card_flush_by_clicking_sweeps_the_pool() -> None:
             click_through(view, rng)
     settlement = view.model.hand.settlement
     assert settlement.reason == "flush" and settlement.flush == (0, "pam")
-    assert "Hand 1 is over" in view._board.value and "Ann +15" in view._board.value
+    assert "Hand 1 is over" in view._board.value and "Ann: took 15 from the pool: +15" in view._board.value
+    # the table began at this hand: the dealer's stake of 5 and the rest of the pool the ledger books to her
+    assert "Cat: put 5 in as dealer, put in 10 more, the pool this table began with: \u221215" in view._board.value
 
 
 def test_pam_be_civil_by_clicking_marks_pam_and_says_why() -> None:
@@ -367,7 +371,8 @@ def test_a_bad_record_is_refused_by_name_and_the_table_is_unchanged() -> None:
     assert "cannot be read" in view._status.value
     stood = [{"seat": 0, "play": "2C"}]
     import_by_pasting(view, five_card_record(PAM3, stood))
-    assert "action 0 breaks L3-DECL-13" in view._status.value  # play begins only after the declarations
+    assert "action 0 breaks <details" in view._status.value  # play begins only after the declarations
+    assert "<summary" in view._status.value and "L3-DECL-13</summary>" in view._status.value
     assert view.model.view() == before
 
 
@@ -432,13 +437,14 @@ def test_new_game_asks_first_and_starts_the_ledger_again() -> None:
     view = table_for("three-card-loo", "britannica", 5)
     finish(view)
     view._next.click()
-    assert view._confirm_new.layout.display == "none"
+    asking = view._replacing.ask_row
+    assert asking.layout.display == "none"
     view._new_game.click()
-    assert view._confirm_new.layout.display is None
-    view._keep.click()
-    assert view._confirm_new.layout.display == "none" and len(view.model.hand_lines()) == 1
+    assert asking.layout.display is None
+    view._replacing._no.click()
+    assert asking.layout.display == "none" and len(view.model.hand_lines()) == 1
     view._new_game.click()
-    view._sure.click()
+    view._replacing._yes.click()
     assert view.model.hand_lines() == [] and "new game" in view._status.value
 
 
@@ -504,8 +510,10 @@ def test_why_lists_every_choice_with_its_law_and_source() -> None:
         assert e.law in text
     # A Bold Stand (the pool holds only the dealer's stake): standing is allowed, throwing up is not.
     assert "Stand</b>: allowed" in text and "Throw up</b>: not allowed" in text
-    # each law cited once, its sources in the same one pair of brackets
-    assert "(L3-BOLD-01: Encyclopedia" in text and "(L3-DECL-03: Peel" in text
+    # each law cited once, in one pair of brackets, as a reference that opens on a tap and names its
+    # sources by their titles (widgets.law_refs)
+    assert '(<details class="loo-law"><summary aria-label="Law L3-BOLD-01' in text
+    assert "Source: encyclopedia article on Loo" in text and "Source: Peel, Round Games with Cards" in text
     assert "((" not in text and "))" not in text and "[[" not in text
     next(b for b in live_buttons(view) if b.description == "Stand").click()
     assert view._explained.value == "" or view.model.hand.to_act != 0

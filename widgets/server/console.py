@@ -42,8 +42,10 @@ from urllib.parse import urlencode
 import tornado.web
 
 from loo.records import load, replay_actions
+from loo.registry import entry
 from widgets.board import action_label, board_html
 from widgets.card_style import SHEET_PATH
+from widgets.chips import seat_words
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.model import TableModel
 from widgets.seating import COMPUTER, SeatBook, SeatRow
@@ -342,9 +344,27 @@ class ConsoleDeal(ConsoleHandler):
             book.set_pending(table_id, str(code))
         back = html.escape(self.link("/console"))
         self.finish(page("Teacher's console", (
-            f'<p class="dealt">The deal {html.escape(str(code))} goes to {len(tables)} tables of {code.game}: each '
-            f'deals it at its next hand.</p><p><a href="{back}">Back to the console</a></p>'
+            f'<p class="dealt">{html.escape(dealt_to(code, len(tables)))}</p>'
+            f'<p><a href="{back}">Back to the console</a></p>'
         )))  # fmt: skip
+
+
+def dealt_to(code: DealCode, count: int) -> str:
+    """What the console says once a deal is sent to the live tables of its game.
+
+    >>> code = parse_deal_code("l3.peel.s0.n12345")
+    >>> dealt_to(code, 1)
+    'The deal l3.peel.s0.n12345 goes to 1 table of three-card Loo: that table deals it at its next hand.'
+    >>> dealt_to(code, 3)
+    'The deal l3.peel.s0.n12345 goes to 3 tables of three-card Loo: each deals it at its next hand.'
+    >>> dealt_to(code, 0)
+    'The deal l3.peel.s0.n12345 goes to no table: no table of three-card Loo is open.'
+    """
+    game = entry(code.game).in_text
+    if not count:
+        return f"The deal {code} goes to no table: no table of {game} is open."
+    tables, which = ("1 table", "that table") if count == 1 else (f"{count} tables", "each")
+    return f"The deal {code} goes to {tables} of {game}: {which} deals it at its next hand."
 
 
 class ConsoleOpen(ConsoleHandler):
@@ -393,18 +413,23 @@ class ConsoleResults(ConsoleHandler):
             if model is None or code is None or not same_deal(code, wanted):
                 continue
             hands = []
+            lines = model.hand_lines()  # the game's accounts: the dealer's stake counted as on the table
             for number, record in enumerate(model.records, start=1):
                 if not record.get("actions"):
                     continue  # a hand settled as it was dealt: nobody chose anything
                 names, said, tricks, net = hand_rows(record)
+                line = lines[number - 1] if len(lines) == len(model.records) else None
+                shown = [
+                    seat_words(line, n) if line is not None else f"{c:+d}" for n, c in zip(names, net, strict=True)
+                ]
                 cells = "".join(
-                    f"<tr><td>{html.escape(n)}</td><td>{html.escape(s)}</td><td>{t}</td><td>{c:+d}</td></tr>"
-                    for n, s, t, c in zip(names, said, tricks, net, strict=True)
+                    f"<tr><td>{html.escape(n)}</td><td>{html.escape(s)}</td><td>{t}</td><td>{html.escape(c)}</td></tr>"
+                    for n, s, t, c in zip(names, said, tricks, shown, strict=True)
                 )
                 step = html.escape(self.link(f"/console/table/{table.table_id}", hand=number, step=0))
                 hands.append(
                     f'<h3>Hand {number} <a class="step" href="{step}">step through</a></h3><table class="result">'
-                    "<tr><th>Player</th><th>Stood or called</th><th>Tricks</th><th>Chips</th></tr>"
+                    "<tr><th>Player</th><th>Stood or called</th><th>Tricks</th><th>This hand</th></tr>"
                     f"{cells}</table>"
                 )
             body = "".join(hands) or "<p>No hand finished yet.</p>"

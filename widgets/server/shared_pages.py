@@ -23,6 +23,7 @@ from urllib.parse import urlencode, urlsplit
 import tornado.httputil
 import tornado.web
 
+from loo.registry import entry
 from widgets.dealcode import USUAL_SEATS, DealCodeError, parse_deal_code
 from widgets.model import DEFAULT_NAMES
 from widgets.seating import COMPUTER, PERSON, SeatBook
@@ -141,7 +142,7 @@ class SharedTableHandler(tornado.web.RequestHandler):
         if game not in USUAL_SEATS or not (self.tables / f"{game}.ipynb").is_file():
             raise tornado.web.HTTPError(404)
         self.set_header("Cache-Control", "no-store")
-        return f"Play {game.replace('-', ' ')} with others"
+        return f"Play {entry(game).in_text} with others"
 
     def get(self, game: str) -> None:
         title = self._title(game)

@@ -187,7 +187,7 @@ class DominoExplainer(TrickHand):
         if s.announcing:
             if (action.verb, action.value) in (("declare", "stand"), ("for-pool", True)):
                 return None
-            return ("DL-DLR-04", f"{who} has taken the turn-up and must now say whether he plays for himself "
+            return ("DL-DLR-04", f"{who} has taken the turn-up and must now say whether they play on their own account "
                                  "(stand) or for the pool")  # fmt: skip
         if action.verb == "declare":
             what = action.value
@@ -197,14 +197,14 @@ class DominoExplainer(TrickHand):
                 if self.misses_left() > 0:
                     return None
                 if self.rules.dummies:
-                    return ("DR-03", f"every dummy has been taken, so {who} must play his tiles or drop out")
+                    return ("DR-03", f"every dummy has been taken, so {who} must play their tiles or drop out")
                 law = "DL-DECL-04"
                 return (law, f"with {self.n} players only {len(self.misses)} may take the miss, and no miss is left")
             if what == "throw":
                 if self.n >= 3:
                     return None
                 return ("DL-DECL-05", f"with two players nobody may drop out: {who} must play or take the miss")
-            return ("DL-DECL-01", f"{who} may play his tiles (stand), take the miss, or drop out (throw)")
+            return ("DL-DECL-01", f"{who} may play their tiles (stand), take the miss, or drop out (throw)")
         if action.verb == "take-turnup":
             if seat != self.dealer:
                 return ("DL-DLR-01", f"only the dealer may take the turn-up, and {who} is not the dealer")
@@ -237,10 +237,10 @@ class DominoExplainer(TrickHand):
         if declared == "miss":
             miss = "a dummy" if self.rules.dummies else "the miss"
             return ("DL-DLR-01", f"{who} took {miss}, and a dealer who takes {miss} may not take the turn-up: "
-                                 "only a dealer keeping his own hand may")  # fmt: skip
+                                 "only a dealer keeping their own hand may")  # fmt: skip
         if self._s.turnup_taken:
             return ("DL-DLR-01", f"{who} has already taken the turn-up: it is taken once")
-        return ("DL-DLR-01", f"{who} has declared ({declared}): the dealer may take the turn-up only at his turn "
+        return ("DL-DLR-01", f"{who} has declared ({declared}): the dealer may take the turn-up only at their turn "
                              "to declare, not afterwards")  # fmt: skip
 
     def _why_not_discard(self, action: Action) -> tuple[str, str] | None:
@@ -264,7 +264,7 @@ class DominoExplainer(TrickHand):
         who = self._who(seat)
         if action.verb != "play":
             if action.verb == "declare" and action.value == "throw" and s.declared[seat] == "miss":
-                return ("DL-DECL-03", f"{who} took the miss and must play it: he may not drop out now")
+                return ("DL-DECL-03", f"{who} took the miss and must play it: they may not drop out now")
             return ("DL-DECL-01", f"the declarations are over: {who} must play a tile, not {action.verb}")
         tile = action.value
         hand = s.holding[seat]
@@ -301,7 +301,7 @@ class DominoExplainer(TrickHand):
                                       f"not {tile}")  # fmt: skip
             top = self.top_trump(trumps)
             if winner_duty and self.rules.winner_must_lead_trump is WinnerLeadsTrump.HIGHER:
-                return ("DL-LEAD-03", f"{who} won the last trick and must lead his highest trump, {top}, not {tile}")
+                return ("DL-LEAD-03", f"{who} won the last trick and must lead their highest trump, {top}, not {tile}")
             return ("DL-LEAD-02", f"{who} holds {len(trumps)} trumps and must lead the highest, {top}, not {tile}")
         suit = action.suit
         if tile.has(trump):
@@ -356,23 +356,26 @@ class DominoExplainer(TrickHand):
         who = self._who(action.seat)
         if action.verb == "declare":
             if s.announcing:
-                return ("DL-DLR-04", f"{who} plays for himself: unless announced, that is what the dealer does")
+                return (
+                    "DL-DLR-04",
+                    f"{who} plays on their own account: unless announced, that is what the dealer does",
+                )
             if action.value == "stand":
-                return ("DL-DECL-01", f"{who} may play the tiles dealt to him")
+                return ("DL-DECL-01", f"{who} may play the tiles dealt to them")
             if action.value == "miss":
                 if self.rules.dummies:
                     size = len(self.misses[len(s.misses_taken)])
-                    return ("DR-03", f"{who} may take a dummy of {size} tiles for his hand, then discard to five")
+                    return ("DR-03", f"{who} may take a dummy of {size} tiles for their hand, then discard to five")
                 return ("DL-DECL-02", f"{who} may take the miss: five fresh tiles from the boneyard, unseen, "
-                                      "which he must then play (DL-DECL-03)")  # fmt: skip
-            return ("DL-DECL-05", f"{who} may drop out: he can win nothing and cannot be looed")
+                                      "which they must then play (DL-DECL-03)")  # fmt: skip
+            return ("DL-DECL-05", f"{who} may drop out: they can win nothing and cannot be looed")
         if action.verb == "take-turnup":
             return (
                 "DL-DLR-01",
-                f"the dealer may take the turn-up {self.turnup} into his hand and discard {action.value}",
+                f"the dealer may take the turn-up {self.turnup} into their hand and discard {action.value}",
             )
         if action.verb == "for-pool":
-            return ("DL-DLR-03", "the dealer may announce that he plays for the pool: he wins nothing for his "
+            return ("DL-DLR-03", "the dealer may announce that they play for the pool: they win nothing for their "
                                  "tricks and cannot be looed, and the miss cannot sweep every trick")  # fmt: skip
         if action.verb == "exchange":
             return ("AMB-52", f"{who} may discard {_list(action.value)} to keep five tiles")
@@ -387,11 +390,11 @@ class DominoExplainer(TrickHand):
             if tile.has(trump):
                 if free:
                     return ("DR-04", f"{who} cannot follow the {suit_name(led)} and may trump with {tile}, "
-                                     "though he need not")  # fmt: skip
+                                     "though they need not")  # fmt: skip
                 return ("DL-PLAY-02", f"{who} cannot follow the {suit_name(led)}, so trumps with {tile}")
             if led != trump and any(t.has(trump) for t in s.holding[action.seat]):
                 if not free:
-                    return ("CF-04", f"{who} cannot follow the {suit_name(led)} and no trump of his would beat the "
+                    return ("CF-04", f"{who} cannot follow the {suit_name(led)} and no trump of theirs would beat the "
                                      f"trick, so under the agreed rule {tile} may be played")  # fmt: skip
                 law = "DR-04"
                 return (law, f"{who} cannot follow the {suit_name(led)} and need not trump, so {tile} may be played")

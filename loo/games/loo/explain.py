@@ -18,6 +18,7 @@ from loo.games.loo.play import suit_of
 from loo.games.loo.rules import Game
 from loo.games.loo.state import DealKind, LooHandBase, SeatView
 from loo.laws import law as law_entry
+from loo.registry import entry
 
 __all__ = ["Explaining"]
 
@@ -81,7 +82,7 @@ class Explaining(LooHandBase):
             return self._why_not_declare(action)
         if s.phase is Phase.EXCHANGE:
             if action.verb != "exchange":
-                return ("AMB-28", f"{self._who(seat)} must now exchange (an empty list for none), not {action.verb}")
+                return ("AMB-28", f"{self._who(seat)} must now choose cards to exchange (or none), not {action.verb}")
             hand = s.holding[seat]
             missing = [c for c in action.value if c not in hand]
             if missing:
@@ -102,7 +103,7 @@ class Explaining(LooHandBase):
         if action.verb == "for-pool":
             if seat == self.last and self._dealer_may_for_pool():
                 return None
-            return ("L3-DLR-03", "only the dealer facing one stander on his own hand may play the miss for the pool")
+            return ("L3-DLR-03", "only the dealer facing one stander on their own hand may play the miss for the pool")
         if action.verb == "take-turnup":
             if seat != self.last or not self._may_take_turnup():
                 return ("L5-OPT-02", "only the dealer may take the turn-up, and only when that option is agreed")
@@ -132,12 +133,12 @@ class Explaining(LooHandBase):
         if what == "miss":
             if not self.miss:
                 law = "IRL-01" if self.game is Game.IRISH else "L5-DECL-02"
-                return (law, f"there is no miss in {self.game.value}")
+                return (law, f"there is no miss in {entry(self.game.value).in_text}")
             return ("L3-DECL-05", f"the miss has already been taken by {self._who(self._s.miss_taken_by or 0)}")
         if what == "throw" and seat == self.last:
             return (
                 "L3-DLR-03",
-                "the dealer may not give up here: he must stand, take the miss, or play it for the pool",
+                "the dealer may not give up here: they must stand, take the miss, or play it for the pool",
             )
         return ("L3-DECL-01", f"{who} may not declare {what!r} here")
 
@@ -244,7 +245,7 @@ class Explaining(LooHandBase):
             return ("L5-DECL-02", f"{who} may exchange {n} card{'s' if n != 1 else ''} from the stock")
         card = action.value
         if s.current and card == self.pam_card and self._civil_applies(s.current[0][1]):
-            return ("AMB-26", f"Pam is {who}'s last card, so he plays it; being civil, it lets the ace of trumps win")
+            return ("AMB-26", f"Pam is {who}'s last card, so they play it; being civil, it lets the ace of trumps win")
         if not s.current:
             # A lead is free (L3-LEAD-08) unless a duty binds this holding: then the law that
             # refuses the other cards is the law that makes this one the card to lead.

@@ -172,9 +172,9 @@ class LooGame(ChipLedger):
     def withdraw(self, player: str) -> None:
         """L3-WD-01..03, AMB-21: a player leaves at his turn to deal; he pays for the deal and deals to the others."""
         if player != self.players[self.dealer]:
-            raise ValueError(f"{player} may leave only when it is his turn to deal (L3-WD-01)")
+            raise ValueError(f"{player} may leave only when it is their turn to deal (L3-WD-01)")
         if len(self.players) <= 2:
-            raise ValueError("the game needs two players left after he goes")
+            raise ValueError("the game needs two players left after they go")
         self._leaving = player
 
     def can_end(self) -> bool:

@@ -46,19 +46,19 @@ def why_illegal(hand: NapHand, action: Action) -> tuple[str, str] | None:
     if s.phase is NapPhase.GARNET:
         if action.verb != "garnet" or seat != s.to_act or not action.value:
             return ("NAP-SG-03", f"{hand.names[s.to_act]} has taken the extra hand and must now throw out five "
-                                 "of his ten cards")  # fmt: skip
+                                 "of their ten cards")  # fmt: skip
         missing = [c for c in action.value if c not in s.holding[seat]]
         if missing:
             return ("NAP-SG-03", f"{who} does not hold {names(missing)}")
         if len(action.value) != 5:
-            return ("NAP-SG-03", f"{who} must throw out exactly five of his ten cards, not {len(action.value)}")
+            return ("NAP-SG-03", f"{who} must throw out exactly five of their ten cards, not {len(action.value)}")
         return None
     if s.phase is NapPhase.EXCHANGE:
         if action.verb == "play":
             return ("NAP-PEEP-03", f"{hand.names[s.to_act]} may first exchange a card for the peep card")
         if action.verb != "exchange" or seat != s.to_act:
-            return ("NAP-PEEP-04", f"only the highest caller, {hand.names[s.to_act]}, may act now: he may "
-                                   "exchange a card for the peep card, or keep his hand")  # fmt: skip
+            return ("NAP-PEEP-04", f"only the highest caller, {hand.names[s.to_act]}, may act now: they may "
+                                   "exchange a card for the peep card, or keep their hand")  # fmt: skip
         missing = [c for c in action.value if c not in s.holding[seat]]
         if missing:
             return ("NAP-PEEP-03", f"{who} does not hold {names(missing)}")
@@ -105,7 +105,7 @@ def _why_not_purchase(hand: NapHand, action: Action, who: str) -> tuple[str, str
     seat = action.seat
     assert s.to_act is not None
     if action.verb != "purchase":
-        return ("NAP-PUR-05", "the calling begins only when the dealer has served every player, himself last")
+        return ("NAP-PUR-05", "the calling begins only when the dealer has served every player, the dealer last")
     if s.purchased[seat] is not None:
         return ("NAP-PUR-06", f"{who} has already bought {s.purchased[seat]} and may not change that")
     if seat != s.to_act:
@@ -223,7 +223,7 @@ def why_legal(hand: NapHand, action: Action) -> tuple[str, str]:
         fee = hand.rules.peep_fee * hand.rules.unit
         return ("NAP-PEEP-02", f"{who} may look at the peep card for {fee} into the pool")
     if verb == "garnet" and not action.value:
-        return ("NAP-SG-02", f"{who} may take up the extra hand; he must then throw out five cards and call Nap")
+        return ("NAP-SG-02", f"{who} may take up the extra hand, and must then throw out five cards and call Nap")
     if verb == "garnet":
         return ("NAP-SG-03", f"{who} may throw out {names(action.value)} and play a Nap on the rest")
     if verb == "purchase":
@@ -232,12 +232,12 @@ def why_legal(hand: NapHand, action: Action) -> tuple[str, str]:
         return ("NAP-PUR-03", f"{who} may buy {k} card{'s' if k != 1 else ''} for {price} into the pool")
     if verb == "exchange":
         if not action.value:
-            return ("NAP-PEEP-03", f"{who} may keep his hand and leave the peep card")
+            return ("NAP-PEEP-03", f"{who} may keep their hand and leave the peep card")
         return ("NAP-PEEP-03", f"{who} may give up {action.value[0]} for the peep card")
     card = action.value
     if not s.current:
         if not s.tricks:
-            return ("NAP-PLAY-01", f"{who} leads first, and the suit he leads, {card.suit.plural}, becomes trumps")
+            return ("NAP-PLAY-01", f"{who} leads first, and the suit they lead, {card.suit.plural}, becomes trumps")
         return ("NAP-PLAY-04", f"{who} won the last trick and may lead {card}")
     led = s.current[0][1].suit
     if card.suit is led:

@@ -105,7 +105,7 @@ def refuse_to_show(hand: NapHand, seat: int) -> None:
     if s.offender is not None:
         raise IllegalActionError("NAP-REV-02", "a revoke has already been proved in this hand", seat=seat)
     hand._history.append((Action(seat, "claim", "NAP-REV-02"), s.copy()))
-    message = f"{hand.names[seat]} would not show his cards, so is held to have revoked"
+    message = f"{hand.names[seat]} would not show their cards, so is held to have revoked"
     if seat == s.caller:
         s.offences.append(NapOffence(seat, "NAP-REV-02", message, "caller-revoke"))
         s.settlement = hand._settle(Reason.CALLER_REVOKE)

@@ -66,6 +66,9 @@
 
   function phase() {
     if (!document.querySelector(".loo-table-view")) return null;
+    // while the computer players' moves are shown one by one, the table as it stands (the reader's
+    // cards among it) is hidden: nothing to click yet
+    if (document.querySelector(".loo-playing")) return "wait";
     var next = document.querySelector(".loo-next button, button.loo-next");
     if (next && !next.disabled) return "over";
     if (document.querySelector(".loo-picks button")) return "pick";

@@ -6,7 +6,8 @@
 // that confirms, Space or Enter picks a card (or puts it back), and 1-9 pick the first to ninth.
 // When a move redraws the choices, the focus comes back to the first choice (in an exchange, the
 // first card to pick), so a keyboard player never has to Tab through the page again. It also plays
-// the reel of the computer players' moves at the reader's pace (see "Watching the play" below).
+// the reel of the computer players' moves at the reader's pace (see "Watching the play" below), and
+// closes a law's panel on Escape or a tap elsewhere.
 (function () {
   "use strict";
   var inTable = false;
@@ -22,13 +23,16 @@
   }
   function pickNth(table, key) {  // in an exchange, the key's card is picked or put back
     var pick = table.querySelectorAll(".loo-picks .loo-pick")[Number(key) - 1];
-    if (pick) { inTable = true; pick.focus(); pick.click(); }
+    if (pick) { inTable = true; still(pick); pick.click(); }
     return !!pick;
   }
-  function focusFirst(table) {
+  // The focus moves without scrolling the page: the table is laid out to be seen whole, and a page
+  // that scrolls itself to the hand pushes the trick just led out of sight.
+  function still(el) { if (el) { el.focus({preventScroll: true}); } }
+  function focusFirst(table) {  // the hinted choice, once a hint names one; else the first live choice
     var list = choices(table);
-    var live = table.querySelector(".loo-choices button.mod-primary") || list[0];
-    if (live) { live.focus(); }
+    still(table.querySelector(".loo-choices button.loo-hinted:not([disabled])") ||
+          table.querySelector(".loo-choices button.mod-primary") || list[0]);
   }
   // The page's first Tab stop: a link, shown when focused, straight to the reader's cards or choices
   // (past the page's links and the table's tabs); it is put first in the page as soon as the page has a body.
@@ -45,8 +49,7 @@
       inTable = true;
       focusFirst(table);
       if (!table.contains(document.activeElement)) {  // no choice now: the cards to pick, or the next hand
-        var other = table.querySelector(".loo-near button:not([disabled]), .loo-next:not([disabled]), button:not([disabled])");
-        if (other) { other.focus(); }
+        still(table.querySelector(".loo-near button:not([disabled]), .loo-next:not([disabled]), button:not([disabled])"));
       }
     });
     document.body.insertBefore(skip, document.body.firstChild);
@@ -149,7 +152,7 @@
     table.classList.add("loo-playing");
     advance(reel);
     var rest = el.querySelector(".loo-show-rest");
-    if (focused && rest && reel) { rest.focus(); }
+    if (focused && rest && reel) { still(rest); }
   }
   function endReel(skipped) {
     var r = reel;
@@ -199,11 +202,31 @@
     endReel(true);
     if (!/^[uhwln]$/i.test(e.key)) { e.preventDefault(); e.stopImmediatePropagation(); }
   }, true);
-  // Bring the focus back after the choices are redrawn (the old buttons, and the focus, are gone).
+  // A law cited at the table (widgets/law_refs.py) is a <details>: a tap, a click, Enter or Space on
+  // its ID opens its panel and closes it again. Escape closes an open one too (the focus going back
+  // to its ID), and a tap anywhere else closes it.
+  function openLaws() { return Array.prototype.slice.call(document.querySelectorAll("details.loo-law[open]")); }
+  document.addEventListener("keydown", function (e) {
+    var open = e.key === "Escape" ? openLaws() : [];
+    if (!open.length) { return; }
+    var active = document.activeElement;
+    var here = active && active.closest && active.closest("details.loo-law");
+    open.forEach(function (law) { law.open = false; });
+    if (here) { here.querySelector("summary").focus(); }
+    e.preventDefault();
+  });
+  document.addEventListener("click", function (e) {
+    var inside = e.target.closest && e.target.closest("details.loo-law");
+    openLaws().forEach(function (law) { if (law !== inside) { law.open = false; } });
+  });
+  // Bring the focus back after the choices are redrawn (the old buttons, and the focus, are gone);
+  // a hint that names a choice takes the focus to it, once.
   new MutationObserver(function () {
     applyPace();
     watchReels();
     if (!inTable) { return; }
+    var hinted = document.querySelector(".loo-table-view .loo-choices button.loo-hinted:not([data-loo-hint-seen])");
+    if (hinted && !reel) { hinted.setAttribute("data-loo-hint-seen", ""); still(hinted); return; }
     var active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) { return; }
     var table = document.querySelector(".loo-table-view");
