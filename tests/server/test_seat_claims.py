@@ -81,8 +81,8 @@ class SeatPage(tornado.web.RequestHandler):
     def initialize(self, db: str) -> None:
         self.db = db
 
-    def get(self) -> None:
-        if claim_seat(self, self.db, self.get_query_argument("table")):
+    async def get(self) -> None:
+        if await claim_seat(self, self.db, self.get_query_argument("table")):
             self.finish(f"served to {self.request.headers.get(SEAT_HEADER, 'nobody')}")
 
 
@@ -91,9 +91,7 @@ def seat_app(db: str) -> tornado.web.Application:
 
 
 def fetch(db: str, path: str, headers: dict[str, str] | None = None) -> Any:
-    """One request to a seat's page; on SQLite with the server's connection made afresh, for each request
-    is served in a thread of its own, and an SQLite connection is its thread's."""
-    server_seats._stores.pop(db, None)
+    """One request to a seat's page (its claim made on one of the server's database threads)."""
     (response,) = fetch_at_once(seat_app(db), [path], headers=headers)
     return response
 
@@ -117,7 +115,7 @@ def test_right_after_a_postgresql_restart_a_second_browser_does_not_get_a_held_s
     import psycopg
 
     url = postgres.new_database()
-    store = server_seats.table_store(url)  # the server's one connection, as its handlers use it
+    store = server_seats.table_store(url)  # a connection of the server's, as its start makes one
     table = store.new_table("nap")
     token = SeatBook(store).open_seats(table, [PERSON, PERSON, COMPUTER, COMPUTER])[0]
     path = f"/seat?table={table}&seat={token}"
