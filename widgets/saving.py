@@ -9,8 +9,10 @@ rebuilds the game exactly without asking a bot or a random generator anything.
 (the server's database, or the browser's storage); :meth:`SavingTable.resume` rebuilds a saved
 game. A change whose write the store refuses (another tab moved the game on) is not made: the
 model reloads the game as saved and tells the reader so. A store that fails (a full disk, a file
-made read-only) refuses nothing: the game goes on in memory, the reader is told it is not being
-saved, and every event not yet saved is sent again at the next change.
+made read-only, a database that does not answer in time) refuses nothing: the game goes on in
+memory, the reader is told it is not being saved, and every event not yet saved is sent again at
+the next change, or sooner (:meth:`SavingTable.save_kept`, which the server's tables call every
+two seconds), so that the game is saved once the store works again even if the reader waits.
 """
 
 from __future__ import annotations
@@ -115,7 +117,13 @@ class SavingTable:
         self._unsaved.append(event)
         return self._save()
 
-    def _save(self) -> bool:
+    def save_kept(self) -> None:
+        """Send again the events kept while the store failed (no change needed), saying nothing in
+        the log if it still fails; the reader is told when they are saved."""
+        if self._store is not None and self.table_id is not None and self._unsaved and not self._replaying:
+            self._save(quiet=True)
+
+    def _save(self, *, quiet: bool = False) -> bool:
         """Write the events the store does not hold yet; False only if another tab moved the game on.
 
         A store that fails (a full disk, a file made read-only) keeps nothing: the game goes on in
@@ -133,7 +141,9 @@ class SavingTable:
             self._reload(STALE_NEW_GAME_MESSAGE if new_game else STALE_MESSAGE)
             return False
         except (StoreError, OSError):
-            log.exception("table %s: could not save %d events; kept to send again", self.table_id, len(self._unsaved))
+            if not quiet:
+                log.exception("table %s: could not save %d events; kept to send again", self.table_id,
+                              len(self._unsaved))  # fmt: skip
             self._failing = True
             self._say(self.message)
             return True
