@@ -114,7 +114,6 @@ def database_away_page(book: str = "/") -> str:
 def send_database_away(handler: tornado.web.RequestHandler, away: DatabaseAway) -> None:
     """Answer ``handler``'s request with :func:`database_away_page`: a 503, and when to try again.
     The request's access line says why (:func:`widgets.server.logs.log_request`); no traceback."""
-    handler.clear()
     handler.set_status(503)
     handler.set_header("Retry-After", str(RETRY_SECONDS))
     handler.set_header("Cache-Control", "no-store")
