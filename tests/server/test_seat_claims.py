@@ -20,7 +20,6 @@ from tests.server.test_server import fetch_at_once
 from tests.widgets.test_table_view import walk
 from widgets.journal import StoreError
 from widgets.seating import COMPUTER, PERSON, SeatBook
-from widgets.server import seats as server_seats
 from widgets.server.shared_pages import BROWSER_COOKIE, SEAT_HEADER, claim_seat
 from widgets.shared_view import SEAT_BROWSER_ENV, SharedLiveTable, served_shared
 from widgets.store import TableStore
@@ -115,7 +114,7 @@ def test_right_after_a_postgresql_restart_a_second_browser_does_not_get_a_held_s
     import psycopg
 
     url = postgres.new_database()
-    store = server_seats.table_store(url)  # a connection of the server's, as its start makes one
+    store = TableStore(url)
     table = store.new_table("nap")
     token = SeatBook(store).open_seats(table, [PERSON, PERSON, COMPUTER, COMPUTER])[0]
     path = f"/seat?table={table}&seat={token}"
@@ -131,7 +130,7 @@ def test_right_after_a_postgresql_restart_a_second_browser_does_not_get_a_held_s
     assert during.code == 503, "the claim failed on the dropped connection: refused, not taken as claimed"
     (after,) = fetch_at_once(seat_app(url), [path], headers=other)
     assert after.code == 409, "connected again: the seat is Ann's"
-    assert SeatBook(store).claimed_by(table, 0) == "ann-browser"
+    assert SeatBook(TableStore(url)).claimed_by(table, 0) == "ann-browser"
 
 
 def test_a_client_cannot_name_the_seats_browser_itself(tmp_path: Path) -> None:
