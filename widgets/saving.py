@@ -118,17 +118,18 @@ class SavingTable:
         return self._save()
 
     def save_kept(self) -> None:
-        """Send again the events kept while the store failed (no change needed), saying nothing in
-        the log if it still fails; the reader is told when they are saved."""
+        """Send again the events kept while the store failed (no change needed); the reader is told
+        once they are saved."""
         if self._store is not None and self.table_id is not None and self._unsaved and not self._replaying:
-            self._save(quiet=True)
+            self._save()
 
-    def _save(self, *, quiet: bool = False) -> bool:
+    def _save(self) -> bool:
         """Write the events the store does not hold yet; False only if another tab moved the game on.
 
-        A store that fails (a full disk, a file made read-only) keeps nothing: the game goes on in
-        memory, the reader is told it is not being saved, and the next change sends every event
-        not yet saved, so no move is lost once the store works again.
+        A store that fails (a full disk, a file made read-only, a database away) keeps nothing: the
+        game goes on in memory, the reader is told it is not being saved, and the next change (or
+        :meth:`save_kept`) sends every event not yet saved, so no move is lost once the store works
+        again. The log says why once, when it begins to fail, and again when it saves.
         """
         assert self._store is not None and self.table_id is not None
         was_failing, self._saved_note = self._failing, ""
@@ -141,12 +142,14 @@ class SavingTable:
             self._reload(STALE_NEW_GAME_MESSAGE if new_game else STALE_MESSAGE)
             return False
         except (StoreError, OSError):
-            if not quiet:
+            if not was_failing:  # said once, with the reason; the reader is told as long as it lasts
                 log.exception("table %s: could not save %d events; kept to send again", self.table_id,
                               len(self._unsaved))  # fmt: skip
-            self._failing = True
-            self._say(self.message)
+                self._failing = True
+                self._say(self.message)
             return True
+        if was_failing:
+            log.info("table %s: saved again, %d events kept meanwhile among them", self.table_id, len(self._unsaved))
         self._unsaved, self._failing = [], False
         if was_failing:
             self._saved_note = SAVED_AGAIN_MESSAGE
