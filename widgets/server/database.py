@@ -23,6 +23,7 @@ import functools
 import logging
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -90,8 +91,22 @@ async def in_database(db: Path | str | None, call: Callable[[TableStore], T]) ->
         raise DatabaseAway(f"the tables' database did not answer within {WAIT_SECONDS:g} s") from late
     except (UnknownTable, BadTableId):  # the database's answer: no such table
         raise
-    except (StoreError, sqlite3.Error, OSError) as error:
+    except StoreError as error:
+        raise DatabaseAway(str(error)) from error
+    except (sqlite3.Error, OSError) as error:
         raise DatabaseAway(f"the tables' database failed: {error}") from error
+
+
+_warned: dict[str, float] = {}
+
+
+def warn_now_and_then(what: str, away: DatabaseAway) -> None:
+    """One line in the log saying ``what`` could not be done and why, once a minute at most for each
+    ``what``: a database away fails every request that needs it, and the access lines count them."""
+    now = time.monotonic()
+    if now - _warned.get(what, -float("inf")) >= 60:
+        _warned[what] = now
+        log.warning("%s: %s (said once a minute at most)", what, away)
 
 
 AWAY_TITLE = "The games cannot be saved or loaded just now"

@@ -25,7 +25,7 @@ import tornado.web
 import tornado.websocket
 from jupyter_core.utils import ensure_async
 
-from widgets.server.database import DatabaseAway, in_database
+from widgets.server.database import DatabaseAway, in_database, warn_now_and_then
 from widgets.server.database import table_store as table_store  # the server's connections, once made here
 from widgets.server.sockets import departures
 
@@ -61,7 +61,7 @@ async def reserve_table_id(page: str, db: Path | str | None) -> str | None:
     try:
         return await in_database(db, lambda store: store.new_table(page))
     except DatabaseAway as away:
-        log.warning("could not reserve a table id: %s", away)
+        warn_now_and_then("could not reserve a new table's id (it opens unsaved)", away)
         return None
     except Exception:
         log.exception("could not reserve a table id in the tables' database")

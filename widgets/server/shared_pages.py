@@ -26,7 +26,7 @@ import tornado.web
 from widgets.dealcode import USUAL_SEATS, DealCodeError, parse_deal_code
 from widgets.model import DEFAULT_NAMES
 from widgets.seating import COMPUTER, PERSON, SeatBook
-from widgets.server.database import DatabaseAway, in_database, send_database_away
+from widgets.server.database import DatabaseAway, in_database, send_database_away, warn_now_and_then
 from widgets.server.seats import TableSeats, send_tables_full
 from widgets.store import TableStore
 
@@ -246,7 +246,7 @@ async def claim_seat(handler: tornado.web.RequestHandler, db: Path | str | None,
     try:
         claimed = await in_database(db, lambda store: SeatBook(store).claim(table_id, token[:64], browser))
     except DatabaseAway as away:
-        log.warning("could not claim a seat of table %s: refused (%s)", table_id, away)
+        warn_now_and_then("could not claim a shared table's seat: refused", away)
         failed = True
     except Exception:
         log.exception("could not claim a seat of table %s: refused", table_id)
