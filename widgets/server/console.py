@@ -101,9 +101,10 @@ rebuilt_games = Rebuilt(MAX_TABLES + 20)  # the class's tables, and a few older 
 
 def warm_up() -> None:
     """Deal a game of each kind once, as the server starts: what a replay imports (each game's engine
-    and computer players, 19 modules) is imported then. Imported on a database thread during the
-    first load of the console, compiling them held the interpreter's lock, and every other request
-    with it, for a quarter of a second or more."""
+    and computer players, 19 modules) is imported then, not on a database thread during the console's
+    first load, where compiling them (half a second in all here, where no bytecode is cached: the
+    Makefile sets PYTHONDONTWRITEBYTECODE) holds the interpreter's lock a module at a time, and every
+    other request with it."""
     for game in USUAL_SEATS:
         TableModel(game, seed=0, rng=random.Random(0))
 
