@@ -1,6 +1,8 @@
 """Attack the live-table server from one client on loopback and measure what another reader feels.
 
-Run on demand (not a test): ``.venv/bin/python bench/attack.py [--seconds 10] [--only NAME ...]``.
+Run on demand (not a test): ``.venv/bin/python bench/attack.py [--seconds 10] [--only NAME ...]
+[--postgres]``; with ``--postgres`` the server's games are kept in a PostgreSQL of the run's own (the
+tests' Debian cluster, :mod:`tests.helpers.postgres`), else in an SQLite file.
 
 It starts ``python -m widgets.server`` (as bench/tables_common.py does: every table game, its
 pool kernel warm), opens a reader's table with the scripted kernel-websocket client
@@ -25,7 +27,10 @@ end), ``tables`` (new tables asked for and the redirect never followed), ``log``
 messages), ``http`` (a NUL in a path, a 70 KB address, another site's Host); and those of issue 28:
 ``errors`` (addresses whose error pages wrote tracebacks), ``updates`` (malformed widget updates to
 one's own table), ``shared`` (GETs and POSTs of a shared table's address), ``sockets`` (kernel
-websockets to one's own kernel, held open), ``seatget`` (seat pages whose websockets never open).
+websockets to one's own kernel, held open), ``seatget`` (seat pages whose websockets never open),
+``dbfreeze`` (the PostgreSQL frozen, its processes stopped, for the attack's length: ``--postgres``
+only; pages needing the database and the card sheet are asked meanwhile), ``console200`` (200
+played tables in the database, and the teacher's console loaded over and over).
 Beside the server's log, the kernels' logs' growth (``klog``) and tracebacks are counted.
 """
 
@@ -33,9 +38,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
 import functools
 import http.client
+import multiprocessing
 import re
 import socket
 import statistics
@@ -52,6 +59,8 @@ from tornado.httpclient import HTTPClientError
 from tornado.websocket import websocket_connect
 
 from tests.kernel_client import TableClient, encode_message, masked_frame
+from widgets.card_style import SHEET_PATH
+from widgets.store import TableStore
 
 TABLE = "three-card-loo"
 print = functools.partial(print, flush=True)
@@ -262,11 +271,17 @@ async def attack_updates(served: Served, until: float, own: TableClient) -> None
     print(f"    ({n} malformed updates sent)")
 
 
-def tables_saved(served: Served) -> int:
-    import sqlite3
+DATABASE: dict[str, Any] = {}  # "url": the run's PostgreSQL database, "cluster": its cluster (--postgres)
 
-    with contextlib.closing(sqlite3.connect(served.folder / "tables.sqlite3")) as db:
-        return int(db.execute("SELECT count(*) FROM tables").fetchone()[0])
+
+def database(served: Served) -> str | Path:
+    """Where the server keeps its games: the run's PostgreSQL database, else its SQLite file."""
+    return DATABASE.get("url") or served.folder / "tables.sqlite3"
+
+
+def tables_saved(served: Served) -> int:
+    with TableStore(database(served)) as store:
+        return int(store.rows("SELECT count(*) FROM tables")[0][0])
 
 
 def _post(served: Served, path: str, body: str, origin: str | None) -> int:
@@ -363,6 +378,92 @@ async def attack_seatget(served: Served, until: float, _own: TableClient) -> Non
 _SEAT_LINK = re.compile(r'class="link seat-link" href="([^"]*)"')
 
 
+def _timed_get(served: Served, path: str) -> tuple[int, float]:
+    began = time.monotonic()
+    status = _get(served, path)
+    return status, time.monotonic() - began
+
+
+def console_path(served: Served) -> str:
+    """The teacher's console's address, as the server printed it (a new token at each start)."""
+    found = re.search(r"/console\?token=([\w-]+)", served.log())
+    return f"/console?token={found[1]}" if found else "/console"
+
+
+async def attack_dbfreeze(served: Served, until: float, _own: TableClient) -> None:
+    """The PostgreSQL's processes stopped (SIGSTOP) until the attack ends: a database that hangs.
+    Meanwhile the console (which needs the database), a new table (which opens unsaved) and the
+    card sheet (which needs nothing) are asked for, each answer timed."""
+    cluster = DATABASE.get("cluster")
+    if cluster is None:
+        print("    (dbfreeze needs --postgres: nothing frozen)")
+        await asyncio.sleep(max(0.0, until - time.monotonic()))
+        return
+    asked: dict[str, list[tuple[int, float]]] = {"console": [], "new table": [], "card sheet": []}
+    with cluster.frozen():
+        while time.monotonic() < until:
+            for kind, path in (("console", console_path(served)), ("new table", f"/tables/{TABLE}"),
+                               ("card sheet", SHEET_PATH)):  # fmt: skip
+                asked[kind].append(await asyncio.to_thread(_timed_get, served, path))
+            await asyncio.sleep(0.2)
+    for kind, answers in asked.items():
+        statuses = sorted({status for status, _took in answers})
+        took = [seconds for _status, seconds in answers] or [float("nan")]
+        print(f"    ({kind}: {len(answers)} asked, answers {statuses}, median {statistics.median(took) * 1000:.0f} ms, "
+              f"worst {max(took) * 1000:.0f} ms)")  # fmt: skip
+
+
+CLASS_TABLES = 200
+
+
+def play_class(db: str | Path, tables: int = CLASS_TABLES) -> None:
+    """``tables`` tables of the class, each played a hand and a half (one in ten shared)."""
+    import random
+
+    from widgets.model import TableModel
+    from widgets.seating import PERSON, SeatBook
+
+    rng = random.Random(7)
+    with TableStore(db) as store:
+        book = SeatBook(store)
+        for n in range(tables):
+            table_id = store.new_table(TABLE)
+            if n % 10 == 0:
+                book.open_seats(table_id, [PERSON] * 5)
+            model = TableModel(TABLE, seed=n, rng=random.Random(n))
+            model.attach(store, table_id)
+            for _ in range(40):
+                if not model.hand.is_over:
+                    model.act(rng.choice(model.legal()))
+                elif len(model.records) > 1:
+                    break
+                else:
+                    model.new_hand()
+
+
+async def attack_console200(served: Served, until: float, _own: TableClient) -> None:
+    """200 played tables in the database, then the teacher's console's list loaded over and over
+    (every 0.2 s), and its download of the class's records now and then."""
+    # In a process of its own: played on a thread here, it took the interpreter from the reader's clicks.
+    spawn = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=spawn) as played:
+        await asyncio.get_running_loop().run_in_executor(played, play_class, database(served))
+    times: list[float] = []
+    statuses: set[int] = set()
+    n, home = 0, console_path(served)
+    records = home.replace("/console?", "/console/records.jsonl?")
+    while time.monotonic() < until:
+        path = records if n % 5 == 4 else home
+        status, took = await asyncio.to_thread(_timed_get, served, path)
+        statuses.add(status)
+        times.append(took)
+        n += 1
+        await asyncio.sleep(0.2)
+    if times:
+        print(f"    ({len(times)} console loads, answers {sorted(statuses)}: first {times[0] * 1000:.0f} ms, "
+              f"median {statistics.median(times) * 1000:.0f} ms, worst {max(times) * 1000:.0f} ms)")  # fmt: skip
+
+
 ATTACKS: dict[str, Callable[[Served, float, TableClient], Awaitable[None]]] = {
     "query": attack_query,
     "frame": attack_frame,
@@ -377,6 +478,8 @@ ATTACKS: dict[str, Callable[[Served, float, TableClient], Awaitable[None]]] = {
     "shared": attack_shared,
     "sockets": attack_sockets,
     "seatget": attack_seatget,
+    "dbfreeze": attack_dbfreeze,
+    "console200": attack_console200,
 }
 
 
@@ -483,15 +586,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="how long each attack runs (10)")
     parser.add_argument("--only", nargs="*", choices=sorted(ATTACKS), help="run only these attacks")
+    parser.add_argument("--postgres", action="store_true", help="keep the games in a PostgreSQL of the run's own")
     args = parser.parse_args()
     names = args.only or list(ATTACKS)
     folder = Path(tempfile.mkdtemp(prefix="lanterloo-attack-"))
-    try:
-        with server(folder) as served:  # every table game, each with its pool kernel warm
-            asyncio.run(run(served, names, args.seconds))
-            print(f"server log: {served.folder / 'server.out'} ({len(served.log()) / 1024:.0f} KB)")
-    finally:
-        print(f"(the run's folder: {folder})")
+    with contextlib.ExitStack() as stack:
+        extra: list[str] = []
+        if args.postgres:
+            from tests.helpers.postgres import running_postgres
+
+            cluster = stack.enter_context(running_postgres())
+            DATABASE.update(cluster=cluster, url=cluster.new_database())
+            extra = ["--db", DATABASE["url"]]
+            print(f"games kept in PostgreSQL: {DATABASE['url']}")
+        try:
+            with server(folder, *extra) as served:  # every table game, each with its pool kernel warm
+                asyncio.run(run(served, names, args.seconds))
+                print(f"server log: {served.folder / 'server.out'} ({len(served.log()) / 1024:.0f} KB)")
+        finally:
+            print(f"(the run's folder: {folder})")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ import ipywidgets as ipw
 
 from loo.core.protocols import Hand
 from widgets.dealcode import DealCodeError, parse_deal_code
-from widgets.journal import BadTableId, Journals, UnknownTable
+from widgets.journal import BadTableId, Journals, StoreError, UnknownTable
 from widgets.law_refs import with_law_refs
 from widgets.ledger_view import LedgerView
 from widgets.model import TableModel
@@ -55,6 +55,10 @@ CODE_WARNING = (
 NO_TABLE = (
     "There is no table at this address. The link may be mistyped or cut short, or the game was "
     "left unplayed so long that it has been cleared away."
+)
+DATABASE_AWAY = (
+    "The server cannot reach the database where the games are kept just now, so this table cannot be "
+    "opened. Nothing saved is lost: reload this page in a minute."
 )
 
 
@@ -411,6 +415,9 @@ def served_table(
         model.attach(store, table_id)
         _follow_pending(model, store, table_id)
         return LiveTable(model, saved=True)
+    except StoreError as error:  # the database failed, or did not answer in time (widgets.store_backends)
+        log.warning("could not open table %s: %s", table_id, error)
+        return notice(DATABASE_AWAY, game, title="The games cannot be loaded just now")
     except ReplayError:
         log.exception("table %s no longer replays", table_id)
         return notice(

@@ -9,8 +9,10 @@ rebuilds the game exactly without asking a bot or a random generator anything.
 (the server's database, or the browser's storage); :meth:`SavingTable.resume` rebuilds a saved
 game. A change whose write the store refuses (another tab moved the game on) is not made: the
 model reloads the game as saved and tells the reader so. A store that fails (a full disk, a file
-made read-only) refuses nothing: the game goes on in memory, the reader is told it is not being
-saved, and every event not yet saved is sent again at the next change.
+made read-only, a database that does not answer in time) refuses nothing: the game goes on in
+memory, the reader is told it is not being saved, and every event not yet saved is sent again at
+the next change, or sooner (:meth:`SavingTable.save_kept`, which the server's tables call every
+two seconds), so that the game is saved once the store works again even if the reader waits.
 
 A new game (or a loaded record, or a deal code's game) replaces the game in play, and the stores
 keep only the events since the last start. The model keeps the replaced game's events, in memory,
@@ -157,12 +159,19 @@ class SavingTable:
         self._say(RESTORED_MESSAGE)
         return True
 
+    def save_kept(self) -> None:
+        """Send again the events kept while the store failed (no change needed); the reader is told
+        once they are saved."""
+        if self._store is not None and self.table_id is not None and self._unsaved and not self._replaying:
+            self._save()
+
     def _save(self) -> bool:
         """Write the events the store does not hold yet; False only if another tab moved the game on.
 
-        A store that fails (a full disk, a file made read-only) keeps nothing: the game goes on in
-        memory, the reader is told it is not being saved, and the next change sends every event
-        not yet saved, so no move is lost once the store works again.
+        A store that fails (a full disk, a file made read-only, a database away) keeps nothing: the
+        game goes on in memory, the reader is told it is not being saved, and the next change (or
+        :meth:`save_kept`) sends every event not yet saved, so no move is lost once the store works
+        again. The log says why once, when it begins to fail, and again when it saves.
         """
         assert self._store is not None and self.table_id is not None
         was_failing, self._saved_note = self._failing, ""
@@ -175,10 +184,14 @@ class SavingTable:
             self._reload(STALE_NEW_GAME_MESSAGE if new_game else STALE_MESSAGE)
             return False
         except (StoreError, OSError):
-            log.exception("table %s: could not save %d events; kept to send again", self.table_id, len(self._unsaved))
-            self._failing = True
-            self._say(self.message)
+            if not was_failing:  # said once, with the reason; the reader is told as long as it lasts
+                log.exception("table %s: could not save %d events; kept to send again", self.table_id,
+                              len(self._unsaved))  # fmt: skip
+                self._failing = True
+                self._say(self.message)
             return True
+        if was_failing:
+            log.info("table %s: saved again, %d events kept meanwhile among them", self.table_id, len(self._unsaved))
         self._unsaved, self._failing = [], False
         if was_failing:
             self._saved_note = SAVED_AGAIN_MESSAGE

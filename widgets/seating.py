@@ -122,6 +122,21 @@ class SeatBook:
         )
         return [SeatRow(int(r[0]), str(r[1]), str(r[2]), r[3], r[4]) for r in rows]
 
+    def seats_of(self, table_ids: list[str]) -> dict[str, list[SeatRow]]:
+        """The seats of each of ``table_ids`` that is a shared table, in one query (the console's)."""
+        if not table_ids:
+            return {}
+        marks = ", ".join("?" * len(table_ids))
+        rows = self.store.rows(
+            f"SELECT table_id, seat, token, player, claimed_by, seen FROM seats WHERE table_id IN ({marks}) "
+            "ORDER BY table_id, seat",
+            table_ids,
+        )
+        found: dict[str, list[SeatRow]] = {}
+        for r in rows:
+            found.setdefault(str(r[0]), []).append(SeatRow(int(r[1]), str(r[2]), str(r[3]), r[4], r[5]))
+        return found
+
     def seat_of(self, table_id: str, token: str) -> int | None:
         """The seat ``token`` opens at the table, or None if it opens none there."""
         rows = self.store.rows("SELECT seat FROM seats WHERE table_id = ? AND token = ?", (table_id, token))
@@ -209,6 +224,16 @@ class SeatBook:
                 "INSERT INTO pending_deals (table_id, code, at) VALUES (?, ?, ?) "
                 "ON CONFLICT (table_id) DO UPDATE SET code = excluded.code, at = excluded.at",
                 (table_id, code, time.time()),
+            )
+
+    def set_pending_all(self, table_ids: list[str], code: str) -> None:
+        """:meth:`set_pending` for each of ``table_ids``, in one write (the console deals to a class)."""
+        at = time.time()
+        with self.store.writing() as db:
+            db.executemany(
+                "INSERT INTO pending_deals (table_id, code, at) VALUES (?, ?, ?) "
+                "ON CONFLICT (table_id) DO UPDATE SET code = excluded.code, at = excluded.at",
+                [(table_id, code, at) for table_id in table_ids],
             )
 
     def pending(self, table_id: str) -> str | None:

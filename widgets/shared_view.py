@@ -100,6 +100,8 @@ class Follower:
         store = model._store
         if store is None:
             return
+        if model._unsaved:  # kept while the database failed: saved once it answers, with no move needed
+            model.save_kept()
         if store.count(self.table_id) != model._count and not model._unsaved:
             model.catch_up()
         if self.ticks % SEATS_EVERY == 1:
@@ -269,7 +271,9 @@ PENDING_SECONDS = 2.0
 
 class PendingDeals:
     """At a reader's own saved table: every :data:`PENDING_SECONDS`, the teacher's pending deal
-    (:meth:`SeatBook.set_pending`), dealt as a new game between hands or before the hand's first move."""
+    (:meth:`SeatBook.set_pending`), dealt as a new game between hands or before the hand's first move;
+    and first the moves kept while the database failed or did not answer, saved once it does
+    (:meth:`~widgets.saving.SavingTable.save_kept`), so that the game is saved with no move made."""
 
     def __init__(self, model: TableModel, book: SeatBook, table_id: str) -> None:
         self.model, self.book, self.table_id = model, book, table_id
@@ -283,7 +287,13 @@ class PendingDeals:
     def tick(self) -> None:
         model = self.model
         try:
-            if model._store is None or not (model.hand.is_over or not model.hand.actions):
+            if model._store is None:
+                return
+            if model._unsaved:
+                model.save_kept()
+                if model._unsaved:  # still not saved: the teacher's deal waits too
+                    return
+            if not (model.hand.is_over or not model.hand.actions):
                 return
             if self.book.pending(self.table_id) is not None and (code := self.book.take_pending(self.table_id)):
                 model.play_code(code)

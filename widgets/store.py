@@ -17,7 +17,10 @@ checks that count against the table's and refuses a stale writer with :class:`St
 writing nothing. The primary key (table, number) is a second guard.
 
 The file is in WAL mode, so readers never block the writer, and is created readable by its
-owner only. Its place: ``--db`` of ``python -m widgets.server``, else ``$LANTERLOO_DB``, else
+owner only. A writer waits its turn at most the store's ``timeout`` (SQLite's busy timeout,
+:data:`DEFAULT_TIMEOUT`), then fails with a :class:`StoreError`; on PostgreSQL no statement waits
+longer than that for the database either (:mod:`widgets.store_backends`). Its place: ``--db``
+of ``python -m widgets.server``, else ``$LANTERLOO_DB``, else
 ``$XDG_DATA_HOME/lanterloo/tables.sqlite3`` (``~/.local/share/lanterloo/tables.sqlite3``). A
 ``postgresql://`` address there keeps the same tables in PostgreSQL instead, for more than one
 server process or machine (:mod:`widgets.store_backends`).
@@ -98,7 +101,11 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (table_id, seq)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS starts ON events (table_id, seq) WHERE kind = 'start';
+-- the teacher's console asks for the tables played lately (TableStore.recent_games)
+CREATE INDEX IF NOT EXISTS recent ON tables (updated);
 """
+DEFAULT_TIMEOUT = 5.0
+"""Seconds a statement may wait for the database (a lock, or an answer) before it fails."""
 
 
 def default_path() -> Path:
@@ -147,7 +154,7 @@ class Statements(Protocol):
 class TableStore:
     """The tables' database. One object per process (or per kernel); many may share one file."""
 
-    def __init__(self, path: str | Path | None = None, *, timeout: float = 10.0) -> None:
+    def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         """Open (or create) the database at ``path`` (an SQLite file, or a ``postgresql://`` address);
         a :class:`StoreError` if it cannot be opened or written."""
         named = os.environ.get("LANTERLOO_DB") or ""
@@ -329,6 +336,26 @@ class TableStore:
         finally:
             self._db.execute("COMMIT")
         return Saved(table_id, page, count, [json.loads(body) for (body,) in rows])
+
+    @_as_store_error
+    def recent_games(self, since: float, limit: int = 200) -> list[tuple[Saved, float]]:
+        """The tables played since ``since`` (a time), the latest first, ``limit`` at most: each one's
+        current game as :meth:`load` gives it, and when it was last played. One query, on the
+        indexes, however many tables (the teacher's console reads a class's at once)."""
+        rows = self._db.execute(
+            "SELECT t.id, t.page, t.events, t.updated, e.body FROM (SELECT id, page, events, updated FROM tables "
+            "WHERE updated >= ? AND events > 0 ORDER BY updated DESC LIMIT ?) AS t "
+            "JOIN events AS e ON e.table_id = t.id AND e.seq <= t.events "
+            "WHERE e.seq >= COALESCE((SELECT MAX(s.seq) FROM events AS s WHERE s.table_id = t.id AND s.kind = ?), 1) "
+            "ORDER BY t.updated DESC, t.id, e.seq",
+            (since, limit, START),
+        ).fetchall()
+        games: dict[str, tuple[Saved, float]] = {}
+        for table_id, page, count, updated, body in rows:
+            if table_id not in games:
+                games[table_id] = (Saved(str(table_id), str(page), int(count), []), float(updated))
+            games[table_id][0].events.append(json.loads(body))
+        return list(games.values())
 
     @_as_store_error
     def forget_idle(self, older_than: float) -> int:

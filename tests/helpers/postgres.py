@@ -12,6 +12,7 @@ import itertools
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -64,6 +65,32 @@ class Postgres:
 
     def log(self) -> str:
         return (self.folder / "server.log").read_text(errors="replace")
+
+    def processes(self) -> list[int]:
+        """The cluster's processes: the postmaster (``postmaster.pid``'s first line) and its children."""
+        postmaster = int((self.folder / "data" / "postmaster.pid").read_text().split()[0])
+        children: list[int] = []
+        for task in Path(f"/proc/{postmaster}/task").iterdir():
+            with contextlib.suppress(OSError):
+                children += [int(pid) for pid in (task / "children").read_text().split()]
+        return [postmaster, *children]
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        """The whole cluster stopped (SIGSTOP) for the block, as a database whose machine hangs: it
+        takes connections (the kernel accepts them) and answers nothing. SIGCONT when the block ends,
+        whatever happens in it. The postmaster is stopped first, so it starts no process meanwhile."""
+        stopped: list[int] = []
+        try:
+            for pid in self.processes():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGSTOP)
+                    stopped.append(pid)
+            yield
+        finally:
+            for pid in stopped:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
 
 
 def _free_port() -> int:

@@ -20,7 +20,6 @@ from tests.server.test_server import fetch_at_once
 from tests.widgets.test_table_view import walk
 from widgets.journal import StoreError
 from widgets.seating import COMPUTER, PERSON, SeatBook
-from widgets.server import seats as server_seats
 from widgets.server.shared_pages import BROWSER_COOKIE, SEAT_HEADER, claim_seat
 from widgets.shared_view import SEAT_BROWSER_ENV, SharedLiveTable, served_shared
 from widgets.store import TableStore
@@ -81,8 +80,8 @@ class SeatPage(tornado.web.RequestHandler):
     def initialize(self, db: str) -> None:
         self.db = db
 
-    def get(self) -> None:
-        if claim_seat(self, self.db, self.get_query_argument("table")):
+    async def get(self) -> None:
+        if await claim_seat(self, self.db, self.get_query_argument("table")):
             self.finish(f"served to {self.request.headers.get(SEAT_HEADER, 'nobody')}")
 
 
@@ -91,9 +90,7 @@ def seat_app(db: str) -> tornado.web.Application:
 
 
 def fetch(db: str, path: str, headers: dict[str, str] | None = None) -> Any:
-    """One request to a seat's page; on SQLite with the server's connection made afresh, for each request
-    is served in a thread of its own, and an SQLite connection is its thread's."""
-    server_seats._stores.pop(db, None)
+    """One request to a seat's page (its claim made on one of the server's database threads)."""
     (response,) = fetch_at_once(seat_app(db), [path], headers=headers)
     return response
 
@@ -117,7 +114,7 @@ def test_right_after_a_postgresql_restart_a_second_browser_does_not_get_a_held_s
     import psycopg
 
     url = postgres.new_database()
-    store = server_seats.table_store(url)  # the server's one connection, as its handlers use it
+    store = TableStore(url)
     table = store.new_table("nap")
     token = SeatBook(store).open_seats(table, [PERSON, PERSON, COMPUTER, COMPUTER])[0]
     path = f"/seat?table={table}&seat={token}"
@@ -133,7 +130,7 @@ def test_right_after_a_postgresql_restart_a_second_browser_does_not_get_a_held_s
     assert during.code == 503, "the claim failed on the dropped connection: refused, not taken as claimed"
     (after,) = fetch_at_once(seat_app(url), [path], headers=other)
     assert after.code == 409, "connected again: the seat is Ann's"
-    assert SeatBook(store).claimed_by(table, 0) == "ann-browser"
+    assert SeatBook(TableStore(url)).claimed_by(table, 0) == "ann-browser"
 
 
 def test_a_client_cannot_name_the_seats_browser_itself(tmp_path: Path) -> None:

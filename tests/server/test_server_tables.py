@@ -9,6 +9,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
+from tests.conftest import run_async
 from widgets import server
 from widgets.server.app import LanterlooServer, server_config
 from widgets.server.pages import DEFAULT_TABLES, TEMPLATES, TableLinkHandler, TableRenderHandler
@@ -16,21 +17,25 @@ from widgets.server.seats import with_table_id
 from widgets.store import TableStore, valid_id
 
 
+def with_id(page: str, query: str, db: Path) -> str | None:
+    return run_async(with_table_id(page, query, db))  # the id reserved on a database thread
+
+
 def test_a_new_table_gets_a_fresh_reserved_id_and_keeps_its_deal_code(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite3"
-    query = with_table_id("nap", "deal=nap.hoffmann.s0.n7", db)
+    query = with_id("nap", "deal=nap.hoffmann.s0.n7", db)
     assert query is not None
     params = parse_qs(query)
     assert params["deal"] == ["nap.hoffmann.s0.n7"] and valid_id(params["table"][0])
     saved = TableStore(db).load(params["table"][0])
     assert saved.page == "nap" and saved.count == 0, "reserved, not yet played"
-    assert with_table_id("nap", "", db) != with_table_id("nap", "", db)
+    assert with_id("nap", "", db) != with_id("nap", "", db)
 
 
 def test_without_a_database_a_table_still_opens_unsaved(tmp_path: Path) -> None:
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
-    assert with_table_id("nap", "", blocked / "t.sqlite3") is None
+    assert with_id("nap", "", blocked / "t.sqlite3") is None
 
 
 def test_the_render_route_adds_table_ids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -33,7 +33,12 @@
   the first response, a reload at any moment comes back to the same game, no script has to
   rewrite the address, and a kernel can tell a new table (reserved, never played) from a forged
   or unknown id (not in the database); the kernel saves the game under that id and resumes it
-  when the address is opened again. A deal code in the query (``?deal=...``) is kept.
+  when the address is opened again. A deal code in the query (``?deal=...``) is kept;
+* never waits for the database on the thread that answers requests (issue 28): every call to it
+  runs on a few threads of its own (:mod:`widgets.server.database`), a request waits for it five
+  seconds at most and then gets a plain "The games cannot be saved or loaded just now" (503),
+  and no statement waits longer than a few seconds whatever the database does
+  (:mod:`widgets.store_backends`).
 
 The server withstands its own readers (issue 18): every bound below is enforced where the input
 enters, and each has a test that attacks it over the real websocket or HTTP
@@ -70,6 +75,7 @@ The package, by what each module owns:
 * :mod:`widgets.server.app`: the Voila subclass, its configuration and the command line;
 * :mod:`widgets.server.pages`: the book, the table pages and what they load;
 * :mod:`widgets.server.seats`: places for live tables, new table ids, pool refills;
+* :mod:`widgets.server.database`: the server's calls to the tables' database, off its event loop;
 * :mod:`widgets.server.sockets`: the kernel websocket and the request-details socket;
 * :mod:`widgets.server.guards`: HTTP timeouts and sizes, running out of files, host names;
 * :mod:`widgets.server.logs`: the log's format, what a client may cause to be written, and no

@@ -5,6 +5,7 @@ its configuration, and its command line (``python -m widgets.server``, ``lanterl
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import logging
 import os
@@ -71,7 +72,6 @@ from widgets.server.seats import (
     OneRefillAtATime,
     TableSeats,
     default_share,
-    table_store,
 )
 from widgets.server.shared_pages import SEAT_HEADER, SharedTableHandler
 from widgets.server.sockets import (
@@ -83,7 +83,7 @@ from widgets.server.sockets import (
     departures,
     play_clock,
 )
-from widgets.store import default_path
+from widgets.store import TableStore, default_path
 from widgets.store_backends import is_database_url, shown
 
 log = logging.getLogger("lanterloo.server")
@@ -511,9 +511,10 @@ def main(argv: list[str] | None = None) -> int:
         for folder, what in ((book, "the built book"), (tables, "the table folder")):
             if db.is_relative_to(folder):  # the book is served file by file: the saved games would be too
                 return _fail(f"the tables' database {db} must not be inside {what} ({folder})")
-    try:
-        unused = table_store(db).forget_unused()
-        idle = table_store(db).forget_idle(args.keep_days * 86_400)
+    try:  # before the server listens: a connection of its own, closed before any request comes
+        with TableStore(db) as store:
+            unused = store.forget_unused()
+            idle = store.forget_idle(args.keep_days * 86_400)
     except Exception as exc:
         return _fail(f"cannot open the tables' database {shown(str(db))}: {exc}")
     os.environ["LANTERLOO_DB"] = str(db)  # the kernels save their games in the same database
@@ -578,6 +579,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     # Voila stops its loop on SIGTERM; make Ctrl-C do the same, quietly.
     signal.signal(signal.SIGINT, app._handle_signal_stop)
+    # What the start made (Voila, Jupyter's machinery, the engine: some 400,000 objects) lives as long as
+    # the server: left out of the collector's full passes, each of which held every thread for a
+    # tenth of a second or more, a request or a thread of the database's among them.
+    gc.collect()
+    gc.freeze()
     app.start()
     print("Lanterloo server stopped.", flush=True)
     return 0

@@ -21,7 +21,14 @@ site is told nothing, and the console's own forms still name their origin (a bro
 ``Origin: null`` for a form on a ``no-referrer`` page).
 
 The pages read the tables' database (:mod:`widgets.store`, :mod:`widgets.seating`) and rebuild each
-table's game from its journal with the engine (:class:`~widgets.model.TableModel`).
+table's game from its journal with the engine (:class:`~widgets.model.TableModel`). None of it runs
+on the server's event loop: each page is made on one of the server's database threads
+(:func:`~widgets.server.database.in_database`), so that other readers' requests are not held while
+it is (200 tables rebuilt there held them 0.5 to 0.7 s a load). The class's tables are read in two
+indexed queries whatever their number (:meth:`~widgets.store.TableStore.recent_games`,
+:meth:`~widgets.seating.SeatBook.seats_of`), and a table's game is rebuilt again only once it has
+been played on (:class:`Rebuilt`). A database that fails or does not answer gets the plain page
+saying so (:func:`~widgets.server.database.send_database_away`).
 """
 
 from __future__ import annotations
@@ -31,12 +38,14 @@ import hmac
 import html
 import json
 import logging
+import random
 import secrets
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import tornado.web
@@ -49,11 +58,12 @@ from widgets.chips import seat_words
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.model import TableModel
 from widgets.seating import COMPUTER, SeatBook, SeatRow
+from widgets.server.database import DatabaseAway, in_database, send_database_away
 from widgets.server.errors import QuietLog
 from widgets.server.pages import base_url
-from widgets.server.seats import table_store
 from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared, page, same_origin
 from widgets.shared_table import SharedTableModel
+from widgets.store import BadTableId, Saved, TableStore, UnknownTable
 
 log = logging.getLogger("lanterloo.server")
 
@@ -99,6 +109,9 @@ class ConsoleSessions:
             self._until.pop(self._key(session), None)
 
 
+T = TypeVar("T")
+
+
 @dataclass
 class ClassTable:
     """One of the class's tables, rebuilt from its journal (``model`` None if it does not replay)."""
@@ -110,13 +123,57 @@ class ClassTable:
     seats: list[SeatRow]
 
 
-def class_tables(db: Path | str | None) -> list[ClassTable]:
-    store = table_store(db)
-    book = SeatBook(store)
+class Rebuilt:
+    """The tables' games the console has rebuilt, each with the count of its journal when it was: a
+    table not played on since is not replayed again (the list is read at each load, a table face up
+    every two seconds). The ``keep`` rebuilt last are kept; the database threads share them."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self._lock = threading.Lock()
+        self._games: dict[tuple[str, bool], tuple[int, TableModel | None]] = {}
+
+    def model(self, saved: Saved, shared: bool) -> TableModel | None:
+        key = (saved.table_id, shared)
+        with self._lock:
+            found = self._games.pop(key, None)
+            if found is not None and found[0] == saved.count:
+                self._games[key] = found  # the last used, the last dropped
+                return found[1]
+        model = rebuilt(saved.events, shared)
+        with self._lock:
+            self._games[key] = (saved.count, model)
+            while len(self._games) > self.keep:
+                del self._games[next(iter(self._games))]
+        # The event loop's turn. A thread replaying game after game lets go of the interpreter's lock
+        # only for short system calls and takes it straight back, and the loop, waiting for it, was
+        # kept out for a quarter of a second at a time (a class of 200 tables, bench/attack.py console200).
+        time.sleep(0)
+        return model
+
+
+rebuilt_games = Rebuilt(MAX_TABLES + 20)  # the class's tables, and a few older ones shown face up
+
+
+def warm_up() -> None:
+    """Deal a game of each kind once, as the server starts: what a replay imports (each game's engine
+    and computer players, 19 modules) is imported then, not on a database thread during the console's
+    first load, where compiling them (half a second in all here, where no bytecode is cached: the
+    Makefile sets PYTHONDONTWRITEBYTECODE) holds the interpreter's lock a module at a time, and every
+    other request with it."""
+    for game in USUAL_SEATS:
+        TableModel(game, seed=0, rng=random.Random(0))
+
+
+def class_tables(store: TableStore) -> list[ClassTable]:
+    """The class's tables (played in the last :data:`LIVE_HOURS`, the latest first), read in two
+    queries and rebuilt where they were played on since the last time; on a database thread."""
+    games = store.recent_games(time.time() - LIVE_HOURS * 3600, MAX_TABLES)
+    seats = SeatBook(store).seats_of([saved.table_id for saved, _updated in games])
     found = []
-    for table_id, page_name, _events, updated in book.live_tables(time.time() - LIVE_HOURS * 3600, MAX_TABLES):
-        seats = book.seats(table_id)
-        found.append(ClassTable(table_id, page_name, updated, rebuilt(store.load(table_id).events, bool(seats)), seats))
+    for saved, updated in games:
+        rows = seats.get(saved.table_id, [])
+        found.append(ClassTable(saved.table_id, saved.page, updated, rebuilt_games.model(saved, bool(rows)), rows))
     return found
 
 
@@ -278,13 +335,17 @@ class ConsoleHandler(QuietLog, tornado.web.RequestHandler):
         folder = self.tables
         return [g for g in USUAL_SEATS if folder is None or (folder / f"{g}.ipynb").is_file()]
 
+    async def database(self, call: Callable[[TableStore], T]) -> T:
+        """``call(store)`` on one of the server's database threads (never on its event loop)."""
+        return await in_database(self.db, call)
+
 
 class ConsoleHome(ConsoleHandler):
     """``/console``: the live tables, and the forms for a duplicate lesson."""
 
-    def get(self) -> None:
+    def rows(self, store: TableStore) -> list[str]:
         rows = []
-        for table in class_tables(self.db):
+        for table in class_tables(store):
             short, face_up = table.table_id[:6], self.link(f"/console/table/{table.table_id}")
             rows.append(
                 f'<tr><td style="white-space:nowrap"><a class="face-up" href="{html.escape(face_up)}" '
@@ -292,6 +353,14 @@ class ConsoleHome(ConsoleHandler):
                 f"<td>{html.escape(table.page)}</td><td>{html.escape(seats_text(table))}</td>"
                 f"<td>{html.escape(hand_text(table.model))}</td></tr>"
             )
+        return rows
+
+    async def get(self) -> None:
+        try:
+            rows = await self.database(self.rows)
+        except DatabaseAway as away:
+            send_database_away(self, away)
+            return
         listing = (
             '<p class="note">A table\'s name shows it face up, for a projector.</p>'
             '<div class="scroll"><table class="class-tables"><tr><th>Table</th><th>Game</th><th>Seats</th>'
@@ -328,7 +397,7 @@ class ConsoleHome(ConsoleHandler):
 class ConsoleDeal(ConsoleHandler):
     """``POST /console/deal``: the code set as every live table's pending deal."""
 
-    def post(self) -> None:
+    async def post(self) -> None:
         text = self.get_argument("code", "").strip()
         try:
             code = parse_deal_code(text)
@@ -338,13 +407,22 @@ class ConsoleDeal(ConsoleHandler):
                 page("Teacher's console", f"<p>That deal code cannot be used: {html.escape(error.message)}.</p>")
             )
             return
-        book = SeatBook(table_store(self.db))
-        tables = [t for t in book.live_tables(time.time() - LIVE_HOURS * 3600, MAX_TABLES) if t[1] == code.game]
-        for table_id, *_rest in tables:
-            book.set_pending(table_id, str(code))
+
+        def deal(store: TableStore) -> int:
+            book = SeatBook(store)
+            live = book.live_tables(time.time() - LIVE_HOURS * 3600, MAX_TABLES)
+            tables = [table_id for table_id, game, *_rest in live if game == code.game]
+            book.set_pending_all(tables, str(code))
+            return len(tables)
+
+        try:
+            dealt = await self.database(deal)
+        except DatabaseAway as away:
+            send_database_away(self, away)
+            return
         back = html.escape(self.link("/console"))
         self.finish(page("Teacher's console", (
-            f'<p class="dealt">{html.escape(dealt_to(code, len(tables)))}</p>'
+            f'<p class="dealt">{html.escape(dealt_to(code, dealt))}</p>'
             f'<p><a href="{back}">Back to the console</a></p>'
         )))  # fmt: skip
 
@@ -370,7 +448,7 @@ def dealt_to(code: DealCode, count: int) -> str:
 class ConsoleOpen(ConsoleHandler):
     """``POST /console/open``: N shared tables at one deal, with their seats' invitation links."""
 
-    def post(self) -> None:
+    async def post(self) -> None:
         game = self.get_argument("game", "")
         text = self.get_argument("code", "").strip() or None
         try:
@@ -379,16 +457,18 @@ class ConsoleOpen(ConsoleHandler):
             count = max(1, min(int(self.get_argument("count", "1")), MAX_OPEN))
             people = max(1, int(self.get_argument("people", "1")))
             code = str(parse_deal_code(text, game=game)) if text else None
-            opened = [open_shared(self.db, game, people, code) for _ in range(count)]
         except (ValueError, DealCodeError) as error:
             self.set_status(400)
             self.finish(page("Teacher's console", f"<p>Those tables cannot be opened: {html.escape(str(error))}.</p>"))
             return
+        try:
+            opened = await self.database(lambda store: [open_shared(store, game, people, code) for _ in range(count)])
+        except DatabaseAway as away:
+            send_database_away(self, away)
+            return
         host = f"{self.request.protocol}://{self.request.host}"
-        book = SeatBook(table_store(self.db))
         parts = []
-        for n, (table_id, tokens) in enumerate(opened, start=1):
-            players = [s.player for s in book.seats(table_id)]
+        for n, (table_id, tokens, players) in enumerate(opened, start=1):
             parts.append(f"<h2>Table {n}</h2>" + links_html(game, table_id, tokens, players, host, base=base_url(self)))
         back = html.escape(self.link("/console"))
         kept = DEAL_KEPT if code else ""
@@ -398,7 +478,7 @@ class ConsoleOpen(ConsoleHandler):
 class ConsoleResults(ConsoleHandler):
     """``/console/results?code=``: every table whose game began at that deal, hand by hand, side by side."""
 
-    def get(self) -> None:
+    async def get(self) -> None:
         text = self.get_argument("code", "").strip()
         try:
             wanted = parse_deal_code(text)
@@ -406,8 +486,20 @@ class ConsoleResults(ConsoleHandler):
             self.set_status(400)
             self.finish(page("Results", f"<p>That deal code cannot be used: {html.escape(error.message)}.</p>"))
             return
+        try:
+            sections = await self.database(lambda store: self.sections(store, wanted))
+        except DatabaseAway as away:
+            send_database_away(self, away)
+            return
+        layout = '<div style="display:flex;flex-wrap:wrap;gap:1.5rem">' + "".join(sections) + "</div>"
+        none = "<p>No table of the class began at that deal.</p>"
+        back = html.escape(self.link("/console"))
+        self.finish(page(f"Results of {text}", (layout if sections else none) + f'<p><a href="{back}">Back</a></p>'))
+
+    def sections(self, store: TableStore, wanted: DealCode) -> list[str]:
+        """A section per table whose game began at ``wanted``: its finished hands (on a database thread)."""
         sections = []
-        for table in class_tables(self.db):
+        for table in class_tables(store):
             model = table.model
             code = start_code(model) if model is not None else None
             if model is None or code is None or not same_deal(code, wanted):
@@ -436,25 +528,31 @@ class ConsoleResults(ConsoleHandler):
             sections.append(
                 f'<section class="table-result"><h2>Table {html.escape(table.table_id[:6])}</h2>{body}</section>'
             )
-        layout = '<div style="display:flex;flex-wrap:wrap;gap:1.5rem">' + "".join(sections) + "</div>"
-        none = "<p>No table of the class began at that deal.</p>"
-        back = html.escape(self.link("/console"))
-        self.finish(page(f"Results of {text}", (layout if sections else none) + f'<p><a href="{back}">Back</a></p>'))
+        return sections
 
 
 class ConsoleTable(ConsoleHandler):
     """``/console/table/<id>``: the table face up for a projector, redrawn every two seconds; with
     ``hand=N&step=S``, the Nth finished hand after S of its actions, with steps back and on."""
 
-    def get(self, table_id: str) -> None:
-        store = table_store(self.db)
+    async def get(self, table_id: str) -> None:
+        hand_arg, step_arg = self.get_argument("hand", None), self.get_argument("step", "0")
         try:
-            model = rebuilt(store.load(table_id).events, bool(SeatBook(store).seats(table_id)))
-        except Exception:
-            model = None
-        if model is None:
+            title, body = await self.database(lambda store: self.face_up(store, table_id, hand_arg, step_arg))
+        except DatabaseAway as away:
+            send_database_away(self, away)
+            return
+        self.finish(page(title, body + f'<p><a href="{html.escape(self.link("/console"))}">Back</a></p>'))
+
+    def face_up(self, store: TableStore, table_id: str, hand_arg: str | None, step_arg: str) -> tuple[str, str]:
+        """The page's title and body (on a database thread); a 404 for a table that cannot be shown."""
+        try:
+            saved = store.load(table_id)
+        except (UnknownTable, BadTableId):
+            raise tornado.web.HTTPError(404) from None
+        model = rebuilt_games.model(saved, bool(SeatBook(store).seats(table_id)))
+        if model is None:  # its journal does not replay
             raise tornado.web.HTTPError(404)
-        hand_arg = self.get_argument("hand", None)
         refresh = ""
         if hand_arg is None:
             hand, title = model.hand, f"Table {table_id[:6]}, face up"
@@ -465,7 +563,7 @@ class ConsoleTable(ConsoleHandler):
                 number = int(hand_arg)
                 record = model.records[number - 1]
                 loaded = load(json.dumps(record))
-                step = max(0, min(int(self.get_argument("step", "0")), len(loaded.actions)))
+                step = max(0, min(int(step_arg), len(loaded.actions)))
             except (ValueError, IndexError):
                 raise tornado.web.HTTPError(404) from None
             hand = replay_actions(loaded.start(), loaded.actions[:step])
@@ -480,20 +578,21 @@ class ConsoleTable(ConsoleHandler):
         # Seat -1: nobody's "you"; every hand drawn from ``holdings``, face up.
         board = board_html(hand.view(0), model.names, -1, show_own=True, open_hands=holdings, open_label=", face up")
         sheet = f'<link rel="stylesheet" href="{self.base()}{SHEET_PATH}">'
-        self.finish(
-            page(
-                title, refresh + sheet + nav + board + f'<p><a href="{html.escape(self.link("/console"))}">Back</a></p>'
-            )
-        )
+        return title, refresh + sheet + nav + board
 
 
 class ConsoleRecords(ConsoleHandler):
     """``/console/records.jsonl``: every finished hand of the class's tables, one loo-record/1 a line."""
 
-    def get(self) -> None:
+    async def get(self) -> None:
+        try:
+            lines = await self.database(lambda store: "".join(records_lines(class_tables(store))))
+        except DatabaseAway as away:
+            send_database_away(self, away)
+            return
         self.set_header("Content-Type", "application/x-ndjson; charset=utf-8")
         self.set_header("Content-Disposition", 'attachment; filename="class-records.jsonl"')
-        self.finish("".join(records_lines(class_tables(self.db))))
+        self.finish(lines)
 
 
 def records_lines(tables: list[ClassTable]) -> Iterator[str]:
@@ -528,6 +627,7 @@ class ConsoleNothing(ConsoleHandler):
 def console_routes(token: str | None, db: Path | str | None, tables: Path, *, base: str = "") -> list[Any]:
     ConsoleHandler.token, ConsoleHandler.db, ConsoleHandler.tables = token, db, tables
     ConsoleHandler.sessions = ConsoleSessions()  # a new token: no session of the last one's holds
+    warm_up()
     return [
         (base + r"/console/?", ConsoleHome),
         (base + r"/console/deal", ConsoleDeal),

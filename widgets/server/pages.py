@@ -239,9 +239,12 @@ class TableLinkHandler(tornado.web.RequestHandler):
         if not self.seats.has_room(table_id, client):
             send_tables_full(self, self.seats)
             return
-        if table_id is None and (table_id := reserve_table_id(name, self.db)) is not None:
-            self.seats.hold(table_id, client)
-            query = query_with(table_id, query)
+        if table_id is None:
+            held = self.seats.hold_new(client)  # the place is taken before the database is asked
+            table_id = await reserve_table_id(name, self.db)
+            self.seats.rehold(held, table_id)
+            if table_id is not None:
+                query = query_with(table_id, query)
         self.set_header("Cache-Control", "no-store")  # each visit gets its own new table
         self.redirect(f"{base_url(self)}voila/render/{name}.ipynb" + (f"?{query}" if query else ""))
 
@@ -277,25 +280,29 @@ class TableRenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
         table_id = self.get_query_argument("table", None)
         client = self.request.remote_ip
         await self.seats.wait_for_room(table_id, client=client)  # a reload at a full server: see RELOAD_WAIT_SECONDS
-        # No await from here to admit() or hold(): see TableSeats on bursts.
+        # No await from here to admit() or hold_new(): see TableSeats on bursts.
         if not self.seats.has_room(table_id, client):
             send_tables_full(self, self.seats)
             return
-        if is_table and table_id is None and (table_id := reserve_table_id(name, self.db)) is not None:
-            self.seats.hold(table_id, client)
-            self.set_header("Cache-Control", "no-store")
-            self.redirect(f"{self.request.path}?{query_with(table_id, self.request.query)}")
-            return
-        if not claim_seat(self, self.db, table_id):  # a shared table's seat another browser has (issue 21)
-            return
-        self._seat = self.seats.admit(table_id, client)
-        if self._seat is None:  # never: has_room() said yes, and nothing has run since
+        if table_id is None:
+            held = self.seats.hold_new(client)  # the place is taken before the database is asked
+            table_id = await reserve_table_id(name, self.db)
+            self.seats.rehold(held, table_id)
+            if table_id is not None:
+                self.set_header("Cache-Control", "no-store")
+                self.redirect(f"{self.request.path}?{query_with(table_id, self.request.query)}")
+                return
+            # no id could be reserved: the table opens unsaved, if a place is still free
+        self._seat = self.seats.admit(table_id, client)  # the place first: the seat's claim awaits the database
+        if self._seat is None:  # the places went while the database was asked
             send_tables_full(self, self.seats)
             return
-        token, browser = self.get_query_argument("seat", None), self.request.headers.get(SEAT_HEADER)
-        if token and browser and table_id:  # a seat's page: the server marks it here while it is connected
-            self._seat.on_settle = lambda kernel_id: seat_presence.note(kernel_id, table_id, token[:64], browser)
         try:
+            if not await claim_seat(self, self.db, table_id):  # a shared table's seat another browser has (issue 21)
+                return
+            token, browser = self.get_query_argument("seat", None), self.request.headers.get(SEAT_HEADER)
+            if token and browser and table_id:  # a seat's page: the server marks it here while it is connected
+                self._seat.on_settle = lambda kernel_id: seat_presence.note(kernel_id, table_id, token[:64], browser)
             await super().get(path=path)
         finally:
             self._seat.release()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import secrets
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -24,8 +25,9 @@ import tornado.web
 import tornado.websocket
 from jupyter_core.utils import ensure_async
 
+from widgets.server.database import DatabaseAway, in_database, warn_now_and_then
+from widgets.server.database import table_store as table_store  # the server's connections, once made here
 from widgets.server.sockets import departures
-from widgets.store import TableStore, default_path
 
 log = logging.getLogger("lanterloo.server")
 
@@ -53,23 +55,15 @@ REFILL_DELAY_SECONDS = 5.0
 REFILL_TURN_SECONDS = 60.0
 
 
-_stores: dict[Path | str, TableStore] = {}
-
-
-def table_store(path: Path | str | None) -> TableStore:
-    """The server's one connection to the tables' database at ``path`` (a file, or a PostgreSQL
-    address), opened on first use."""
-    path = path if isinstance(path, str) else (path or default_path()).resolve()
-    if path not in _stores:
-        _stores[path] = TableStore(path)
-    return _stores[path]
-
-
-def reserve_table_id(page: str, db: Path | str | None) -> str | None:
-    """A fresh table id reserved for a new table of ``page``; None if the database cannot be reached."""
+async def reserve_table_id(page: str, db: Path | str | None) -> str | None:
+    """A fresh table id reserved for a new table of ``page``, off the event loop; None if the
+    database cannot be reached (the table then opens unsaved, and the log says why)."""
     try:
-        return table_store(db).new_table(page)
-    except Exception:  # the table still opens, unsaved; the log says why
+        return await in_database(db, lambda store: store.new_table(page))
+    except DatabaseAway as away:
+        warn_now_and_then("could not reserve a new table's id (it opens unsaved)", away)
+        return None
+    except Exception:
         log.exception("could not reserve a table id in the tables' database")
         return None
 
@@ -78,9 +72,9 @@ def query_with(table_id: str, query: str) -> str:
     return urlencode([("table", table_id), *parse_qsl(query, keep_blank_values=True)])
 
 
-def with_table_id(page: str, query: str, db: Path | str | None) -> str | None:
+async def with_table_id(page: str, query: str, db: Path | str | None) -> str | None:
     """``query`` with a freshly reserved table id first; None if the database cannot be reached."""
-    table_id = reserve_table_id(page, db)
+    table_id = await reserve_table_id(page, db)
     return None if table_id is None else query_with(table_id, query)
 
 
@@ -101,7 +95,8 @@ class TableSeats:
       a reader who would then be refused.
 
     Why a burst of requests cannot overshoot the cap: tornado runs every handler on one thread,
-    and a request's check and the taking of its place (:meth:`admit`, :meth:`hold`) run in one
+    and a request's check and the taking of its place (:meth:`admit`, :meth:`hold`, or
+    :meth:`hold_new` for a table whose id is still being reserved in the database) run in one
     stretch of code with no ``await`` in it, so no other request runs in between; the n-th
     request of a burst sees the n-1 places taken before it. The kernel start that follows is
     asynchronous and slow, but all that time the page keeps its place in ``starting``, and
@@ -180,6 +175,21 @@ class TableSeats:
         self.held[table_id] = time.monotonic() + HOLD_SECONDS
         if client is not None:
             self.owners[table_id] = client
+
+    def hold_new(self, client: str | None = None) -> str:
+        """Keep a place for a new table whose id is being reserved (the database is asked off the
+        event loop, so other requests run meanwhile); the key it is held under until then."""
+        key = "new-" + secrets.token_hex(8)  # never a table id (22 characters of base64url)
+        self.hold(key, client)
+        return key
+
+    def rehold(self, key: str, table_id: str | None) -> None:
+        """The id reserved for the place held under ``key`` (:meth:`hold_new`): the place is held for
+        the table ``table_id`` now; with None (no id could be reserved), it is given back."""
+        client = self.owners.pop(key, None)
+        self.held.pop(key, None)
+        if table_id is not None:
+            self.hold(table_id, client)
 
     def admit(self, table_id: str | None = None, client: str | None = None) -> Seat | None:
         """A place for a table page (the one held for ``table_id``, if any); None if the tables are full."""

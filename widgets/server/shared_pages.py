@@ -27,7 +27,9 @@ from loo.registry import entry
 from widgets.dealcode import USUAL_SEATS, DealCodeError, parse_deal_code
 from widgets.model import DEFAULT_NAMES
 from widgets.seating import COMPUTER, PERSON, SeatBook
-from widgets.server.seats import TableSeats, send_tables_full, table_store
+from widgets.server.database import DatabaseAway, in_database, send_database_away, warn_now_and_then
+from widgets.server.seats import TableSeats, send_tables_full
+from widgets.store import TableStore
 
 log = logging.getLogger("lanterloo.server")
 
@@ -86,16 +88,17 @@ def seat_link(game: str, table_id: str, token: str, *, base: str = "/") -> str:
     return f"{base}tables/{game}?{urlencode([('table', table_id), ('seat', token)])}"
 
 
-def open_shared(db: Path | str | None, game: str, people: int, deal: str | None = None) -> tuple[str, list[str]]:
-    """A new shared table of ``game``: its first ``people`` seats for people, the rest computer
-    players; its id and its seats' tokens. ``deal``, a deal code, is kept with the seats as the hand
-    the game begins at. A bad deal code raises :class:`DealCodeError`."""
+def open_shared(store: TableStore, game: str, people: int, deal: str | None = None) -> tuple[str, list[str], list[str]]:
+    """A new shared table of ``game`` in ``store`` (on a database thread: :mod:`widgets.server.database`):
+    its first ``people`` seats for people, the rest computer players; its id, its seats' tokens and
+    who plays each. ``deal``, a deal code, is kept with the seats as the hand the game begins at. A
+    bad deal code raises :class:`DealCodeError`."""
     parsed = parse_deal_code(deal, game=game) if deal else None
     seats = parsed.n_seats if parsed is not None else USUAL_SEATS[game]
-    store = table_store(db)
     table_id = store.new_table(game)
     players = [PERSON if i < people else COMPUTER for i in range(seats)]
-    return table_id, SeatBook(store).open_seats(table_id, players, None if parsed is None else str(parsed))
+    tokens = SeatBook(store).open_seats(table_id, players, None if parsed is None else str(parsed))
+    return table_id, tokens, players
 
 
 def links_html(game: str, table_id: str, tokens: list[str], players: list[str], host: str, *, base: str = "/") -> str:
@@ -160,7 +163,7 @@ class SharedTableHandler(tornado.web.RequestHandler):
             "<button>Open the table</button></form>"
         )))  # fmt: skip
 
-    def post(self, game: str) -> None:
+    async def post(self, game: str) -> None:
         title = self._title(game)
         client = self.request.remote_ip
         if not same_origin(self.request):
@@ -174,16 +177,23 @@ class SharedTableHandler(tornado.web.RequestHandler):
         if self.seats is not None and not self.seats.has_room(None, client):
             send_tables_full(self, self.seats)
             return
+        # No await since has_room(): the place is taken before the database is asked (see TableSeats on bursts).
+        held = self.seats.hold_new(client) if self.seats is not None else None
+        opened: str | None = None
         try:
-            people = int(people_arg)
-            table_id, tokens = open_shared(self.db, game, max(1, min(people, USUAL_SEATS[game])), deal)
+            people = max(1, min(int(people_arg), USUAL_SEATS[game]))
+            table_id, tokens, players = await in_database(self.db, lambda store: open_shared(store, game, people, deal))
+            opened = table_id
         except (ValueError, DealCodeError) as error:
             self.set_status(400)
             self.finish(page(title, f"<p>That table cannot be opened: {html.escape(str(error)[:300])}.</p>"))
             return
-        if self.seats is not None:  # no await since has_room(): see TableSeats on bursts
-            self.seats.hold(table_id, client)
-        players = [s.player for s in SeatBook(table_store(self.db)).seats(table_id)]
+        except DatabaseAway as away:
+            send_database_away(self, away)
+            return
+        finally:
+            if self.seats is not None and held is not None:
+                self.seats.rehold(held, opened)  # held for the table opened; given back if none was
         host = f"{self.request.protocol}://{self.request.host}"
         self.finish(page(title, (
             "<p>Give each player the link of their seat; open your own here. A seat belongs to the first "
@@ -220,10 +230,11 @@ def unsure_page() -> str:
     ))  # fmt: skip
 
 
-def claim_seat(handler: tornado.web.RequestHandler, db: Path | str | None, table_id: str | None) -> bool:
-    """For a seat's link (``seat=<token>``): claim the seat for this browser, and tell the page's kernel
-    which browser holds it (:data:`SEAT_HEADER`); False, and a page saying why sent, if another browser
-    has it (409) or the database cannot say (503). True for any page that is not a seat's."""
+async def claim_seat(handler: tornado.web.RequestHandler, db: Path | str | None, table_id: str | None) -> bool:
+    """For a seat's link (``seat=<token>``): claim the seat for this browser (off the event loop), and
+    tell the page's kernel which browser holds it (:data:`SEAT_HEADER`); False, and a page saying why
+    sent, if another browser has it (409) or the database cannot say (503: it failed, or did not answer
+    within :data:`~widgets.server.database.WAIT_SECONDS`). True for any page that is not a seat's."""
     while SEAT_HEADER in handler.request.headers:  # never a client's own word for it
         del handler.request.headers[SEAT_HEADER]
     token = handler.get_query_argument("seat", None)
@@ -234,9 +245,16 @@ def claim_seat(handler: tornado.web.RequestHandler, db: Path | str | None, table
         browser = secrets.token_urlsafe(16)
         handler.set_cookie(BROWSER_COOKIE, browser, path="/", httponly=True, samesite="Lax", expires_days=30)
     try:
-        claimed = SeatBook(table_store(db)).claim(table_id, token[:64], browser)
+        claimed = await in_database(db, lambda store: SeatBook(store).claim(table_id, token[:64], browser))
+    except DatabaseAway as away:
+        warn_now_and_then("could not claim a shared table's seat: refused", away)
+        failed = True
     except Exception:
         log.exception("could not claim a seat of table %s: refused", table_id)
+        failed = True
+    else:
+        failed = False
+    if failed:
         handler.set_status(503)
         handler.set_header("Retry-After", "5")
         handler.set_header("Cache-Control", "no-store")
