@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Self
 
@@ -42,6 +43,20 @@ NOT_SAVING_MESSAGE = (
     "and saved again when it can: keep this page open until then."
 )
 SAVED_AGAIN_MESSAGE = "The game is being saved again: no move was lost."
+NEVER_SAVED_MESSAGE = (
+    "This game is not being saved: the server cannot write its saved games just now (its log says why). "
+    "You can play it here, but reloading the page will lose it."
+)
+WAITING_MESSAGE = (
+    "This table is waiting for the server's disk: nothing can be saved just now, so a move just made at "
+    "another seat shows here once it is saved. Keep this page open."
+)
+SAVING_NOTES = (NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, NEVER_SAVED_MESSAGE, WAITING_MESSAGE)
+"""The notes on saving the model adds to what it tells the reader (:meth:`SavingTable._saving_note`)."""
+RETRY_SECONDS = 2.0
+"""How often a table whose store failed tries again, with nothing else happening (:meth:`SavingTable.save_again`)."""
+QUIET_SECONDS = 60.0
+"""A store that keeps failing is logged once, then in one short line at most this often."""
 SAVING_STOPPED_MESSAGE = (
     "This game can no longer be saved (the server's log says why). You can play on, but reloading the page "
     "will lose it."
@@ -91,6 +106,8 @@ class SavingTable:
         _unsaved: list[Event]
         _failing: bool
         _saved_note: str
+        _never_saved: bool
+        _logged_failure: float
 
         def __init__(self, *, journal: Sequence[Event] | None = None, rng: random.Random | None = None) -> None: ...
         def _say(self, message: str) -> None: ...
@@ -132,16 +149,56 @@ class SavingTable:
             self._unsaved = []
             self._reload(STALE_NEW_GAME_MESSAGE if new_game else STALE_MESSAGE)
             return False
-        except (StoreError, OSError):
-            log.exception("table %s: could not save %d events; kept to send again", self.table_id, len(self._unsaved))
+        except (StoreError, OSError) as error:
+            self._log_failure(f"could not save {len(self._unsaved)} events; kept to send again", error)
             self._failing = True
             self._say(self.message)
             return True
         self._unsaved, self._failing = [], False
         if was_failing:
+            log.warning("table %s: saved again", self.table_id)
             self._saved_note = SAVED_AGAIN_MESSAGE
             self._say(self.message)
         return True
+
+    def _log_failure(self, what: str, error: BaseException) -> None:
+        """The first failure of a spell with its traceback; the next ones in a line a minute at most."""
+        now = time.monotonic()
+        if not self._failing:
+            log.error("table %s: %s", self.table_id, what, exc_info=error)
+        elif now - self._logged_failure > QUIET_SECONDS:
+            log.warning("table %s: still %s (%s)", self.table_id, what, error)
+        else:
+            return
+        self._logged_failure = now
+
+    def save_again(self) -> bool:
+        """If the store failed, try again now (every :data:`RETRY_SECONDS`, with no change to send it):
+        the events it could not take, or, with none waiting, whether it can be written again. True
+        once the table is saved again (or never failed); the reader is told either way."""
+        if self._store is None or self.table_id is None or self._replaying:
+            return True
+        if self._unsaved:
+            self._save()
+        elif self._failing and _can_write(self._store, self.table_id):
+            log.warning("table %s: its store can be written again", self.table_id)
+            self._failing, self._saved_note = False, SAVED_AGAIN_MESSAGE
+            self._say(self.message)
+        return not self._failing
+
+    def _saving_note(self) -> str:
+        """What the reader is told of saving, after any message: not saved just now, saved again, or
+        not saved at all (a table the server could give no place among its saved games)."""
+        if self._unsaved or self._failing:
+            return NOT_SAVING_MESSAGE
+        if self._never_saved:
+            return NEVER_SAVED_MESSAGE
+        return self._saved_note
+
+    def never_saved(self) -> None:
+        """Tell the reader, with everything said from now on, that this game is not being saved at all."""
+        self._never_saved = True
+        self._say(self.message)
 
     def _reload(self, message: str) -> None:
         """Become the game as saved (after a refused write); if it cannot be read, stop saving and say so."""
@@ -218,9 +275,42 @@ class SavingTable:
         saved = store.load(table_id)
         model = cls(journal=saved.events, rng=rng)
         model._store, model.table_id, model._count = store, table_id, saved.count
+        model.check_store()
         return model
+
+    def store_failed(self) -> None:
+        """The store failed a write not of this game's (a seat's mark at a shared table): say the game
+        is not being saved, until :meth:`save_again` finds the store can be written."""
+        if self._store is not None and not self._failing:
+            self._failing = True
+            self._say(self.message)
+
+    def check_store(self) -> None:
+        """A store that cannot be written now (a read-only file): tell the reader at once, before
+        the first move fails to be saved."""
+        if self._store is not None and not _can_write(self._store):
+            self._failing = True
+            self._say(self.message)
+
+    @property
+    def saving(self) -> bool:
+        """Whether the game is being saved now: a store took every change, and can be written."""
+        return self._store is not None and self.table_id is not None and not (self._unsaved or self._failing)
 
     @property
     def saved_events(self) -> int:
         """How many of the table's events the store holds (0 when the table is not saved)."""
         return self._count if self._store is not None else 0
+
+
+def _can_write(store: Journals, table_id: str | None = None) -> bool:
+    """Whether ``store`` says it can be written now (the server's database asks its file, and with
+    ``table_id`` writes that table's row); a store that cannot say is taken at its word when it is
+    next written."""
+    can_write = getattr(store, "can_write", None)
+    if can_write is None:
+        return True
+    try:
+        return bool(can_write(table_id))
+    except Exception:
+        return False
