@@ -31,7 +31,7 @@ import ipywidgets as ipw
 
 from loo.core.protocols import Hand
 from widgets.dealcode import DealCodeError, parse_deal_code
-from widgets.journal import BadTableId, Journals, UnknownTable
+from widgets.journal import BadTableId, Journals, StoreError, UnknownTable
 from widgets.ledger_view import LedgerView
 from widgets.model import TableModel
 from widgets.request import preheated, request_arrived
@@ -54,6 +54,13 @@ NO_TABLE = (
     "There is no table at this address. The link may be mistyped or cut short, or the game was "
     "left unplayed so long that it has been cleared away."
 )
+STORE_AWAY = (
+    "This table's game cannot be read just now: the server cannot reach the disk where it keeps the "
+    "games (its log says why). Nothing saved is lost: reload this page in a minute."
+)
+SERVER_DB_ENV = "LANTERLOO_DB"
+"""Where the server names its database to its kernels (``widgets.server.app``): a table page with no
+table id in a kernel that has it is one the server could not give a place among its saved games."""
 
 
 LEDGER_TAB, RULES_TAB = 2, 3  # the tabs' places, as LiveTable lays them out
@@ -365,7 +372,10 @@ def served_table(
         if table_id is None:
             if code_problem:
                 return notice(code_problem, game, title="This deal cannot be dealt")
-            return LiveTable(TableModel(game, preset=preset, code=code, rng=rng))
+            unsaved = TableModel(game, preset=preset, code=code, rng=rng)
+            if store is None and os.environ.get(SERVER_DB_ENV):  # the server's, which could not reserve an id
+                unsaved.never_saved()
+            return LiveTable(unsaved)
         if store is None:
             from widgets.store import TableStore  # the server's database (SQLite or PostgreSQL), imported only here
 
@@ -394,6 +404,9 @@ def served_table(
         model.attach(store, table_id)
         _follow_pending(model, store, table_id)
         return LiveTable(model, saved=True)
+    except StoreError:  # the database cannot be opened or read just now (its disk): nothing is lost
+        log.exception("could not read table %s", table_id)
+        return notice(STORE_AWAY, game, title="This table is waiting for the disk")
     except ReplayError:
         log.exception("table %s no longer replays", table_id)
         return notice(

@@ -22,10 +22,11 @@ from typing import Any
 import ipywidgets as ipw
 
 from widgets.dealcode import DealCodeError, parse_deal_code
-from widgets.journal import Journals
+from widgets.journal import Journals, StoreError
 from widgets.live_table import LiveTable, notice
 from widgets.model import TableModel
 from widgets.safety import guarded
+from widgets.saving import RETRY_SECONDS
 from widgets.seating import COMPUTER, PERSON, SeatBook, SeatRow
 from widgets.shared import ROW, lean
 from widgets.shared import is_shared as is_shared_part
@@ -73,6 +74,7 @@ class Follower:
         self._seats: list[SeatRow] | None = None
         self._callback: Any = None
         self._failed = 0.0
+        self._retry_at = 0.0
 
     def start(self) -> None:
         from tornado.ioloop import PeriodicCallback
@@ -100,6 +102,10 @@ class Follower:
         store = model._store
         if store is None:
             return
+        if not model.saving and time.monotonic() >= self._retry_at:
+            # The store failed (a full disk): this seat's move waits in memory; saved, the others see it.
+            self._retry_at = time.monotonic() + RETRY_SECONDS
+            model.save_again()
         if store.count(self.table_id) != model._count and not model._unsaved:
             model.catch_up()
         if self.ticks % SEATS_EVERY == 1:
@@ -255,7 +261,11 @@ def served_shared(
     computers = frozenset(r.seat for r in rows if r.player == COMPUTER)
     model = SharedTableModel.at_seat(store, table_id, seat, computers, game=game, preset=preset, code=code)
     table = SharedLiveTable(model, book, table_id)
-    book.heartbeat(table_id, seat, browser=browser)
+    try:
+        book.heartbeat(table_id, seat, browser=browser)
+    except StoreError as error:  # a full disk: the seat shows the game as saved, and waits for the disk
+        log.warning("table %s: seat %d opened while its database cannot be written (%s)", table_id, seat, error)
+        model.store_failed()
     table.show_seats(book.seats(table_id))
     follower = Follower(model, book, table_id, table.show_seats, browser=browser, on_lost=table.leave_seat)
     table.follower = follower
@@ -269,7 +279,10 @@ PENDING_SECONDS = 2.0
 
 class PendingDeals:
     """At a reader's own saved table: every :data:`PENDING_SECONDS`, the teacher's pending deal
-    (:meth:`SeatBook.set_pending`), dealt as a new game between hands or before the hand's first move."""
+    (:meth:`SeatBook.set_pending`), dealt as a new game between hands or before the hand's first move;
+    and, while the store fails (a full disk, a read-only file), another try at saving the game
+    (:meth:`~widgets.saving.SavingTable.save_again`), so that it is saved once the disk is back even if
+    the reader makes no move meanwhile."""
 
     def __init__(self, model: TableModel, book: SeatBook, table_id: str) -> None:
         self.model, self.book, self.table_id = model, book, table_id
@@ -283,6 +296,8 @@ class PendingDeals:
     def tick(self) -> None:
         model = self.model
         try:
+            if not model.saving:
+                model.save_again()
             if model._store is None or not (model.hand.is_over or not model.hand.actions):
                 return
             if self.book.pending(self.table_id) is not None and (code := self.book.take_pending(self.table_id)):

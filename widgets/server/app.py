@@ -71,6 +71,7 @@ from widgets.server.seats import (
     OneRefillAtATime,
     TableSeats,
     default_share,
+    open_tables_database,
     table_store,
 )
 from widgets.server.shared_pages import SEAT_HEADER, SharedTableHandler
@@ -512,10 +513,16 @@ def main(argv: list[str] | None = None) -> int:
             if db.is_relative_to(folder):  # the book is served file by file: the saved games would be too
                 return _fail(f"the tables' database {db} must not be inside {what} ({folder})")
     try:
-        unused = table_store(db).forget_unused()
-        idle = table_store(db).forget_idle(args.keep_days * 86_400)
+        not_saving = open_tables_database(db)
     except Exception as exc:
         return _fail(f"cannot open the tables' database {shown(str(db))}: {exc}")
+    unused = idle = 0
+    if not_saving is None:
+        try:
+            unused = table_store(db).forget_unused()
+            idle = table_store(db).forget_idle(args.keep_days * 86_400)
+        except Exception as exc:  # a full disk: forgotten at the next hour's turn (start_forgetting_unused)
+            not_saving = str(exc)
     os.environ["LANTERLOO_DB"] = str(db)  # the kernels save their games in the same database
     os.environ[PAGE_SHEET_ENV] = "1"  # the table pages link the card sheet: the kernels need not send it
     # Voila finds templates on the Jupyter data path; ours is shipped beside this module.
@@ -550,7 +557,14 @@ def main(argv: list[str] | None = None) -> int:
     pruned = prune_kernel_logs()
     if pruned:
         log.info("removed %d kernel logs older than %d days from %s", pruned, KERNEL_LOG_DAYS, log_dir())
-    print(f"Games are saved in {shown(str(db))}", flush=True)
+    if not_saving is None:
+        print(f"Games are saved in {shown(str(db))}", flush=True)
+    else:
+        print(
+            f"Games are NOT being saved just now: {not_saving}. The tables are played all the same, each saying "
+            "its game is not being saved, and saving starts again once the database can be written.",
+            flush=True,
+        )
     print(
         f"At most {args.max_tables} live tables at once (--max-tables), "
         f"{LanterlooServer.max_tables_per_client} for one client address (--max-tables-per-client)",

@@ -24,6 +24,7 @@ import tornado.web
 import tornado.websocket
 from jupyter_core.utils import ensure_async
 
+from widgets.journal import StoreError
 from widgets.server.sockets import departures
 from widgets.store import TableStore, default_path
 
@@ -65,13 +66,38 @@ def table_store(path: Path | str | None) -> TableStore:
     return _stores[path]
 
 
+def open_tables_database(db: Path | str) -> str | None:
+    """Open the tables' database as the server starts: None if games can be saved in it; else why not
+    (a file or folder that cannot be written: the file is read, never written, till it can be; or a
+    file that cannot be made at all). Raises for a database that cannot be used at all (another
+    version's tables, a PostgreSQL server that refuses the address)."""
+    try:
+        store = table_store(db)
+    except StoreError as error:
+        if isinstance(db, Path) and not db.is_file():  # it could not be made: the tables run unsaved
+            return str(error)
+        raise
+    if store.read_only is not None:
+        return f"the tables' database {db} cannot be written ({store.read_only})"
+    return None
+
+
 def reserve_table_id(page: str, db: Path | str | None) -> str | None:
     """A fresh table id reserved for a new table of ``page``; None if the database cannot be reached."""
+    global _unsaved_logged
     try:
         return table_store(db).new_table(page)
+    except StoreError as error:  # a full disk, a read-only file: the table opens unsaved, and says so
+        if time.monotonic() - _unsaved_logged > 60:  # one line a minute at most
+            log.warning("a new table is not saved: %s", error)
+            _unsaved_logged = time.monotonic()
+        return None
     except Exception:  # the table still opens, unsaved; the log says why
         log.exception("could not reserve a table id in the tables' database")
         return None
+
+
+_unsaved_logged = -float("inf")
 
 
 def query_with(table_id: str, query: str) -> str:
