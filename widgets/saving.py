@@ -10,7 +10,10 @@ rebuilds the game exactly without asking a bot or a random generator anything.
 game. A change whose write the store refuses (another tab moved the game on) is not made: the
 model reloads the game as saved and tells the reader so. A store that fails (a full disk, a file
 made read-only) refuses nothing: the game goes on in memory, the reader is told it is not being
-saved, and every event not yet saved is sent again at the next change.
+saved, and every event not yet saved is sent again at the next change, or sooner: the table's
+kernel calls :meth:`SavingTable.save_again` every :data:`RETRY_SECONDS` (``widgets.shared_view``),
+and hands what is still unsaved when it ends to ``widgets.lifeboat``. A game opened from a store
+that cannot be written says so at once (:meth:`SavingTable.check_store`).
 """
 
 from __future__ import annotations
@@ -286,9 +289,9 @@ class SavingTable:
             self._say(self.message)
 
     def check_store(self) -> None:
-        """A store that cannot be written now (a read-only file): tell the reader at once, before
-        the first move fails to be saved."""
-        if self._store is not None and not _can_write(self._store):
+        """A store that cannot be written now (a read-only file, a full disk: it is asked by marking
+        the table played now): tell the reader at once, before the first move fails to be saved."""
+        if self._store is not None and not _can_write(self._store, self.table_id):
             self._failing = True
             self._say(self.message)
 

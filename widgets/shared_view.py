@@ -23,6 +23,7 @@ import ipywidgets as ipw
 
 from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.journal import Journals, StoreError
+from widgets.lifeboat import keep_on_exit
 from widgets.live_table import LiveTable, notice
 from widgets.model import TableModel
 from widgets.safety import guarded
@@ -267,6 +268,7 @@ def served_shared(
         log.warning("table %s: seat %d opened while its database cannot be written (%s)", table_id, seat, error)
         model.store_failed()
     table.show_seats(book.seats(table_id))
+    keep_on_exit(model)  # a move the disk would not take outlives the kernel (widgets.lifeboat)
     follower = Follower(model, book, table_id, table.show_seats, browser=browser, on_lost=table.leave_seat)
     table.follower = follower
     if follow:
@@ -275,6 +277,10 @@ def served_shared(
 
 
 PENDING_SECONDS = 2.0
+SAVED_MEANWHILE_MESSAGE = (
+    "The game was saved meanwhile with moves this table had not seen (moves kept when the disk was full, "
+    "or played in another tab): the table now shows the game as saved."
+)
 
 
 class PendingDeals:
@@ -296,21 +302,24 @@ class PendingDeals:
     def tick(self) -> None:
         model = self.model
         try:
-            if not model.saving:
-                model.save_again()
+            if not model.saving and model.save_again() and model._store is not None:
+                if model._store.count(self.table_id) != model._count:  # saved meanwhile: a lifeboat, another tab
+                    model._reload(SAVED_MEANWHILE_MESSAGE)
             if model._store is None or not (model.hand.is_over or not model.hand.actions):
                 return
             if self.book.pending(self.table_id) is not None and (code := self.book.take_pending(self.table_id)):
                 model.play_code(code)
         except Exception:
             if time.monotonic() - self._failed > 60:
-                log.exception("table %s: could not deal the teacher's deal", self.table_id)
+                log.exception("table %s: could not deal the teacher's deal, or save again", self.table_id)
                 self._failed = time.monotonic()
 
 
 def follow_pending(model: TableModel, store: Journals, table_id: str) -> None:
-    """Deal the teacher's pending deals at this saved table (a server's store only)."""
+    """Deal the teacher's pending deals at this saved table, and try again to save what the store would
+    not take, in this kernel and after it (a server's store only: :mod:`widgets.lifeboat`)."""
     if server_store(store):
+        keep_on_exit(model)
         try:
             PendingDeals(model, SeatBook(store), table_id).start()  # type: ignore[arg-type]
         except Exception:

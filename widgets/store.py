@@ -195,6 +195,7 @@ class TableStore:
         self._timeout = timeout
         self.read_only: str | None = None  # why the file was opened read-only (it could not be written)
         self._added: set[tuple[str, ...]] = set()  # the statements add_tables has run on this store
+        self._deferred: list[tuple[str, ...]] = []  # those it could not run yet (a file opened read-only)
         try:
             if is_database_url(place):
                 self._db = PostgresConnection(str(place), timeout=timeout)
@@ -299,6 +300,12 @@ class TableStore:
                     self._open_read_only(self.path, str(error))
                 raise NotWritable(f"the tables' database {self.path} cannot be opened for writing: {error}") from error
             log.warning("the tables' database %s can be written again: games are saved", self.path)
+            deferred, self._deferred = self._deferred, []
+            for statements in deferred:
+                try:
+                    self.add_tables(statements)
+                except (StoreError, sqlite3.Error):  # a full disk, say: at the next write
+                    self._deferred.append(statements)
 
     # ----- plumbing ------------------------------------------------------------------------
 
@@ -340,7 +347,9 @@ class TableStore:
         if key in self._added:
             return
         if self.read_only is not None and not self.can_write():
-            return  # read as they are (a file that cannot be written has them, or nothing to read)
+            if key not in self._deferred:  # run once the file can be written; till then, read as they are
+                self._deferred.append(key)
+            return
         with self._write():
             for statement in statements:
                 self._db.execute(postgres_schema(statement) if isinstance(self._db, PostgresConnection) else statement)
@@ -361,9 +370,13 @@ class TableStore:
     @contextmanager
     def writing(self) -> Iterator[Statements]:
         """One write transaction, as the store's own (writers queue; the same checks): inside it,
-        ``execute`` and ``executemany`` the statements, and read what they need to decide."""
-        with self._write():
-            yield self._db
+        ``execute`` and ``executemany`` the statements, and read what they need to decide. The
+        database's errors (a full disk) leave as :class:`StoreError`, as the store's own do."""
+        try:
+            with self._write():
+                yield self._db
+        except sqlite3.Error as error:
+            raise StoreError(f"the tables' database failed: {error}") from error
 
     def journal_mode(self) -> str:
         return str(self._db.execute("PRAGMA journal_mode").fetchone()[0]).lower()
