@@ -29,8 +29,12 @@ ROOT_USER = os.geteuid() == 0
 
 @contextlib.contextmanager
 def read_only(*paths: Path) -> Iterator[None]:
-    """``paths`` cannot be written by anyone while inside; as they were after."""
+    """``paths`` cannot be written by anyone while inside; as they were after. What was written is
+    flushed to the disk first, as the system does within seconds anyway: a page of a file mapped into
+    memory is then clean, and a process's next write to it asks the file system (which refuses an
+    immutable file's)."""
     done: list[tuple[Path, int]] = []
+    os.sync()
     try:
         for path in paths:
             if ROOT_USER:
