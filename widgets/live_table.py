@@ -60,6 +60,13 @@ DATABASE_AWAY = (
     "The server cannot reach the database where the games are kept just now, so this table cannot be "
     "opened. Nothing saved is lost: reload this page in a minute."
 )
+STORE_AWAY = (
+    "This table's game cannot be read just now: the server cannot reach the disk where it keeps the "
+    "games (its log says why). Nothing saved is lost: reload this page in a minute."
+)
+SERVER_DB_ENV = "LANTERLOO_DB"
+"""Where the server names its database to its kernels (``widgets.server.app``): a table page with no
+table id in a kernel that has it is one the server could not give a place among its saved games."""
 
 
 LEDGER_TAB, RULES_TAB = 2, 3  # the tabs' places, as LiveTable lays them out
@@ -386,7 +393,10 @@ def served_table(
         if table_id is None:
             if code_problem:
                 return notice(code_problem, game, title="This deal cannot be dealt")
-            return LiveTable(TableModel(game, preset=preset, code=code, rng=rng))
+            unsaved = TableModel(game, preset=preset, code=code, rng=rng)
+            if store is None and os.environ.get(SERVER_DB_ENV):  # the server's, which could not reserve an id
+                unsaved.never_saved()
+            return LiveTable(unsaved)
         if store is None:
             from widgets.store import TableStore  # the server's database (SQLite or PostgreSQL), imported only here
 
@@ -415,9 +425,13 @@ def served_table(
         model.attach(store, table_id)
         _follow_pending(model, store, table_id)
         return LiveTable(model, saved=True)
-    except StoreError as error:  # the database failed, or did not answer in time (widgets.store_backends)
+    except StoreError as error:  # the database failed or did not answer in time, or its disk: nothing is lost
         log.warning("could not open table %s: %s", table_id, error)
-        return notice(DATABASE_AWAY, game, title="The games cannot be loaded just now")
+        from widgets.store_backends import is_database_url
+
+        if is_database_url(str(getattr(store, "path", None) or os.environ.get(SERVER_DB_ENV, ""))):
+            return notice(DATABASE_AWAY, game, title="The games cannot be loaded just now")
+        return notice(STORE_AWAY, game, title="This table is waiting for the disk")
     except ReplayError:
         log.exception("table %s no longer replays", table_id)
         return notice(

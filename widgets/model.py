@@ -51,12 +51,7 @@ from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_co
 from widgets.hints import Hint, hint_for
 from widgets.journal import START, Event, Journals
 from widgets.moves import Move, push_move
-from widgets.saving import (
-    NOT_SAVING_MESSAGE,
-    SAVED_AGAIN_MESSAGE,
-    ReplayError,
-    SavingTable,
-)
+from widgets.saving import SAVING_NOTES, ReplayError, SavingTable
 from widgets.table_words import cited
 
 log = logging.getLogger("lanterloo.widgets.model")
@@ -116,6 +111,8 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self._unsaved: list[Event] = []  # events the store could not take yet (a full disk): sent again
         self._failing = False  # the last write failed
         self._saved_note = ""  # said once the store takes them
+        self._never_saved = False  # a table the server could give no place among its saved games
+        self._logged_failure = 0.0  # when the store's failing was last logged
         self._moves: list[Move] = []  # the moves made since the table was last redrawn
         self.moves: tuple[Move, ...] = ()  # the moves the latest change made, for widgets.pacing to lay out
         if journal is not None:
@@ -514,9 +511,9 @@ class TableModel(SavingTable, traitlets.HasTraits):
 
     def _say(self, message: str) -> None:
         """Tell the reader ``message``, and, while the game cannot be saved, that too."""
-        for note in (NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE):
+        for note in SAVING_NOTES:
             message = message.replace(note, "").strip()
-        note = NOT_SAVING_MESSAGE if self._unsaved else self._saved_note
+        note = self._saving_note()
         self.message = f"{message} {note}".strip()
         self.moves, self._moves = (() if self._replaying else tuple(self._moves)), []
         if not self._replaying:  # a replay redraws nothing until it is done

@@ -11,8 +11,11 @@ game. A change whose write the store refuses (another tab moved the game on) is 
 model reloads the game as saved and tells the reader so. A store that fails (a full disk, a file
 made read-only, a database that does not answer in time) refuses nothing: the game goes on in
 memory, the reader is told it is not being saved, and every event not yet saved is sent again at
-the next change, or sooner (:meth:`SavingTable.save_kept`, which the server's tables call every
-two seconds), so that the game is saved once the store works again even if the reader waits.
+the next change, or sooner: the table's kernel calls :meth:`SavingTable.save_again` every
+:data:`RETRY_SECONDS` (``widgets.shared_view``), so that the game is saved once the store works
+again even if the reader waits, and hands what is still unsaved when it ends to
+``widgets.lifeboat``. A game opened from a store that cannot be written says so at once
+(:meth:`SavingTable.check_store`).
 
 A new game (or a loaded record, or a deal code's game) replaces the game in play, and the stores
 keep only the events since the last start. The model keeps the replaced game's events, in memory,
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Self
 
@@ -52,6 +56,20 @@ NOT_SAVING_MESSAGE = (
 SAVED_AGAIN_MESSAGE = "The game is being saved again: no move was lost."
 RESTORED_MESSAGE = "The game you were playing is back, as it was."
 NOTHING_TO_RESTORE = "There is no replaced game to bring back: a game is kept only until your first move in the next."
+NEVER_SAVED_MESSAGE = (
+    "This game is not being saved: the server cannot write its saved games just now (its log says why). "
+    "You can play it here, but reloading the page will lose it."
+)
+WAITING_MESSAGE = (
+    "This table is waiting for the server's disk: nothing can be saved just now, so a move just made at "
+    "another seat shows here once it is saved. Keep this page open."
+)
+SAVING_NOTES = (NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, NEVER_SAVED_MESSAGE, WAITING_MESSAGE)
+"""The notes on saving the model adds to what it tells the reader (:meth:`SavingTable._saving_note`)."""
+RETRY_SECONDS = 2.0
+"""How often a table whose store failed tries again, with nothing else happening (:meth:`SavingTable.save_again`)."""
+QUIET_SECONDS = 60.0
+"""A store that keeps failing is logged once, then in one short line at most this often."""
 SAVING_STOPPED_MESSAGE = (
     "This game can no longer be saved (the server's log says why). You can play on, but reloading the page "
     "will lose it."
@@ -103,6 +121,8 @@ class SavingTable:
         _unsaved: list[Event]
         _failing: bool
         _saved_note: str
+        _never_saved: bool
+        _logged_failure: float
 
         def __init__(self, *, journal: Sequence[Event] | None = None, rng: random.Random | None = None) -> None: ...
         def _say(self, message: str) -> None: ...
@@ -159,18 +179,12 @@ class SavingTable:
         self._say(RESTORED_MESSAGE)
         return True
 
-    def save_kept(self) -> None:
-        """Send again the events kept while the store failed (no change needed); the reader is told
-        once they are saved."""
-        if self._store is not None and self.table_id is not None and self._unsaved and not self._replaying:
-            self._save()
-
     def _save(self) -> bool:
         """Write the events the store does not hold yet; False only if another tab moved the game on.
 
         A store that fails (a full disk, a file made read-only, a database away) keeps nothing: the
         game goes on in memory, the reader is told it is not being saved, and the next change (or
-        :meth:`save_kept`) sends every event not yet saved, so no move is lost once the store works
+        :meth:`save_again`) sends every event not yet saved, so no move is lost once the store works
         again. The log says why once, when it begins to fail, and again when it saves.
         """
         assert self._store is not None and self.table_id is not None
@@ -183,20 +197,57 @@ class SavingTable:
             self._unsaved = []
             self._reload(STALE_NEW_GAME_MESSAGE if new_game else STALE_MESSAGE)
             return False
-        except (StoreError, OSError):
-            if not was_failing:  # said once, with the reason; the reader is told as long as it lasts
-                log.exception("table %s: could not save %d events; kept to send again", self.table_id,
-                              len(self._unsaved))  # fmt: skip
+        except (StoreError, OSError) as error:
+            self._log_failure(f"could not save {len(self._unsaved)} events; kept to send again", error)
+            if not was_failing:  # the reader is told once, as long as it lasts: a retry redraws nothing
                 self._failing = True
                 self._say(self.message)
             return True
+        self._unsaved, kept, self._failing = [], len(self._unsaved), False
         if was_failing:
-            log.info("table %s: saved again, %d events kept meanwhile among them", self.table_id, len(self._unsaved))
-        self._unsaved, self._failing = [], False
-        if was_failing:
+            log.warning("table %s: saved again, %d events kept meanwhile among them", self.table_id, kept)
             self._saved_note = SAVED_AGAIN_MESSAGE
             self._say(self.message)
         return True
+
+    def _log_failure(self, what: str, error: BaseException) -> None:
+        """The first failure of a spell with its traceback; the next ones in a line a minute at most."""
+        now = time.monotonic()
+        if not self._failing:
+            log.error("table %s: %s", self.table_id, what, exc_info=error)
+        elif now - self._logged_failure > QUIET_SECONDS:
+            log.warning("table %s: still %s (%s)", self.table_id, what, error)
+        else:
+            return
+        self._logged_failure = now
+
+    def save_again(self) -> bool:
+        """If the store failed, try again now (every :data:`RETRY_SECONDS`, with no change to send it):
+        the events it could not take, or, with none waiting, whether it can be written again. True
+        once the table is saved again (or never failed); the reader is told either way."""
+        if self._store is None or self.table_id is None or self._replaying:
+            return True
+        if self._unsaved:
+            self._save()
+        elif self._failing and _can_write(self._store, self.table_id):
+            log.warning("table %s: its store can be written again", self.table_id)
+            self._failing, self._saved_note = False, SAVED_AGAIN_MESSAGE
+            self._say(self.message)
+        return not self._failing
+
+    def _saving_note(self) -> str:
+        """What the reader is told of saving, after any message: not saved just now, saved again, or
+        not saved at all (a table the server could give no place among its saved games)."""
+        if self._unsaved or self._failing:
+            return NOT_SAVING_MESSAGE
+        if self._never_saved:
+            return NEVER_SAVED_MESSAGE
+        return self._saved_note
+
+    def never_saved(self) -> None:
+        """Tell the reader, with everything said from now on, that this game is not being saved at all."""
+        self._never_saved = True
+        self._say(self.message)
 
     def _reload(self, message: str) -> None:
         """Become the game as saved (after a refused write); if it cannot be read, stop saving and say so."""
@@ -273,9 +324,42 @@ class SavingTable:
         saved = store.load(table_id)
         model = cls(journal=saved.events, rng=rng)
         model._store, model.table_id, model._count = store, table_id, saved.count
+        model.check_store()
         return model
+
+    def store_failed(self) -> None:
+        """The store failed a write not of this game's (a seat's mark at a shared table): say the game
+        is not being saved, until :meth:`save_again` finds the store can be written."""
+        if self._store is not None and not self._failing:
+            self._failing = True
+            self._say(self.message)
+
+    def check_store(self) -> None:
+        """A store that cannot be written now (a read-only file, a full disk: it is asked by marking
+        the table played now): tell the reader at once, before the first move fails to be saved."""
+        if self._store is not None and not _can_write(self._store, self.table_id):
+            self._failing = True
+            self._say(self.message)
+
+    @property
+    def saving(self) -> bool:
+        """Whether the game is being saved now: a store took every change, and can be written."""
+        return self._store is not None and self.table_id is not None and not (self._unsaved or self._failing)
 
     @property
     def saved_events(self) -> int:
         """How many of the table's events the store holds (0 when the table is not saved)."""
         return self._count if self._store is not None else 0
+
+
+def _can_write(store: Journals, table_id: str | None = None) -> bool:
+    """Whether ``store`` says it can be written now (the server's database asks its file, and with
+    ``table_id`` writes that table's row); a store that cannot say is taken at its word when it is
+    next written."""
+    can_write = getattr(store, "can_write", None)
+    if can_write is None:
+        return True
+    try:
+        return bool(can_write(table_id))
+    except Exception:
+        return False

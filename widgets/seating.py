@@ -153,7 +153,8 @@ class SeatBook:
         browser's, or away, and the database lets one writer change a row at a time (on PostgreSQL
         the second waits for the first's row lock, then finds the seat taken), so of two browsers
         claiming one seat at once, in any number of processes, exactly one gets it. A database that
-        fails raises :class:`StoreError`: the caller refuses the seat.
+        fails raises :class:`StoreError`: the caller refuses the seat; unless it can still be read and
+        says the seat is this browser's already (a reload while the disk is full or read-only).
         """
         now = time.time() if now is None else now
         try:
@@ -168,11 +169,21 @@ class SeatBook:
                 exists = db.execute(
                     "SELECT 1 FROM seats WHERE table_id = ? AND token = ?", (table_id, token)
                 ).fetchone()
-        except StoreError:
-            raise
         except Exception as error:
+            if self._holder(table_id, token) == browser:  # nothing to write: it is this browser's
+                return True
+            if isinstance(error, StoreError):
+                raise
             raise StoreError(f"the seat could not be claimed: {error}") from error
         return exists is None  # a token that opens no seat: nothing to claim (the table's page says so)
+
+    def _holder(self, table_id: str, token: str) -> str | None:
+        """The browser that holds the seat ``token`` opens, as read now; None if none, or if it cannot be read."""
+        try:
+            rows = self.store.rows("SELECT claimed_by FROM seats WHERE table_id = ? AND token = ?", (table_id, token))
+        except Exception:
+            return None
+        return str(rows[0][0]) if rows and rows[0][0] is not None else None
 
     def claimed_by(self, table_id: str, seat: int) -> str | None:
         """The browser that holds ``seat`` of the table (None: nobody, or no such seat)."""

@@ -30,7 +30,7 @@ from loo.core.protocols import Piece
 from widgets.dealcode import DealCode
 from widgets.journal import START, Event, Journals, Saved
 from widgets.model import TableModel
-from widgets.saving import _GAME_STATE
+from widgets.saving import _GAME_STATE, WAITING_MESSAGE
 
 log = logging.getLogger("lanterloo.widgets.shared_table")
 
@@ -109,6 +109,13 @@ class SharedTableModel(TableModel):
             self._advance()
             return True
         return super()._apply(event)
+
+    def _saving_note(self) -> str:
+        """A seat whose store fails with no move of its own waiting (a seat reloaded while the disk was
+        full) is told the table waits for the disk: another seat's move may be waiting to be saved."""
+        if self._failing and not self._unsaved:
+            return WAITING_MESSAGE
+        return super()._saving_note()
 
     # ----- what a shared table does not do ------------------------------------------------
 
@@ -216,6 +223,7 @@ class SharedTableModel(TableModel):
         if saved.count:
             model = cls(journal=saved.events, rng=rng, seat=seat, computers=computers)
             model._store, model.table_id, model._count = store, table_id, saved.count
+            model.check_store()
             return model
         model = cls(game, preset=preset, code=code, seat=seat, computers=computers, rng=rng)
         model._quiet = True  # another seat began the game meanwhile: this one becomes it, with no word

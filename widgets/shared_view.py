@@ -22,10 +22,12 @@ from typing import Any
 import ipywidgets as ipw
 
 from widgets.dealcode import DealCodeError, parse_deal_code
-from widgets.journal import Journals
+from widgets.journal import Journals, StoreError
+from widgets.lifeboat import keep_on_exit
 from widgets.live_table import LiveTable, notice
 from widgets.model import TableModel
 from widgets.safety import guarded
+from widgets.saving import RETRY_SECONDS
 from widgets.seating import COMPUTER, PERSON, SeatBook, SeatRow
 from widgets.shared import ROW, lean
 from widgets.shared import is_shared as is_shared_part
@@ -73,6 +75,7 @@ class Follower:
         self._seats: list[SeatRow] | None = None
         self._callback: Any = None
         self._failed = 0.0
+        self._retry_at = 0.0
 
     def start(self) -> None:
         from tornado.ioloop import PeriodicCallback
@@ -100,8 +103,11 @@ class Follower:
         store = model._store
         if store is None:
             return
-        if model._unsaved:  # kept while the database failed: saved once it answers, with no move needed
-            model.save_kept()
+        if not model.saving and time.monotonic() >= self._retry_at:
+            # The store failed (a full disk, a database away): this seat's move waits in memory; once
+            # saved, the others see it.
+            self._retry_at = time.monotonic() + RETRY_SECONDS
+            model.save_again()
         if store.count(self.table_id) != model._count and not model._unsaved:
             model.catch_up()
         if self.ticks % SEATS_EVERY == 1:
@@ -257,8 +263,13 @@ def served_shared(
     computers = frozenset(r.seat for r in rows if r.player == COMPUTER)
     model = SharedTableModel.at_seat(store, table_id, seat, computers, game=game, preset=preset, code=code)
     table = SharedLiveTable(model, book, table_id)
-    book.heartbeat(table_id, seat, browser=browser)
+    try:
+        book.heartbeat(table_id, seat, browser=browser)
+    except StoreError as error:  # a full disk: the seat shows the game as saved, and waits for the disk
+        log.warning("table %s: seat %d opened while its database cannot be written (%s)", table_id, seat, error)
+        model.store_failed()
     table.show_seats(book.seats(table_id))
+    keep_on_exit(model)  # a move the disk would not take outlives the kernel (widgets.lifeboat)
     follower = Follower(model, book, table_id, table.show_seats, browser=browser, on_lost=table.leave_seat)
     table.follower = follower
     if follow:
@@ -267,13 +278,19 @@ def served_shared(
 
 
 PENDING_SECONDS = 2.0
+SAVED_MEANWHILE_MESSAGE = (
+    "The game was saved meanwhile with moves this table had not seen (moves kept when the disk was full, "
+    "or played in another tab): the table now shows the game as saved."
+)
 
 
 class PendingDeals:
     """At a reader's own saved table: every :data:`PENDING_SECONDS`, the teacher's pending deal
     (:meth:`SeatBook.set_pending`), dealt as a new game between hands or before the hand's first move;
-    and first the moves kept while the database failed or did not answer, saved once it does
-    (:meth:`~widgets.saving.SavingTable.save_kept`), so that the game is saved with no move made."""
+    and, while the store fails (a full disk, a read-only file, a database that does not answer),
+    another try at saving the game (:meth:`~widgets.saving.SavingTable.save_again`), so that it is
+    saved once the store is back even if the reader makes no move meanwhile; the teacher's deal waits
+    till then."""
 
     def __init__(self, model: TableModel, book: SeatBook, table_id: str) -> None:
         self.model, self.book, self.table_id = model, book, table_id
@@ -287,25 +304,26 @@ class PendingDeals:
     def tick(self) -> None:
         model = self.model
         try:
-            if model._store is None:
-                return
-            if model._unsaved:
-                model.save_kept()
-                if model._unsaved:  # still not saved: the teacher's deal waits too
+            if not model.saving:
+                if not model.save_again():  # still not saved: the teacher's deal waits too
                     return
-            if not (model.hand.is_over or not model.hand.actions):
+                if model._store is not None and model._store.count(self.table_id) != model._count:
+                    model._reload(SAVED_MEANWHILE_MESSAGE)  # saved meanwhile: a lifeboat, another tab
+            if model._store is None or not (model.hand.is_over or not model.hand.actions):
                 return
             if self.book.pending(self.table_id) is not None and (code := self.book.take_pending(self.table_id)):
                 model.play_code(code)
         except Exception:
             if time.monotonic() - self._failed > 60:
-                log.exception("table %s: could not deal the teacher's deal", self.table_id)
+                log.exception("table %s: could not deal the teacher's deal, or save again", self.table_id)
                 self._failed = time.monotonic()
 
 
 def follow_pending(model: TableModel, store: Journals, table_id: str) -> None:
-    """Deal the teacher's pending deals at this saved table (a server's store only)."""
+    """Deal the teacher's pending deals at this saved table, and try again to save what the store would
+    not take, in this kernel and after it (a server's store only: :mod:`widgets.lifeboat`)."""
     if server_store(store):
+        keep_on_exit(model)
         try:
             PendingDeals(model, SeatBook(store), table_id).start()  # type: ignore[arg-type]
         except Exception:

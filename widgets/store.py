@@ -16,11 +16,22 @@ events the writer has seen; in one transaction (``BEGIN IMMEDIATE``, so writers 
 checks that count against the table's and refuses a stale writer with :class:`StaleTable`,
 writing nothing. The primary key (table, number) is a second guard.
 
-The file is in WAL mode, so readers never block the writer, and is created readable by its
-owner only. A writer waits its turn at most the store's ``timeout`` (SQLite's busy timeout,
-:data:`DEFAULT_TIMEOUT`), then fails with a :class:`StoreError`; on PostgreSQL no statement waits
-longer than that for the database either (:mod:`widgets.store_backends`). Its place: ``--db``
-of ``python -m widgets.server``, else ``$LANTERLOO_DB``, else
+The file keeps a rollback journal (SQLite's ``DELETE`` mode), synced at every commit, and is
+created readable by its owner only. Not WAL: WAL's index file is always mapped into memory, and a
+process whose mapped file is made read-only under it (``chattr +i``) is killed by SIGBUS, where
+plain reads and writes give an error. Readers and writers of one file take turns: each waits its
+turn at most the store's ``timeout`` (SQLite's busy timeout, :data:`DEFAULT_TIMEOUT`), then fails
+with a :class:`StoreError`; every transaction here is a few rows, a millisecond or two. On
+PostgreSQL no statement waits longer than that for the database either (:mod:`widgets.store_backends`).
+
+A file that cannot be written (read-only or immutable, or in such a folder: :func:`unwritable`)
+is opened read-only (SQLite's ``mode=ro``): saved games are read, and every write is refused with
+:class:`NotWritable` before SQLite is asked, so nothing is half written; the file is opened for
+writing again at the first write once it can be. A write that fails on the way (a full disk) is
+a :class:`StoreError` too, and nothing of it is kept. The tables keep the game in memory and
+try again (:mod:`widgets.saving`).
+
+Its place: ``--db`` of ``python -m widgets.server``, else ``$LANTERLOO_DB``, else
 ``$XDG_DATA_HOME/lanterloo/tables.sqlite3`` (``~/.local/share/lanterloo/tables.sqlite3``). A
 ``postgresql://`` address there keeps the same tables in PostgreSQL instead, for more than one
 server process or machine (:mod:`widgets.store_backends`).
@@ -36,7 +47,7 @@ server process or machine (:mod:`widgets.store_backends`).
 ...     print(refused)
 this table has 1 events, not 0: it was played on elsewhere
 >>> store.load(table).count, store.journal_mode()
-(1, 'wal')
+(1, 'delete')
 >>> store.close()
 """
 
@@ -44,9 +55,11 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -73,6 +86,7 @@ __all__ = [
     "START",
     "BadTableId",
     "Event",
+    "NotWritable",
     "Saved",
     "StaleTable",
     "StoreError",
@@ -80,8 +94,11 @@ __all__ = [
     "UnknownTable",
     "check_id",
     "default_path",
+    "unwritable",
     "valid_id",
 ]
+
+log = logging.getLogger("lanterloo.widgets.store")
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -118,6 +135,25 @@ def default_path() -> Path:
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class NotWritable(StoreError):
+    """The tables' database cannot be written just now (a read-only or immutable file or folder):
+    nothing was written, and the store reads on."""
+
+
+def unwritable(path: Path) -> str | None:
+    """Why the SQLite database at ``path`` cannot be written just now, in plain words; None if it can.
+
+    Asked of the file, of its folder (where SQLite makes its rollback journal) and of the files
+    SQLite may have left beside it. ``os.access`` answers for the user the process runs as, and
+    says no to root too for a file or folder made immutable (``chattr +i``) or on a read-only mount.
+    A full disk is not seen here: a write then fails with an error, which the callers keep to retry.
+    """
+    for place in (path.parent, path, *(path.with_name(path.name + end) for end in ("-journal", "-wal", "-shm"))):
+        if place.exists() and not os.access(place, os.W_OK):
+            return f"{place} is read-only"
+    return None
 
 
 def _identity(path: str | Path) -> tuple[int, int] | None:
@@ -162,33 +198,62 @@ class TableStore:
         self.path: Path | str = shown(str(place)) if is_database_url(place) else Path(place)
         self._db: Any  # sqlite3's connection, or one that behaves as it does
         self._identity: tuple[int, int] | None = None
+        self._timeout = timeout
+        self.read_only: str | None = None  # why the file was opened read-only (it could not be written)
         self._added: set[tuple[str, ...]] = set()  # the statements add_tables has run on this store
+        self._deferred: list[tuple[str, ...]] = []  # those it could not run yet (a file opened read-only)
         try:
             if is_database_url(place):
                 self._db = PostgresConnection(str(place), timeout=timeout)
                 self._db.create_schema(postgres_schema(_SCHEMA), SCHEMA_VERSION)
             else:
-                self._open(Path(place), timeout)
+                self._open(Path(place))
         except (sqlite3.Error, OSError) as error:
             raise StoreError(f"the tables' database {self.path} cannot be opened: {error}") from error
 
-    def _open(self, path: Path, timeout: float) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        if not path.exists():  # every hidden card is in here: readable by its owner only
-            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    def _open(self, path: Path) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if not path.exists():  # every hidden card is in here: readable by its owner only
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        except OSError:
+            if not path.is_file():  # nothing to write, nor to read
+                raise
+        reason = unwritable(path)
+        if reason is None:
+            self._open_writable(path)
+        else:  # read what is saved, and write nothing (not even SQLite's own files): see the module's text
+            self._open_read_only(path, reason)
+
+    def _connect(self, path: Path, *, read_only: bool) -> None:
         # Autocommit mode: every transaction below is begun and ended explicitly.
-        self._db = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+        if read_only:
+            address = "file:" + urllib.parse.quote(str(path)) + "?mode=ro"
+            self._db = sqlite3.connect(address, uri=True, timeout=self._timeout, isolation_level=None)
+        else:
+            self._db = sqlite3.connect(path, timeout=self._timeout, isolation_level=None)
         self._identity = _identity(path)  # the file written to, to notice one deleted or replaced
         self._db.execute("PRAGMA foreign_keys = ON")
         # No memory-mapped I/O: a mapped file that cannot be written (a full disk, a file made
         # read-only or taken away) ends the process with SIGBUS, where a read or write gives an error.
         self._db.execute("PRAGMA mmap_size = 0")
-        mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
-            raise StoreError(f"{self.path} cannot be put in WAL mode (it is in {mode} mode)")
-        # WAL with synchronous NORMAL survives a crash of the server or a kernel; only a power
-        # cut can lose the last moves, and it never corrupts the file.
-        self._db.execute("PRAGMA synchronous = NORMAL")
+
+    def _open_writable(self, path: Path) -> None:
+        self._connect(path, read_only=False)
+        self.read_only = None
+        # A rollback journal, never WAL: WAL's index (the -shm file) is always mapped into memory,
+        # whatever mmap_size says, and a process whose mapped file is made immutable or read-only
+        # under it is killed by SIGBUS at its next write there (issue 28). A database an earlier
+        # version left in WAL mode is turned back here, by the server, before any kernel opens it.
+        try:
+            mode = str(self._db.execute("PRAGMA journal_mode = DELETE").fetchone()[0]).lower()
+        except sqlite3.OperationalError as error:  # another process holds it in WAL mode
+            mode = f"wal ({error})"
+        if mode != "delete":
+            log.warning("the tables' database %s stays in %s mode", self.path, mode)
+        # Every commit is synced (a rollback journal's safe setting): a crash of the server, a
+        # kernel or the machine loses at most the move being written, and never corrupts the file.
+        self._db.execute("PRAGMA synchronous = FULL")
         with self._write():
             for statement in _SCHEMA.split(";"):  # no semicolon inside a statement or a comment
                 if statement.strip():
@@ -199,6 +264,55 @@ class TableStore:
             elif version != SCHEMA_VERSION:
                 raise StoreError(f"{self.path} has tables of schema {version}; this version reads {SCHEMA_VERSION}")
 
+    def _open_read_only(self, path: Path, reason: str) -> None:
+        self._connect(path, read_only=True)
+        self.read_only = reason
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            found = "no tables" if version == 0 else f"tables of schema {version}"
+            raise StoreError(f"{self.path} cannot be written ({reason}) and has {found}")
+        log.warning("the tables' database %s cannot be written (%s): games are read, not saved", self.path, reason)
+
+    def can_write(self, table_id: str | None = None) -> bool:
+        """Whether the store can be written now: as far as its files say (a store opened read-only
+        is opened for writing again once it can be), and with ``table_id``, by marking that table
+        played now (a full disk says so only when written)."""
+        try:
+            if isinstance(self.path, Path):
+                self._writable_now()
+            if table_id is not None:
+                check_id(table_id)
+                with self._write():
+                    self._db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), table_id))
+        except (StoreError, sqlite3.Error):
+            return False
+        return True
+
+    def _writable_now(self) -> None:
+        """Raise :class:`NotWritable` if the file cannot be written just now; reopen it for writing
+        if it was opened read-only and can be written again."""
+        assert isinstance(self.path, Path)
+        if _identity(self.path) != self._identity:
+            raise StoreError(f"the tables' database {self.path} was deleted or replaced while in use")
+        reason = unwritable(self.path)
+        if reason is not None:
+            raise NotWritable(f"the tables' database {self.path} cannot be written just now: {reason}")
+        if self.read_only is not None:
+            try:
+                self._db.close()
+                self._open_writable(self.path)
+            except (sqlite3.Error, OSError) as error:
+                with suppress(StoreError, sqlite3.Error, OSError):
+                    self._open_read_only(self.path, str(error))
+                raise NotWritable(f"the tables' database {self.path} cannot be opened for writing: {error}") from error
+            log.warning("the tables' database %s can be written again: games are saved", self.path)
+            deferred, self._deferred = self._deferred, []
+            for statements in deferred:
+                try:
+                    self.add_tables(statements)
+                except (StoreError, sqlite3.Error):  # a full disk, say: at the next write
+                    self._deferred.append(statements)
+
     # ----- plumbing ------------------------------------------------------------------------
 
     @contextmanager
@@ -207,8 +321,8 @@ class TableStore:
 
         A file deleted or replaced since it was opened is refused: what SQLite wrote to it would be lost.
         """
-        if isinstance(self.path, Path) and _identity(self.path) != self._identity:
-            raise StoreError(f"the tables' database {self.path} was deleted or replaced while in use")
+        if isinstance(self.path, Path):
+            self._writable_now()
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
@@ -238,6 +352,10 @@ class TableStore:
         key = tuple(statements)
         if key in self._added:
             return
+        if self.read_only is not None and not self.can_write():
+            if key not in self._deferred:  # run once the file can be written; till then, read as they are
+                self._deferred.append(key)
+            return
         with self._write():
             for statement in statements:
                 self._db.execute(postgres_schema(statement) if isinstance(self._db, PostgresConnection) else statement)
@@ -246,15 +364,25 @@ class TableStore:
     # ----- other modules' tables in the same database (widgets.seating) -----------------------
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """The rows one query reads (``?`` placeholders, as SQLite writes them), outside any write."""
-        return [tuple(row) for row in self._db.execute(sql, tuple(params)).fetchall()]
+        """The rows one query reads (``?`` placeholders, as SQLite writes them), outside any write. In a
+        file opened read-only, a table :meth:`add_tables` could not add reads as empty."""
+        try:
+            return [tuple(row) for row in self._db.execute(sql, tuple(params)).fetchall()]
+        except sqlite3.OperationalError as error:
+            if self.read_only is not None and str(error).startswith("no such table"):
+                return []
+            raise
 
     @contextmanager
     def writing(self) -> Iterator[Statements]:
         """One write transaction, as the store's own (writers queue; the same checks): inside it,
-        ``execute`` and ``executemany`` the statements, and read what they need to decide."""
-        with self._write():
-            yield self._db
+        ``execute`` and ``executemany`` the statements, and read what they need to decide. The
+        database's errors (a full disk) leave as :class:`StoreError`, as the store's own do."""
+        try:
+            with self._write():
+                yield self._db
+        except sqlite3.Error as error:
+            raise StoreError(f"the tables' database failed: {error}") from error
 
     def journal_mode(self) -> str:
         return str(self._db.execute("PRAGMA journal_mode").fetchone()[0]).lower()

@@ -3,7 +3,7 @@ are not ours refused; a stale writer refused without harm. The contract's tests 
 home of a table: the server's database, on SQLite (the default) and on PostgreSQL (a server of the
 tests' own, :mod:`tests.helpers.postgres`), and the journals kept for a table in the reader's
 browser (``widgets.journal.MemoryJournals``); restarts and forgetting are the databases' own, and
-WAL mode, the file's privacy and a file deleted in use are SQLite's."""
+the journal's mode, the file's privacy, a file deleted in use and a file that cannot be written are SQLite's."""
 
 from __future__ import annotations
 
@@ -19,12 +19,13 @@ from typing import Any
 import pytest
 
 from loo.records import MAX_RECORD_CHARS
+from tests.helpers.disk import database_files, read_only
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
 from widgets.journal import MAX_EVENT_CHARS, Event, Journals, MemoryJournals, Saved, StoreError
 from widgets.live_table import LiveTable, served_table
 from widgets.model import TableModel
 from widgets.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, STALE_MESSAGE, STALE_NEW_GAME_MESSAGE
-from widgets.store import BadTableId, StaleTable, TableStore, UnknownTable, default_path
+from widgets.store import BadTableId, NotWritable, StaleTable, TableStore, UnknownTable, default_path
 from widgets.table_view import TableView
 
 GAMES = EVERY_TABLE_GAME
@@ -203,13 +204,22 @@ def test_a_second_tab_of_a_new_table_takes_the_game_saved_first(store: Journals)
     assert store.count(table_id) == 1
 
 
-def test_the_file_is_in_wal_mode_and_private(tmp_path: Path) -> None:
+def test_the_file_keeps_a_rollback_journal_and_is_private(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "tables.sqlite3"
     store = TableStore(path)
-    assert store.journal_mode() == "wal"
-    with sqlite3.connect(path) as other:
-        assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # WAL is a property of the file
+    assert store.journal_mode() == "delete"  # no WAL: its index is a mapped file (see widgets.store)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_file_an_earlier_version_left_in_wal_mode_is_turned_to_a_rollback_journal(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    table_id = TableStore(path).new_table("nap")
+    with sqlite3.connect(path) as old:
+        assert old.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
+    store = TableStore(path)
+    assert store.journal_mode() == "delete" and store.count(table_id) == 0
+    with sqlite3.connect(path) as other:
+        assert other.execute("PRAGMA journal_mode").fetchone()[0] == "delete"  # the file's own mode now
 
 
 def test_a_restart_is_a_new_store_on_the_same_file_and_resumes(place: str | Path) -> None:
@@ -471,6 +481,56 @@ def test_a_new_served_table_on_a_full_disk_opens_and_says_it_is_not_saved_yet(st
         assert page.model.new_hand()
     assert store.count(table_id) == 2 and SAVED_AGAIN_MESSAGE in page.model.message
     same_game(page.model, TableModel.resume(store, table_id))
+
+
+def test_a_database_that_cannot_be_written_is_read_and_never_written_until_it_can_be(tmp_path: Path) -> None:
+    """Opened read-only (issue 28, point 10): SQLite writes nothing, not even a file beside it, so no
+    mapped file can be made read-only under a process; writable again, it is opened for writing."""
+    path = tmp_path / "db" / "tables.sqlite3"
+    with TableStore(path) as first:
+        table_id = first.new_table("nap")
+        first.append(table_id, 0, [{"type": "start", "code": "nap.hoffmann.s0.n1"}])
+    with read_only(*database_files(path)):
+        store = TableStore(path)
+        assert store.read_only is not None and not store.can_write()
+        assert store.load(table_id).count == 1
+        with pytest.raises(NotWritable):
+            store.append(table_id, 1, [{"type": "undo"}])
+        assert sorted(p.name for p in path.parent.iterdir()) == ["tables.sqlite3"], "nothing written beside it"
+    assert store.can_write() and store.read_only is None
+    assert store.append(table_id, 1, [{"type": "undo"}]) == 2
+    store.close()
+
+
+def test_a_database_made_read_only_under_a_table_keeps_its_moves_and_saves_them_with_no_move_made(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "db" / "tables.sqlite3"
+    store = TableStore(path)
+    table_id = store.new_table("nap")
+    table = TableModel("nap", rng=random.Random(3))
+    assert table.attach(store, table_id)
+    with read_only(*database_files(path)):
+        play(table, random.Random(3), 4)
+        assert NOT_SAVING_MESSAGE in table.message and store.count(table_id) == 1
+        assert not table.save_again()  # still read-only: tried again, kept again
+        resumed = TableModel.resume(TableStore(path), table_id)  # a reload meanwhile: told at once
+        assert NOT_SAVING_MESSAGE in resumed.message
+    assert table.save_again(), "the disk is back: saved with no move made (the kernel's timer calls this)"
+    assert SAVED_AGAIN_MESSAGE in table.message and store.count(table_id) == len(table._history)
+    same_game(table, TableModel.resume(TableStore(path), table_id))
+
+
+def test_a_table_whose_store_fails_is_saved_again_by_its_timer_alone(store: Journals) -> None:
+    flaky = FlakyJournals(store, failures=3)
+    table_id = flaky.new_table("nap")
+    table = TableModel("nap", rng=random.Random(4))
+    table.attach(flaky, table_id)
+    play(table, random.Random(4), 1)
+    assert NOT_SAVING_MESSAGE in table.message and not table.saving
+    assert not table.save_again()  # the third failure
+    assert table.save_again() and table.saving and store.count(table_id) == len(table._history)
+    assert SAVED_AGAIN_MESSAGE in table.message
 
 
 def test_a_database_file_deleted_while_in_use_is_a_store_error_and_no_move_is_lost(tmp_path: Path) -> None:

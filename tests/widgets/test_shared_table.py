@@ -4,15 +4,19 @@ one journal, a refused write, take-backs off, a seat given to a computer, and a 
 from __future__ import annotations
 
 import random
+from html import escape
 from pathlib import Path
+from typing import Any
 
 import ipywidgets as ipw
 import pytest
 
 from widgets.dealcode import parse_deal_code
+from widgets.journal import StoreError
+from widgets.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, WAITING_MESSAGE
 from widgets.seating import AWAY_SECONDS, COMPUTER, PERSON, SeatBook
 from widgets.shared_table import MOVED_FIRST_MESSAGE, NO_UNDO_MESSAGE, SharedTableModel
-from widgets.shared_view import Follower, served_shared
+from widgets.shared_view import Follower, SharedLiveTable, served_shared
 from widgets.store import TableStore
 
 DEAL = "l3.peel.s0.n482910233"
@@ -229,3 +233,60 @@ def test_any_seat_may_give_an_absent_players_seat_to_a_computer(store: TableStor
     assert book.computers(table) == {1, 2, 3} and ann.seat_buttons.children == ()
     assert "Ben</b> (a computer player" in ann.seats_html.value
     assert "U takes back" not in ann.table._keys.value and "H asks for a hint" in ann.table._keys.value
+
+
+def full_disk(*_args: object, **_kwargs: object) -> Any:
+    raise StoreError("the tables' database failed: database or disk is full")
+
+
+def test_a_move_the_store_could_not_take_is_saved_by_its_follower_and_reaches_the_other_seats(
+    store: TableStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28, point 10: the mover's kernel kept the move and never saved it, as no other move of
+    its own came; the other seats, which learn of moves through the store, never saw it."""
+    table, _tokens, models = seated(store)
+    book = SeatBook(store)
+    followers = [Follower(model, book, table) for model in models]
+    mover = models[models[0].hand.to_act or 0]
+    count = store.count(table)
+    monkeypatch.setattr(store, "append", full_disk)
+    assert mover.act(mover.legal()[0])
+    assert NOT_SAVING_MESSAGE in mover.message and store.count(table) == count
+    for follower in followers:
+        follower.tick()  # the mover's follower tries again: the disk is still full
+    assert store.count(table) == count and all(m.hand.actions != mover.hand.actions for m in models if m is not mover)
+    monkeypatch.undo()  # the disk has room again
+    for follower in followers:
+        follower._retry_at = 0.0  # its next try is due (every RETRY_SECONDS)
+        follower.tick()
+    for follower in followers:
+        follower.tick()
+    assert store.count(table) > count and SAVED_AGAIN_MESSAGE in mover.message
+    assert all(tuple(m.hand.actions) == tuple(mover.hand.actions) for m in models)
+
+
+def test_a_seat_opened_while_the_store_cannot_be_written_shows_the_saved_game_and_says_it_waits(
+    store: TableStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, tokens, _models = seated(store)
+    assert SeatBook(store).claim(table, tokens[1], "browser-x")
+    monkeypatch.setattr(SeatBook, "heartbeat", full_disk)  # the seat's mark as it opens: a write
+    page = served_shared("three-card-loo", None, table, tokens[1], store, browser="browser-x", follow=False)
+    assert isinstance(page, SharedLiveTable), "the table, not a notice"
+    assert WAITING_MESSAGE in page.model.message
+    assert escape(WAITING_MESSAGE) in page.table._status.value
+
+
+def test_a_reload_while_the_store_cannot_be_written_keeps_the_seat_for_its_own_browser_alone(
+    store: TableStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    book = SeatBook(store)
+    table = store.new_table("nap")
+    tokens = book.open_seats(table, [PERSON, PERSON, COMPUTER, COMPUTER])
+    assert book.claim(table, tokens[0], "a")
+    monkeypatch.setattr(store, "writing", full_disk)
+    assert book.claim(table, tokens[0], "a"), "its own browser: nothing to write"
+    with pytest.raises(StoreError):
+        book.claim(table, tokens[0], "b")
+    with pytest.raises(StoreError):
+        book.claim(table, tokens[1], "a")  # a seat no browser holds yet is claimed only by a write

@@ -72,6 +72,7 @@ from widgets.server.seats import (
     OneRefillAtATime,
     TableSeats,
     default_share,
+    open_tables_database,
 )
 from widgets.server.shared_pages import SEAT_HEADER, SharedTableHandler
 from widgets.server.sockets import (
@@ -83,7 +84,7 @@ from widgets.server.sockets import (
     departures,
     play_clock,
 )
-from widgets.store import TableStore, default_path
+from widgets.store import default_path
 from widgets.store_backends import is_database_url, shown
 
 log = logging.getLogger("lanterloo.server")
@@ -512,9 +513,7 @@ def main(argv: list[str] | None = None) -> int:
             if db.is_relative_to(folder):  # the book is served file by file: the saved games would be too
                 return _fail(f"the tables' database {db} must not be inside {what} ({folder})")
     try:  # before the server listens: a connection of its own, closed before any request comes
-        with TableStore(db) as store:
-            unused = store.forget_unused()
-            idle = store.forget_idle(args.keep_days * 86_400)
+        not_saving, unused, idle = open_tables_database(db, args.keep_days * 86_400)
     except Exception as exc:
         return _fail(f"cannot open the tables' database {shown(str(db))}: {exc}")
     os.environ["LANTERLOO_DB"] = str(db)  # the kernels save their games in the same database
@@ -551,7 +550,14 @@ def main(argv: list[str] | None = None) -> int:
     pruned = prune_kernel_logs()
     if pruned:
         log.info("removed %d kernel logs older than %d days from %s", pruned, KERNEL_LOG_DAYS, log_dir())
-    print(f"Games are saved in {shown(str(db))}", flush=True)
+    if not_saving is None:
+        print(f"Games are saved in {shown(str(db))}", flush=True)
+    else:
+        print(
+            f"Games are NOT being saved just now: {not_saving}. The tables are played all the same, each saying "
+            "its game is not being saved, and saving starts again once the database can be written.",
+            flush=True,
+        )
     print(
         f"At most {args.max_tables} live tables at once (--max-tables), "
         f"{LanterlooServer.max_tables_per_client} for one client address (--max-tables-per-client)",

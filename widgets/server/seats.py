@@ -25,9 +25,11 @@ import tornado.web
 import tornado.websocket
 from jupyter_core.utils import ensure_async
 
+from widgets.journal import StoreError
 from widgets.server.database import DatabaseAway, in_database, warn_now_and_then
 from widgets.server.database import table_store as table_store  # the server's connections, once made here
 from widgets.server.sockets import departures
+from widgets.store import TableStore
 
 log = logging.getLogger("lanterloo.server")
 
@@ -55,9 +57,33 @@ REFILL_DELAY_SECONDS = 5.0
 REFILL_TURN_SECONDS = 60.0
 
 
+def open_tables_database(db: Path | str, keep_seconds: float) -> tuple[str | None, int, int]:
+    """Open the tables' database as the server starts, on a connection of its own closed before any
+    request comes, and forget the tables never played and those not played for ``keep_seconds``:
+    (None if games can be saved in it, else why not; tables forgotten unused; idle). Games cannot be
+    saved in a file or folder that cannot be written (the file is read, never written, till it can
+    be), nor in a file that cannot be made at all; a full disk leaves the forgetting to the next
+    hour's turn. Raises for a database that cannot be used at all (another version's tables, a
+    PostgreSQL server that refuses the address)."""
+    try:
+        store = TableStore(db)
+    except StoreError as error:
+        if isinstance(db, Path) and not db.is_file():  # it could not be made: the tables run unsaved
+            return str(error), 0, 0
+        raise
+    with store:
+        if store.read_only is not None:
+            return f"the tables' database {db} cannot be written ({store.read_only})", 0, 0
+        try:
+            return None, store.forget_unused(), store.forget_idle(keep_seconds)
+        except (StoreError, OSError) as error:  # a full disk: forgotten at the next hour's turn
+            return str(error), 0, 0
+
+
 async def reserve_table_id(page: str, db: Path | str | None) -> str | None:
     """A fresh table id reserved for a new table of ``page``, off the event loop; None if the
-    database cannot be reached (the table then opens unsaved, and the log says why)."""
+    database cannot be reached, or cannot be written (a full disk, a read-only file): the table then
+    opens unsaved and says so, and the log says why in a line a minute at most."""
     try:
         return await in_database(db, lambda store: store.new_table(page))
     except DatabaseAway as away:

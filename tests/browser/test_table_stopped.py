@@ -1,0 +1,57 @@
+"""A table whose kernel died (issue 28, point 10): its page said nothing, and its clicks did nothing.
+
+Killed here as a crash would end it (SIGKILL to the kernel's process, found in ``/proc`` by the
+kernel id the page names in its config). The server restarts a kernel that died, empty, and tells
+the page it is restarting; the page now says plainly that the table stopped, dims it, and offers to
+reopen the saved game, which its address does: a new kernel resumes it from the saved games.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.table_page import WAIT, act, board
+from tests.conftest import Served
+
+pytestmark = pytest.mark.browser
+
+
+def kernel_process(kernel_id: str) -> int:
+    """The process id of the table kernel ``kernel_id`` (its command line names its connection file)."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                argv = (entry / "cmdline").read_bytes().decode(errors="replace")
+            except OSError:  # it has just exited
+                continue
+            if f"kernel-{kernel_id}.json" in argv and "widgets.table_kernel" in argv:
+                return int(entry.name)
+    raise AssertionError(f"no process for kernel {kernel_id}")
+
+
+def test_a_table_whose_kernel_was_killed_says_so_and_reopens_its_saved_game(page: Page, served_site: Served) -> None:
+    page.goto(served_site.base + "/tables/three-card-loo")
+    expect(page.locator(".loo-board")).to_be_visible(timeout=WAIT)
+    act(page)
+    act(page)
+    before = board(page)
+    kernel_id = page.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+    os.kill(kernel_process(kernel_id), signal.SIGKILL)
+
+    stopped = page.locator(".loo-table-stopped")
+    expect(stopped).to_be_visible(timeout=30_000)
+    expect(stopped.get_by_text("This table has stopped.")).to_be_visible()
+    reopen = stopped.get_by_role("link", name="Reopen the saved game")
+    expect(reopen).to_be_visible()
+    expect(reopen).to_be_focused()  # a keyboard reader is taken to it
+    reopen.click()
+
+    expect(page.locator(".loo-board")).to_be_visible(timeout=WAIT)
+    expect(page.locator(".loo-board")).to_have_text(before, use_inner_text=True)  # the game as it was saved
+    expect(page.locator(".loo-table-stopped")).to_have_count(0)
+    act(page)  # and it plays on
