@@ -69,6 +69,7 @@ def test_a_new_table_is_titled_linked_and_folds_its_introduction_once_read(
         expect(page.locator(".loo-opening")).to_contain_text("L3-SGL-0", timeout=WAIT)
         expect(page.locator(".loo-choices button.mod-primary").first).to_be_enabled(timeout=WAIT)
         still(page)  # the single's cards turned
+        page.screenshot(path=str(SHOTS / "first-minute-1366x1024-first-visit.png"))
         assert in_view(page, ".loo-board"), "the table in view below the introduction"
         assert in_view(page, ".loo-choices")
         page.screenshot(path=str(SHOTS / "first-minute-1366x1024-first-visit.png"))

@@ -177,11 +177,25 @@ def play_a_hand(page: Page, frame: str | None, *, take_back: bool, reload_at: in
     return moves
 
 
+# The in-browser table's log (web/inpage/inpage.js keeps it as window.lanterlooLog), read in its frame.
+PYTHON_LOG = "(_a, _doc, win) => (win.lanterlooLog || []).join('\\n')"
+NO_SNAPSHOT_IN_WEBKIT = (
+    "WebKitGTK under WebDriver keeps no Cache Storage from one visit to the next, so the return visit's"
+    " start from the kept snapshot of Python is not checked there"
+)
+
+
 def reload_and_resume(page: Page, frame: str | None) -> None:
     """Reload the page: the table comes back at the same point (a chapter's box is pressed again if it
-    does not reopen by itself, as a reader would)."""
+    does not reopen by itself, as a reader would). An in-browser table comes back from the snapshot of
+    Python its first visit kept (but in WebKit: :data:`NO_SNAPSHOT_IN_WEBKIT`)."""
     board = page.evaluate(BOARD_CARDS, frame=frame)
     assert board, f"{page.engine}: no card on the board before the reload"
+    in_browser = bool(page.evaluate("(_a, _doc, win) => Array.isArray(win.lanterlooLog)", frame=frame))
+    snapshot = in_browser and page.engine != "webkit"
+    if snapshot:
+        page.wait_for("(_a, _doc, win) => (win.lanterlooLog || []).some((l) => l.startsWith('kept a snapshot'))",
+                      frame=frame, timeout=STARTS)  # fmt: skip
     page.reload()
     page.evaluate(f"() => {{ {INSTANT_PACE} return 1; }}")
     if frame:
@@ -193,6 +207,9 @@ def reload_and_resume(page: Page, frame: str | None) -> None:
         page.visible(Target.of(frame), in_view=True, timeout=STARTS)
     table_ready(page, frame)
     page.wait_for(f"(board, doc) => ({BOARD_CARDS})(0, doc) === board", board, frame=frame, timeout=STARTS)
+    if snapshot:
+        log = page.evaluate(PYTHON_LOG, frame=frame)
+        assert "started Python from the kept snapshot" in log, f"{page.engine}: the return visit started afresh: {log}"
 
 
 def chips_shown(page: Page, frame: str | None) -> tuple[dict[str, int], dict[str, int]]:

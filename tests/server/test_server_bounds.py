@@ -8,6 +8,7 @@ import asyncio
 import errno
 import logging
 import socket
+import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -117,6 +118,23 @@ def test_pyzmqs_closed_stream_lines_are_written_once_a_minute(monkeypatch: pytes
         "Got events for closed stream <stream> (and 49 such lines left out in the minute before)"
     )
     assert not once.filter(record("Got events for closed stream %s"))
+
+
+def test_a_zmq_callbacks_error_is_one_line_without_its_traceback() -> None:
+    """Out of files, pyzmq wrote a traceback for every kernel message it could not pass on (seen in
+    the out-of-files attack): now its kind and words on the one line, once a minute."""
+    try:
+        raise OSError(24, "Too many open files")
+    except OSError:
+        record = logging.LogRecord(
+            "tornado.general", logging.ERROR, __file__, 1, server_logs.ZMQ_CALLBACK, (), sys.exc_info()
+        )
+    assert server_logs.NoTraceback(server_logs.ZMQ_CALLBACK).filter(record)
+    line = logging.Formatter().format(record)
+    assert "Traceback" not in line and "\n" not in line, line
+    assert line == "Uncaught exception in ZMQStream callback (OSError: [Errno 24] Too many open files)", line
+    other = logging.LogRecord("tornado.general", logging.ERROR, __file__, 1, "Something else", (), None)
+    assert server_logs.NoTraceback(server_logs.ZMQ_CALLBACK).filter(other) and other.msg == "Something else"
 
 
 def test_the_help_lists_the_bounds(capsys: pytest.CaptureFixture[str]) -> None:

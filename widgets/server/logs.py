@@ -217,6 +217,30 @@ class ClientLines(logging.Filter):
         return self._unnamed.filter(record)
 
 
+class NoTraceback(logging.Filter):
+    """A line that starts with one of ``prefixes`` keeps its error's kind and words on one line, without
+    the traceback. pyzmq writes "Uncaught exception in ZMQStream callback" with a whole traceback
+    when a kernel's message cannot be passed on (a reader's websocket gone, no file left to open):
+    under an attack that leaves the server out of files, a traceback for each."""
+
+    def __init__(self, *prefixes: str) -> None:
+        super().__init__()
+        self.prefixes = prefixes
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and record.msg.startswith(self.prefixes) and record.exc_info:
+            kind, error = record.exc_info[0], record.exc_info[1]
+            said = f"{kind.__name__ if kind else 'error'}: {error}" if error is not None else "no detail"
+            record.msg = f"{record.getMessage()} ({said})"
+            record.args = ()
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+ZMQ_CALLBACK = "Uncaught exception in ZMQStream callback"
+
+
 def share_server_log(voila_log: logging.Logger | logging.LoggerAdapter[Any]) -> None:
     """Send the server's own loggers and tornado's through Voila's handlers, in its format."""
     logger = voila_log.logger if isinstance(voila_log, logging.LoggerAdapter) else voila_log
@@ -226,7 +250,8 @@ def share_server_log(voila_log: logging.Logger | logging.LoggerAdapter[Any]) -> 
         logging.getLogger("tornado.application").addFilter(EveryConnection())
     general = logging.getLogger("tornado.general")
     if not any(isinstance(f, OncePerMinute) for f in general.filters):
-        general.addFilter(OncePerMinute("Got events for closed stream"))
+        general.addFilter(OncePerMinute("Got events for closed stream", ZMQ_CALLBACK))
+        general.addFilter(NoTraceback(ZMQ_CALLBACK))
         general.addFilter(ClientLines())
     for handler in logger.handlers:
         if not any(isinstance(f, HideTokens) for f in handler.filters):
