@@ -441,13 +441,17 @@ def play_class(db: str | Path, tables: int = CLASS_TABLES) -> None:
                     model.new_hand()
 
 
-async def attack_console200(served: Served, until: float, _own: TableClient) -> None:
-    """200 played tables in the database, then the teacher's console's list loaded over and over
-    (every 0.2 s), and its download of the class's records now and then."""
-    # In a process of its own: played on a thread here, it took the interpreter from the reader's clicks.
+async def prepare_console200(served: Served) -> None:
+    """The class's 200 tables played before the attack begins, in a process of their own: played on a
+    thread here, during the attack, they took the interpreter (and a core) from the reader's clicks."""
     spawn = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(1, mp_context=spawn) as played:
         await asyncio.get_running_loop().run_in_executor(played, play_class, database(served))
+
+
+async def attack_console200(served: Served, until: float, _own: TableClient) -> None:
+    """The teacher's console's list of 200 played tables (:func:`prepare_console200`) loaded over
+    and over (every 0.2 s), and its download of the class's records now and then."""
     times: list[float] = []
     statuses: set[int] = set()
     n, home = 0, console_path(served)
@@ -481,6 +485,7 @@ ATTACKS: dict[str, Callable[[Served, float, TableClient], Awaitable[None]]] = {
     "dbfreeze": attack_dbfreeze,
     "console200": attack_console200,
 }
+PREPARE: dict[str, Callable[[Served], Awaitable[None]]] = {"console200": prepare_console200}  # before the attack
 
 
 # ----- the reader, and the figures ----------------------------------------------------------------------
@@ -537,6 +542,8 @@ async def run(served: Served, names: list[str], seconds: float) -> None:
           f"{'klog KB':>7} {'ktraces':>7}")  # fmt: skip
     try:
         for name in names:
+            if name in PREPARE:
+                await PREPARE[name](served)
             own = await TableClient.open(served.base, TABLE, timeout=120)  # the attacker's own table
             log_before = len(served.log())
             klog_before = kernel_logs(served)

@@ -122,21 +122,6 @@ class SeatBook:
         )
         return [SeatRow(int(r[0]), str(r[1]), str(r[2]), r[3], r[4]) for r in rows]
 
-    def seats_of(self, table_ids: list[str]) -> dict[str, list[SeatRow]]:
-        """The seats of each of ``table_ids`` that is a shared table, in one query (the console's)."""
-        if not table_ids:
-            return {}
-        marks = ", ".join("?" * len(table_ids))
-        rows = self.store.rows(
-            f"SELECT table_id, seat, token, player, claimed_by, seen FROM seats WHERE table_id IN ({marks}) "
-            "ORDER BY table_id, seat",
-            table_ids,
-        )
-        found: dict[str, list[SeatRow]] = {}
-        for r in rows:
-            found.setdefault(str(r[0]), []).append(SeatRow(int(r[1]), str(r[2]), str(r[3]), r[4], r[5]))
-        return found
-
     def seat_of(self, table_id: str, token: str) -> int | None:
         """The seat ``token`` opens at the table, or None if it opens none there."""
         rows = self.store.rows("SELECT seat FROM seats WHERE table_id = ? AND token = ?", (table_id, token))
@@ -261,6 +246,24 @@ class SeatBook:
         return str(row[0])
 
     # ----- the class, for the teacher's console ------------------------------------------
+
+    def class_list(self, since: float, limit: int = 200) -> list[tuple[str, str, int, float, list[SeatRow]]]:
+        """:meth:`live_tables`, each with its seats (none: not a shared table), in one query on the
+        indexes however many tables: (id, page, events, updated, seats)."""
+        rows = self.store.rows(
+            "SELECT t.id, t.page, t.events, t.updated, s.seat, s.token, s.player, s.claimed_by, s.seen "
+            "FROM (SELECT id, page, events, updated FROM tables WHERE events > 0 AND updated >= ? "
+            "ORDER BY updated DESC LIMIT ?) AS t LEFT JOIN seats AS s ON s.table_id = t.id "
+            "ORDER BY t.updated DESC, t.id, s.seat",
+            (since, limit),
+        )
+        found: dict[str, tuple[str, str, int, float, list[SeatRow]]] = {}
+        for table_id, page, events, updated, *seat in rows:
+            if table_id not in found:
+                found[table_id] = (str(table_id), str(page), int(events), float(updated), [])
+            if seat[0] is not None:
+                found[table_id][4].append(SeatRow(int(seat[0]), str(seat[1]), str(seat[2]), seat[3], seat[4]))
+        return list(found.values())
 
     def live_tables(self, since: float, limit: int = 200) -> list[tuple[str, str, int, float]]:
         """Tables played since ``since`` (a time), the latest first: (id, page, events, updated)."""

@@ -118,7 +118,7 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (table_id, seq)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS starts ON events (table_id, seq) WHERE kind = 'start';
--- the teacher's console asks for the tables played lately (TableStore.recent_games)
+-- the teacher's console asks for the tables played lately (SeatBook.class_list)
 CREATE INDEX IF NOT EXISTS recent ON tables (updated);
 """
 DEFAULT_TIMEOUT = 5.0
@@ -466,24 +466,26 @@ class TableStore:
         return Saved(table_id, page, count, [json.loads(body) for (body,) in rows])
 
     @_as_store_error
-    def recent_games(self, since: float, limit: int = 200) -> list[tuple[Saved, float]]:
-        """The tables played since ``since`` (a time), the latest first, ``limit`` at most: each one's
-        current game as :meth:`load` gives it, and when it was last played. One query, on the
-        indexes, however many tables (the teacher's console reads a class's at once)."""
+    def current_games(self, table_ids: Sequence[str]) -> dict[str, Saved]:
+        """The current game of each of ``table_ids`` (as :meth:`load` gives it), in one query on the
+        keys, however many tables (the teacher's console reads a class's at once); a table that is
+        not there is left out."""
+        if not table_ids:
+            return {}
+        marks = ", ".join("?" * len(table_ids))
         rows = self._db.execute(
-            "SELECT t.id, t.page, t.events, t.updated, e.body FROM (SELECT id, page, events, updated FROM tables "
-            "WHERE updated >= ? AND events > 0 ORDER BY updated DESC LIMIT ?) AS t "
+            "SELECT t.id, t.page, t.events, e.body FROM tables AS t "
             "JOIN events AS e ON e.table_id = t.id AND e.seq <= t.events "
-            "WHERE e.seq >= COALESCE((SELECT MAX(s.seq) FROM events AS s WHERE s.table_id = t.id AND s.kind = ?), 1) "
-            "ORDER BY t.updated DESC, t.id, e.seq",
-            (since, limit, START),
+            f"WHERE t.id IN ({marks}) AND e.seq >= COALESCE((SELECT MAX(s.seq) FROM events AS s "
+            "WHERE s.table_id = t.id AND s.kind = ?), 1) ORDER BY t.id, e.seq",
+            (*table_ids, START),
         ).fetchall()
-        games: dict[str, tuple[Saved, float]] = {}
-        for table_id, page, count, updated, body in rows:
+        games: dict[str, Saved] = {}
+        for table_id, page, count, body in rows:
             if table_id not in games:
-                games[table_id] = (Saved(str(table_id), str(page), int(count), []), float(updated))
-            games[table_id][0].events.append(json.loads(body))
-        return list(games.values())
+                games[table_id] = Saved(str(table_id), str(page), int(count), [])
+            games[table_id].events.append(json.loads(body))
+        return games
 
     @_as_store_error
     def forget_idle(self, older_than: float) -> int:

@@ -25,10 +25,11 @@ table's game from its journal with the engine (:class:`~widgets.model.TableModel
 on the server's event loop: each page is made on one of the server's database threads
 (:func:`~widgets.server.database.in_database`), so that other readers' requests are not held while
 it is (200 tables rebuilt there held them 0.5 to 0.7 s a load). The class's tables are read in two
-indexed queries whatever their number (:meth:`~widgets.store.TableStore.recent_games`,
-:meth:`~widgets.seating.SeatBook.seats_of`), and a table's game is rebuilt again only once it has
-been played on (:class:`Rebuilt`). A database that fails or does not answer gets the plain page
-saying so (:func:`~widgets.server.database.send_database_away`).
+indexed queries whatever their number, the list with their seats
+(:meth:`~widgets.seating.SeatBook.class_list`) and the journals of those played on since the
+console last read them (:meth:`~widgets.store.TableStore.current_games`), and a table's game is
+rebuilt again only once it has been played on (:class:`Rebuilt`). A database that fails or does
+not answer gets the plain page saying so (:func:`~widgets.server.database.send_database_away`).
 """
 
 from __future__ import annotations
@@ -133,16 +134,24 @@ class Rebuilt:
         self._lock = threading.Lock()
         self._games: dict[tuple[str, bool], tuple[int, TableModel | None]] = {}
 
-    def model(self, saved: Saved, shared: bool) -> TableModel | None:
-        key = (saved.table_id, shared)
+    def kept(self, table_id: str, shared: bool, count: int) -> tuple[bool, TableModel | None]:
+        """Whether the game is kept as rebuilt at ``count`` events, and if so the model."""
+        key = (table_id, shared)
         with self._lock:
             found = self._games.pop(key, None)
-            if found is not None and found[0] == saved.count:
-                self._games[key] = found  # the last used, the last dropped
-                return found[1]
+            if found is None:
+                return False, None
+            self._games[key] = found  # the last used, the last dropped
+            return found[0] == count, found[1]
+
+    def model(self, saved: Saved, shared: bool) -> TableModel | None:
+        """The game ``saved`` holds, rebuilt unless it is kept at its count."""
+        hit, model = self.kept(saved.table_id, shared, saved.count)
+        if hit:
+            return model
         model = rebuilt(saved.events, shared)
         with self._lock:
-            self._games[key] = (saved.count, model)
+            self._games[(saved.table_id, shared)] = (saved.count, model)
             while len(self._games) > self.keep:
                 del self._games[next(iter(self._games))]
         # The event loop's turn. A thread replaying game after game lets go of the interpreter's lock
@@ -166,15 +175,23 @@ def warm_up() -> None:
 
 
 def class_tables(store: TableStore) -> list[ClassTable]:
-    """The class's tables (played in the last :data:`LIVE_HOURS`, the latest first), read in two
-    queries and rebuilt where they were played on since the last time; on a database thread."""
-    games = store.recent_games(time.time() - LIVE_HOURS * 3600, MAX_TABLES)
-    seats = SeatBook(store).seats_of([saved.table_id for saved, _updated in games])
-    found = []
-    for saved, updated in games:
-        rows = seats.get(saved.table_id, [])
-        found.append(ClassTable(saved.table_id, saved.page, updated, rebuilt_games.model(saved, bool(rows)), rows))
-    return found
+    """The class's tables (played in the last :data:`LIVE_HOURS`, the latest first), on a database
+    thread: the list with their seats in one query, and in a second the journals of those played on
+    since the console last rebuilt them (none at all when nothing was played meanwhile)."""
+    listed = SeatBook(store).class_list(time.time() - LIVE_HOURS * 3600, MAX_TABLES)
+    shared = {table_id: bool(seats) for table_id, _page, _count, _updated, seats in listed}
+    models: dict[str, TableModel | None] = {}
+    for table_id, _page, count, _updated, _seats in listed:
+        hit, model = rebuilt_games.kept(table_id, shared[table_id], count)
+        if hit:
+            models[table_id] = model
+    for table_id, saved in store.current_games([t for t in shared if t not in models]).items():
+        models[table_id] = rebuilt_games.model(saved, shared[table_id])
+    return [
+        ClassTable(table_id, page, updated, models[table_id], seats)
+        for table_id, page, _count, updated, seats in listed
+        if table_id in models  # not one forgotten between the two queries
+    ]
 
 
 def rebuilt(events: list[dict[str, Any]], shared: bool) -> TableModel | None:
