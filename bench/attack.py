@@ -182,7 +182,7 @@ async def attack_partial(served: Served, until: float, _own: TableClient) -> Non
             writer.close()
 
 
-def _get(served: Served, path: str, host: str | None = None) -> int:
+def _get(served: Served, path: str, host: str | None = None, headers: dict[str, str] | None = None) -> int:
     connection = http.client.HTTPConnection("127.0.0.1", port(served), timeout=10, source_address=(ATTACKER, 0))
     try:
         connection.connect()
@@ -193,6 +193,8 @@ def _get(served: Served, path: str, host: str | None = None) -> int:
         connection.putrequest("GET", path, skip_host=host is not None)
         if host is not None:
             connection.putheader("Host", host)
+        for name, value in (headers or {}).items():
+            connection.putheader(name, value)
         connection.endheaders()
         response = connection.getresponse()
         response.read()
@@ -378,16 +380,27 @@ async def attack_seatget(served: Served, until: float, _own: TableClient) -> Non
 _SEAT_LINK = re.compile(r'class="link seat-link" href="([^"]*)"')
 
 
-def _timed_get(served: Served, path: str) -> tuple[int, float]:
+def _timed_get(served: Served, path: str, headers: dict[str, str] | None = None) -> tuple[int, float]:
     began = time.monotonic()
-    status = _get(served, path)
+    status = _get(served, path, headers=headers)
     return status, time.monotonic() - began
 
 
-def console_path(served: Served) -> str:
-    """The teacher's console's address, as the server printed it (a new token at each start)."""
+def console_session(served: Served) -> dict[str, str]:
+    """The headers of a teacher's console request: its session cookie, given for the console's address
+    as the server printed it (a new token at each start). None found: no cookie (the console says 403)."""
     found = re.search(r"/console\?token=([\w-]+)", served.log())
-    return f"/console?token={found[1]}" if found else "/console"
+    if not found:
+        return {}
+    connection = http.client.HTTPConnection("127.0.0.1", port(served), timeout=10)
+    try:
+        connection.request("GET", f"/console?token={found[1]}")
+        response = connection.getresponse()
+        response.read()
+        cookie = re.match(r"(loo-console=[^;]+)", response.getheader("Set-Cookie") or "")
+    finally:
+        connection.close()
+    return {"Cookie": cookie[1]} if cookie else {}
 
 
 async def attack_dbfreeze(served: Served, until: float, _own: TableClient) -> None:
@@ -400,11 +413,12 @@ async def attack_dbfreeze(served: Served, until: float, _own: TableClient) -> No
         await asyncio.sleep(max(0.0, until - time.monotonic()))
         return
     asked: dict[str, list[tuple[int, float]]] = {"console": [], "new table": [], "card sheet": []}
+    teacher = await asyncio.to_thread(console_session, served)
     with cluster.frozen():
         while time.monotonic() < until:
-            for kind, path in (("console", console_path(served)), ("new table", f"/tables/{TABLE}"),
-                               ("card sheet", SHEET_PATH)):  # fmt: skip
-                asked[kind].append(await asyncio.to_thread(_timed_get, served, path))
+            for kind, path, headers in (("console", "/console", teacher), ("new table", f"/tables/{TABLE}", None),
+                                        ("card sheet", SHEET_PATH, None)):  # fmt: skip
+                asked[kind].append(await asyncio.to_thread(_timed_get, served, path, headers))
             await asyncio.sleep(0.2)
     for kind, answers in asked.items():
         statuses = sorted({status for status, _took in answers})
@@ -454,11 +468,10 @@ async def attack_console200(served: Served, until: float, _own: TableClient) -> 
     and over (every 0.2 s), and its download of the class's records now and then."""
     times: list[float] = []
     statuses: set[int] = set()
-    n, home = 0, console_path(served)
-    records = home.replace("/console?", "/console/records.jsonl?")
+    n, teacher = 0, await asyncio.to_thread(console_session, served)
     while time.monotonic() < until:
-        path = records if n % 5 == 4 else home
-        status, took = await asyncio.to_thread(_timed_get, served, path)
+        path = "/console/records.jsonl" if n % 5 == 4 else "/console"
+        status, took = await asyncio.to_thread(_timed_get, served, path, teacher)
         statuses.add(status)
         times.append(took)
         n += 1

@@ -48,11 +48,22 @@ class Answer:
     seconds: float
 
 
-def ask(base: str, path: str, *, method: str = "GET", body: str | None = None, timeout: float = 15) -> Answer:
-    """One request on a connection of its own; a status of 0 if it got no answer within ``timeout``."""
+def ask(
+    base: str,
+    path: str,
+    *,
+    method: str = "GET",
+    body: str | None = None,
+    timeout: float = 15,
+    cookie: str | None = None,
+) -> Answer:
+    """One request on a connection of its own (with ``cookie``, if given); a status of 0 if it got no
+    answer within ``timeout``."""
     parts = urllib.parse.urlsplit(base)
     connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=timeout)
     headers = {"Origin": f"{parts.scheme}://{parts.netloc}"} if method == "POST" else {}
+    if cookie is not None:
+        headers["Cookie"] = cookie
     if body is not None:
         headers["Content-Type"] = "application/x-www-form-urlencoded"
     began = time.monotonic()
@@ -67,11 +78,17 @@ def ask(base: str, path: str, *, method: str = "GET", body: str | None = None, t
         connection.close()
 
 
-def console_path(served: Served) -> str:
-    """The teacher's console's address, as the server printed it at start (its token is new each time)."""
+def console_cookie(served: Served) -> str:
+    """A console session, as the teacher's browser gets one: the console's address as the server
+    printed it at start (its token is new each time) answers with a redirect to ``/console`` and the
+    session's cookie, which every console request then carries (the ``Cookie`` header's value)."""
     found = re.search(r"/console\?token=([\w-]+)", served.log())
     assert found, "the server printed no console address"
-    return f"/console?token={found[1]}"
+    signed_in = ask(served.base, f"/console?token={found[1]}")
+    assert signed_in.status == 303 and signed_in.headers.get("Location") == "/console", signed_in
+    cookie = re.match(r"(loo-console=[^;]+)", signed_in.headers.get("Set-Cookie", ""))
+    assert cookie, signed_in.headers
+    return cookie[1]
 
 
 def within(seconds: float, call: Callable[[], T]) -> tuple[T | None, float]:
@@ -104,10 +121,10 @@ def test_with_postgresql_frozen_what_needs_no_database_answers_at_once_and_what_
     the database did (28 s of a 30 s freeze), and the console's request hung until it answered."""
     url = postgres.new_database()
     with serve_server(tmp_path, "--db", url, tables=one_table) as served:
-        console = console_path(served)
-        assert ask(served.base, console).status == 200
+        console = console_cookie(served)
+        assert ask(served.base, "/console", cookie=console).status == 200
         with postgres.frozen(), concurrent.futures.ThreadPoolExecutor(4) as pool:
-            needs_database = pool.submit(ask, served.base, console)
+            needs_database = pool.submit(ask, served.base, "/console", cookie=console)
             time.sleep(0.5)  # the console's request is waiting for the database now
             sheet = ask(served.base, SHEET_PATH, timeout=5)
             book = ask(served.base, "/", timeout=5)
@@ -121,7 +138,7 @@ def test_with_postgresql_frozen_what_needs_no_database_answers_at_once_and_what_
             assert AWAY_TITLE in answer.body and "Traceback" not in answer.body
             assert answer.headers.get("Retry-After") and answer.headers.get("Cache-Control") == "no-store"
         deadline = time.monotonic() + 20  # answering again: the console is served again, at once
-        while (back := ask(served.base, console)).status != 200 and time.monotonic() < deadline:
+        while (back := ask(served.base, "/console", cookie=console)).status != 200 and time.monotonic() < deadline:
             time.sleep(0.5)
         assert back.status == 200 and "The class's tables" in back.body
         assert "Traceback" not in served.log()
@@ -272,7 +289,7 @@ def test_the_console_with_200_played_tables_holds_no_other_request_for_more_than
 ) -> None:
     """Before: the console rebuilt the class's games on the server's only thread, 0.5 to 0.7 s a load,
     and every other request waited meanwhile (a click up to 945 ms)."""
-    console = console_path(class_served)
+    console = console_cookie(class_served)
     stop = threading.Event()
     waits: list[float] = []
 
@@ -287,7 +304,7 @@ def test_the_console_with_200_played_tables_holds_no_other_request_for_more_than
     prober.start()
     try:
         time.sleep(0.5)
-        loads = [ask(class_served.base, console, timeout=30) for _ in range(3)]
+        loads = [ask(class_served.base, "/console", timeout=30, cookie=console) for _ in range(3)]
         time.sleep(0.2)
     finally:
         stop.set()
