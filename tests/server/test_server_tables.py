@@ -12,6 +12,7 @@ import pytest
 from tests.conftest import run_async
 from widgets import server
 from widgets.server.app import LanterlooServer, server_config
+from widgets.server.errors import QuietErrors, quiet_handler
 from widgets.server.pages import DEFAULT_TABLES, TEMPLATES, TableLinkHandler, TableRenderHandler
 from widgets.server.seats import with_table_id
 from widgets.store import TableStore, valid_id
@@ -52,9 +53,12 @@ def test_the_render_route_adds_table_ids(tmp_path: Path, monkeypatch: pytest.Mon
     app.init_settings()
     handlers = app.init_handlers()
     render = [spec for spec in handlers if isinstance(spec[0], str) and spec[0].endswith("/voila/render/(.*)")]
-    assert len(render) == 1 and render[0][1] is TableRenderHandler
-    assert TableRenderHandler.db == tmp_path / "t.sqlite3"
-    (link,) = [spec for spec in handlers if spec[1] is TableLinkHandler]
+    # Every route's handler is made quiet (widgets.server.errors.quiet_routes): the server's own class
+    # with QuietErrors before it, so the route holds a subclass of it, not the class itself.
+    assert len(render) == 1 and render[0][1] is quiet_handler(TableRenderHandler)
+    assert issubclass(render[0][1], TableRenderHandler) and issubclass(render[0][1], QuietErrors)
+    assert render[0][1].db == TableRenderHandler.db == tmp_path / "t.sqlite3"
+    (link,) = [spec for spec in handlers if spec[1] is quiet_handler(TableLinkHandler)]
     assert link[0].startswith("/tables/") and link[2]["db"] == tmp_path / "t.sqlite3"
 
 
