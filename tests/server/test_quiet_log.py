@@ -178,3 +178,31 @@ def test_the_servers_own_error_pages_are_kept_and_others_made_plain() -> None:
     assert console.write_error is ConsoleHandler.write_error, "the console's 403 page says what to do"
     assert issubclass(quiet_handler(BookHandler), QuietErrors)
     assert quiet_handler(BookHandler) is quiet_handler(BookHandler)
+
+
+SEAT_TOKEN = "Zs0m3-seat-token-of-a-student"
+
+
+def test_a_refused_seat_links_line_hides_the_seats_token(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat's link (``seat=<token>``) opens that seat's cards for whoever holds it: a refused one
+    (the tables full, no such game) is logged with its address, the seat's token hidden, as the
+    console's is. Before, the access line named the whole link."""
+    from widgets.server import logs as server_logs
+    from widgets.server.pages import DEFAULT_TABLES, TableLinkHandler
+    from widgets.server.seats import TableSeats
+
+    monkeypatch.setattr(server_logs, "quiet_log", ClientLog(logging.getLogger("lanterloo.server")))
+    full = TableSeats(0, lambda: [])
+    routes = [(r"/tables/([a-z0-9-]+)/?", TableLinkHandler, {"tables": DEFAULT_TABLES, "seats": full})]
+    application = tornado.web.Application(quiet_routes(routes), log_function=server_logs.log_request)
+    table = "A" * 22
+    links = [f"/tables/nap?table={table}&seat={SEAT_TOKEN}", f"/tables/poker?table={table}&%73eat={SEAT_TOKEN}"]
+    with caplog.at_level(logging.INFO):
+        answers = fetch_at_once(application, links)
+    assert sorted(a.code for a in answers) == [404, 503]
+    lines = [r.getMessage() for r in caplog.records if r.name == "tornado.access"]
+    assert len(lines) == 2 and not any(SEAT_TOKEN in line for line in lines), lines
+    assert any(f"/tables/nap?table={table}&seat=[hidden]" in line for line in lines), lines
+    assert any("&%73eat=[hidden]" in line for line in lines), lines

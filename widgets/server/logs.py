@@ -4,8 +4,9 @@ Everything the server logs about what a client did goes through :class:`ClientLo
 (:data:`quiet_log`): at most :data:`LOG_LINES_PER_CLIENT_MINUTE` lines a client address a minute,
 then one summary line. Lines written once per connection, or once per table closed, are left out
 or written once a minute (:class:`EveryConnection`, :class:`OncePerMinute`). No line holds a
-``token=`` argument's value (:func:`hide_tokens`, :class:`HideTokens`): the teacher's console's
-token is taken once and never logged (:mod:`widgets.server.console`), and this is the net under it.
+``token=`` or ``seat=`` argument's value (:func:`hide_tokens`, :class:`HideTokens`): the teacher's
+console's token is taken once and never logged (:mod:`widgets.server.console`), and this is the
+net under it; a seat's invitation token opens that seat's cards.
 """
 
 from __future__ import annotations
@@ -88,19 +89,34 @@ class ClientLog:
 
 quiet_log = ClientLog(log)
 
-# A ``token=`` argument in an address or a line (its name percent-encoded too), up to the next
+SECRET_ARGUMENTS = ("token", "seat")
+"""The arguments whose values open what is not the log reader's: the teacher's console (``token=``)
+and a seat of a shared table, with its cards (``seat=``, the seat's invitation token)."""
+
+
+def _spelled(name: str) -> str:
+    """A pattern for ``name`` with any of its letters percent-encoded, as an address may have it."""
+    return "".join(f"(?:{c}|%{ord(c):02x})" for c in name)
+
+
+# A secret argument in an address or a line (its name percent-encoded too), up to the next
 # argument, space or quote: what :func:`hide_tokens` hides.
-_TOKEN_ARGUMENT = re.compile(r"((?:t|%74)(?:o|%6f)(?:k|%6b)(?:e|%65)(?:n|%6e)(?:=|%3d))[^&;#\s'\"]*", re.IGNORECASE)
+_TOKEN_ARGUMENT = re.compile(
+    "((?:" + "|".join(_spelled(n) for n in SECRET_ARGUMENTS) + r")(?:=|%3d))[^&;#\s'\"]*", re.IGNORECASE
+)
 HIDDEN = "[hidden]"
 
 
 def hide_tokens(text: str) -> str:
-    """``text`` with the value of every ``token=`` argument in it hidden.
+    """``text`` with the value of every ``token=`` and ``seat=`` argument in it hidden
+    (:data:`SECRET_ARGUMENTS`).
 
     >>> hide_tokens("GET /console?token=s3cret&x=1 (127.0.0.1)")
     'GET /console?token=[hidden]&x=1 (127.0.0.1)'
     >>> hide_tokens("uri='/console?%74oken=s3cret'")
     "uri='/console?%74oken=[hidden]'"
+    >>> hide_tokens("GET /tables/nap?table=AbC&seat=s3cret (127.0.0.1)")
+    'GET /tables/nap?table=AbC&seat=[hidden] (127.0.0.1)'
     """
     return _TOKEN_ARGUMENT.sub(lambda m: m[1] + HIDDEN, text)
 
