@@ -30,7 +30,7 @@ from widgets.live_table import DATABASE_AWAY, served_table
 from widgets.model import TableModel
 from widgets.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE
 from widgets.seating import PERSON, SeatBook
-from widgets.server.console import class_tables
+from widgets.server.class_tables import class_tables
 from widgets.server.database import AWAY_TITLE, WAIT_SECONDS
 from widgets.shared_view import PendingDeals
 from widgets.store import DEFAULT_TIMEOUT, TableStore
