@@ -24,7 +24,6 @@ from tests.helpers.disk import database_files, read_only, saved_count, small_dis
 from tests.kernel_client import TableClient
 from widgets.model import TableModel
 from widgets.saving import NEVER_SAVED_MESSAGE, NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, WAITING_MESSAGE
-from widgets.server import seats as server_seats
 from widgets.server.shared_pages import BROWSER_COOKIE, open_shared
 from widgets.shared_table import SharedTableModel
 from widgets.store import TableStore
@@ -143,8 +142,8 @@ def test_a_shared_tables_move_made_on_a_full_disk_reaches_every_seat_once_the_di
         serve_server(tmp_path, "--db", str(disk.folder / "t.sqlite3")) as served,
     ):
         db = disk.folder / "t.sqlite3"
-        table_id, tokens = open_shared(db, TABLE, people=2, deal=DEAL)
-        server_seats._stores.pop(db.resolve()).close()  # this process's own connection: the disk is the server's
+        with TableStore(db) as store:  # this process's own connection, closed: the disk is the server's
+            table_id, tokens, _players = open_shared(store, TABLE, people=2, deal=DEAL)
         links = [f"/tables/{TABLE}?table={table_id}&seat={token}" for token in tokens[:2]]
 
         async def scenario() -> None:
