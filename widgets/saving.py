@@ -211,12 +211,15 @@ class SavingTable:
         return True
 
     def _log_failure(self, what: str, error: BaseException) -> None:
-        """The first failure of a spell with its traceback; the next ones in a line a minute at most."""
+        """The first failure of a spell in a line naming the error, the next ones in a line a minute
+        at most. Never a traceback: a full disk or a database away is no bug, and the error's words
+        say which (a frozen PostgreSQL wrote one into every table's log, bench/attack.py dbfreeze)."""
         now = time.monotonic()
+        said = f"{type(error).__name__}: {error}"
         if not self._failing:
-            log.error("table %s: %s", self.table_id, what, exc_info=error)
+            log.error("table %s: %s (%s)", self.table_id, what, said)
         elif now - self._logged_failure > QUIET_SECONDS:
-            log.warning("table %s: still %s (%s)", self.table_id, what, error)
+            log.warning("table %s: still %s (%s)", self.table_id, what, said)
         else:
             return
         self._logged_failure = now

@@ -90,6 +90,10 @@ class Follower:
     def tick(self) -> None:
         try:
             self._tick()
+        except StoreError as error:  # a database away, a full disk: said in a line, no traceback
+            if time.monotonic() - self._failed > 60:  # one line a minute at most
+                log.warning("table %s: could not follow the shared game just now (%s)", self.table_id, error)
+                self._failed = time.monotonic()
         except Exception:
             if time.monotonic() - self._failed > 60:  # one line a minute at most
                 log.exception("table %s: could not follow the shared game", self.table_id)
@@ -313,6 +317,10 @@ class PendingDeals:
                 return
             if self.book.pending(self.table_id) is not None and (code := self.book.take_pending(self.table_id)):
                 model.play_code(code)
+        except StoreError as error:  # a database away, a full disk: said in a line, no traceback
+            if time.monotonic() - self._failed > 60:
+                log.warning("table %s: could not look for the teacher's deal just now (%s)", self.table_id, error)
+                self._failed = time.monotonic()
         except Exception:
             if time.monotonic() - self._failed > 60:
                 log.exception("table %s: could not deal the teacher's deal, or save again", self.table_id)

@@ -363,9 +363,11 @@ class TableStore:
 
     # ----- other modules' tables in the same database (widgets.seating) -----------------------
 
+    @_as_store_error
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """The rows one query reads (``?`` placeholders, as SQLite writes them), outside any write. In a
-        file opened read-only, a table :meth:`add_tables` could not add reads as empty."""
+        file opened read-only, a table :meth:`add_tables` could not add reads as empty. The database's
+        errors leave as :class:`StoreError`, as the store's own do."""
         try:
             return [tuple(row) for row in self._db.execute(sql, tuple(params)).fetchall()]
         except sqlite3.OperationalError as error:

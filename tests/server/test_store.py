@@ -7,6 +7,7 @@ the journal's mode, the file's privacy, a file deleted in use and a file that ca
 
 from __future__ import annotations
 
+import logging
 import random
 import sqlite3
 import stat
@@ -531,6 +532,25 @@ def test_a_table_whose_store_fails_is_saved_again_by_its_timer_alone(store: Jour
     assert not table.save_again()  # the third failure
     assert table.save_again() and table.saving and store.count(table_id) == len(table._history)
     assert SAVED_AGAIN_MESSAGE in table.message
+
+
+def test_a_store_that_fails_is_said_in_short_lines_with_no_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    """A full disk or a database away is no bug: the table's log names the error when saving begins to
+    fail, and when it saves again, each in one line. Before, a PostgreSQL frozen for four seconds left
+    a traceback in every table's kernel log (bench/attack.py dbfreeze)."""
+    memory = MemoryJournals()
+    flaky = FlakyJournals(memory, failures=4)
+    table_id = flaky.new_table("nap")
+    table = TableModel("nap", rng=random.Random(4))
+    with caplog.at_level(logging.INFO, logger="lanterloo"):
+        table.attach(flaky, table_id)
+        play(table, random.Random(4), 2)
+        assert not table.save_again() and table.save_again()
+    lines = [r for r in caplog.records if r.name.startswith("lanterloo")]
+    assert not any(r.exc_info for r in lines), "no traceback"
+    failed = [r.getMessage() for r in lines if "could not save" in r.getMessage()]
+    assert len(failed) == 1 and "StoreError: the tables' database failed: database or disk is full" in failed[0]
+    assert any("saved again" in r.getMessage() for r in lines) and memory.count(table_id) == len(table._history)
 
 
 def test_a_database_file_deleted_while_in_use_is_a_store_error_and_no_move_is_lost(tmp_path: Path) -> None:
