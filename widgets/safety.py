@@ -121,6 +121,39 @@ class CappedFileHandler(logging.FileHandler):
         self.written += size
 
 
+REFUSED_LINES_PER_MINUTE = 30
+"""The lines a page's refused widget messages may write to its kernel's log in a minute (:class:`Refusals`)."""
+
+
+class Refusals:
+    """The log's lines for the widget messages a page sent that the kernel refused (a malformed
+    update, a value of the wrong kind): one short line each, at most ``per_minute`` a minute, then a
+    line saying the rest are counted, and at the next refusal after the minute how many were left out.
+    A kernel serves one page, so its page is the client whose budget this is: a page that sent
+    malformed updates as fast as it could wrote a line each, 680 KB in ten seconds (bench/attack.py
+    updates), till the file's cap."""
+
+    def __init__(self, per_minute: int = REFUSED_LINES_PER_MINUTE) -> None:
+        self.per_minute = per_minute
+        self._began = -float("inf")
+        self._written = self._left_out = 0
+
+    def say(self, what: str) -> None:
+        now = time.monotonic()
+        if now - self._began >= 60:
+            if self._left_out:
+                log.warning("%d more of the page's widget messages were refused in a minute (not written)",
+                            self._left_out)  # fmt: skip
+            self._began, self._written, self._left_out = now, 0, 0
+        if self._written < self.per_minute:
+            self._written += 1
+            log.warning("a page's widget message was refused: %.300s", what)
+            if self._written == self.per_minute:
+                log.warning("the page's next refused widget messages this minute are counted, not written")
+        else:
+            self._left_out += 1
+
+
 class _LogStream:
     """A text stream that writes to the log, used in place of the kernel's stderr."""
 
@@ -180,12 +213,12 @@ def install_kernel_guards() -> Path:
         get_ipython = None
     shell = get_ipython() if get_ipython is not None else None
     if shell is not None:
+        refusals = Refusals()
 
         def showtraceback(*_args: Any, **_kwargs: Any) -> None:
             kind, error, trace = sys.exc_info()
             if _from_a_page(trace):  # a short line: a page could have the kernel write it as often as it sends
-                what = f"{getattr(kind, '__name__', kind)}: {error}"
-                log.warning("a page's widget message was refused: %.300s", what)
+                refusals.say(f"{getattr(kind, '__name__', kind)}: {error}")
             else:
                 log.error("traceback suppressed from the page", exc_info=True)
 

@@ -19,7 +19,7 @@ import tornado.web
 from tests.conftest import Served, run_async, serve_server
 from tests.kernel_client import TableClient
 from tests.server.test_server import fetch_at_once
-from widgets.safety import CappedFileHandler
+from widgets.safety import REFUSED_LINES_PER_MINUTE, CappedFileHandler, Refusals
 from widgets.server import errors as server_errors
 from widgets.server.errors import quiet_routes
 from widgets.server.logs import LOG_LINES_PER_CLIENT_MINUTE, ClientLog
@@ -87,7 +87,8 @@ def test_bad_requests_write_no_traceback_and_at_most_the_clients_budget_of_lines
 
 def test_a_pages_malformed_widget_updates_leave_no_traceback_in_its_kernels_log(served: Served) -> None:
     """A page that sent malformed widget updates over and over wrote its kernel's log at 1.5 MB a second,
-    a traceback each; now a short line each (and the file stops at its cap, below)."""
+    a traceback each; now a short line each, :data:`REFUSED_LINES_PER_MINUTE` a minute at most (and the
+    file stops at its cap, below)."""
 
     async def scenario() -> None:
         client = await TableClient.open(served.base, "three-card-loo", timeout=120)
@@ -104,6 +105,8 @@ def test_a_pages_malformed_widget_updates_leave_no_traceback_in_its_kernels_log(
     logs = list(served.folder.glob("kernel-*.log"))
     text = "".join(path.read_text(errors="replace") for path in logs)
     assert "a page's widget message was refused: TraitError" in text, text[-2000:]
+    assert text.count("a page's widget message was refused") == REFUSED_LINES_PER_MINUTE < 60
+    assert "next refused widget messages this minute are counted, not written" in text
     assert "Traceback" not in text, text[:3000]
     assert "Traceback" not in served.log()
 
@@ -127,6 +130,28 @@ def test_a_kernels_log_file_stops_at_its_cap_with_a_line_saying_so(tmp_path: Pat
     again = CappedFileHandler(path, max_bytes=4096)  # a kernel's log file is its own, but never grows past it
     assert again.stopped
     again.close()
+
+
+def test_a_pages_refusals_past_its_budget_are_counted_and_said_after_the_minute(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = [1000.0]
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])
+    refusals = Refusals(per_minute=3)
+    with caplog.at_level(logging.INFO, logger="lanterloo"):
+        for n in range(10):
+            refusals.say(f"TraitError: {n}")
+        clock[0] += 61
+        refusals.say("TraitError: later")
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith("lanterloo")]
+    assert lines == [
+        "a page's widget message was refused: TraitError: 0",
+        "a page's widget message was refused: TraitError: 1",
+        "a page's widget message was refused: TraitError: 2",
+        "the page's next refused widget messages this minute are counted, not written",
+        "7 more of the page's widget messages were refused in a minute (not written)",
+        "a page's widget message was refused: TraitError: later",
+    ]
 
 
 class _Failing(tornado.web.RequestHandler):
