@@ -151,7 +151,11 @@ lint: $(TEST_STAMP)
 unit: $(TEST_STAMP) servers
 	$(PY) -m pytest -m "not browser" -q -n 2
 
-test: $(TEST_STAMP) chromium engines servers lint book
+# Lint (one process, mostly mypy) and the book (mostly one notebook's kernel at a time) side by side
+# on the machine's two cores; each one's output is printed whole when it ends.
+test: $(TEST_STAMP) chromium engines servers
+	@echo "==> lint and the book, side by side"
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint book
 	@echo "==> pytest: unit tests and doctests, on two processes"
 	$(PY) -m pytest -m "not browser" -q -n 2
 	@echo "==> pytest: browser tests and the journeys in chromium, Firefox and WebKit, on two processes"
