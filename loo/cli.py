@@ -26,6 +26,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from multiprocessing import resource_tracker
 from typing import Any, NoReturn, TextIO
 
 from loo.core.bots import RandomBot
@@ -406,6 +407,10 @@ def simulate(
         # none reaches a worker while its Python starts (a traceback per worker, once), and each worker
         # then ignores it. The parent blocks it only while they start, so a Ctrl-C pressed then waits
         # and is delivered as soon as the pool is up (ignoring it instead lost that key press).
+        # multiprocessing's resource tracker, started by the pool's first lock, unblocks Ctrl-C when it has
+        # started (whatever the mask was before), so that the workers after it would take the key press
+        # as they start: started first, it does nothing to the mask later.
+        resource_tracker.ensure_running()
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # this thread's, as it was
         try:
             pool = context.Pool(jobs, initializer=_start_worker, initargs=(table,))
