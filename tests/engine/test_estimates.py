@@ -204,7 +204,7 @@ def test_each_estimate_lies_within_three_standard_errors_of_a_much_larger_indepe
 ) -> None:
     view = position()
     hint = estimate(player(), view)
-    # Ten times the hint's worlds (at least 1,000): its own error then adds a third at most to the hint's.
+    # Ten times the hint's worlds (at least 1,000): its interval about a third as wide as the hint's.
     n = max(1000, -(-10 * hint.samples // 500) * 500)
     big = estimate(player(), view, seed=position_seed(view) ^ 0x5EED, least=n, most=n, batch=500)
     assert big.samples == n >= 10 * hint.samples
