@@ -229,6 +229,10 @@ def test_ctrl_c_in_a_terminal_stops_the_workers_with_one_line(after: float) -> N
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command, in a terminal of its own
         os.chdir(ROOT)
+        # as a shell in a terminal starts a command: Ctrl-C's signal neither ignored nor blocked, though
+        # the tests may run where it is (a shell starts a background job with SIGINT ignored)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         os.execv(sys.executable, argv)
     shown = b""
     deadline = time.monotonic() + 60
