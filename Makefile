@@ -94,7 +94,7 @@ $(RUNTIME_STAMP): pyproject.toml $(CONSTRAINTS) | $(VENV)/bin/python
 	$(PIP) install --quiet --upgrade pip setuptools
 	$(PIP) install --quiet -e .
 	@# table kernels run python -OO (widgets/server/kernels.py): their bytecode, compiled once here
-	$(PY) -OO -m compileall -q $(VENV)/lib
+	$(PY) -OO -m compileall -q -j 0 $(VENV)/lib
 	touch $@
 
 $(TEST_STAMP): $(RUNTIME_STAMP)
@@ -149,11 +149,14 @@ lint: $(TEST_STAMP)
 # servers, on ports of their own (tests/conftest.py::serve_server). The journeys (tests/journeys) have
 # one file per engine, so a process runs at most the one Firefox or WebKit it was given.
 unit: $(TEST_STAMP) servers
-	$(PY) -m pytest -m "not browser" -q -n 2
-
-test: $(TEST_STAMP) chromium engines servers lint book
 	@echo "==> pytest: unit tests and doctests, on two processes"
 	$(PY) -m pytest -m "not browser" -q -n 2
+
+# The book's build runs its pages one at a time, on one core: lint and the unit tests (which need no
+# book) run beside it, each one's output printed whole when it ends. Then the browser tests.
+test: $(TEST_STAMP) chromium engines servers
+	@echo "==> lint, the book and the unit tests side by side (each one's output shown when it ends)"
+	@$(MAKE) --no-print-directory -j3 --output-sync=target lint book unit
 	@echo "==> pytest: browser tests and the journeys in chromium, Firefox and WebKit, on two processes"
 	$(PY) -m pytest -m browser -q -n 2 --dist loadfile
 

@@ -22,11 +22,11 @@ import os
 import random
 import signal
 import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from multiprocessing import resource_tracker
 from typing import Any, NoReturn, TextIO
 
 from loo.core.bots import RandomBot
@@ -403,17 +403,27 @@ def simulate(
         # browser driver, a kernel's) in whatever state another thread left it, and a worker then
         # waits forever on one (seen: a whole test run hung in simulate on a fresh Debian 12).
         context = multiprocessing.get_context("spawn")
-        # The workers start with Ctrl-C ignored: a signal ignored is still ignored after exec, and Python
-        # then leaves it so. Ignoring it only in the initializer left a moment, while a worker's Python
-        # was starting, in which Ctrl-C printed that worker's traceback.
-        main = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        # The workers start with Ctrl-C blocked: a blocked signal stays blocked across fork and exec, so
+        # none reaches a worker while its Python starts (a traceback per worker, once), and each worker
+        # then ignores it. The parent blocks it only while they start, so a Ctrl-C pressed then waits
+        # and is delivered as soon as the pool is up (ignoring it instead lost that key press).
+        # multiprocessing's resource tracker, started by the pool's first lock, unblocks Ctrl-C when it has
+        # started (whatever the mask was before), so that the workers after it would take the key press
+        # as they start: started first, it does nothing to the mask later.
+        # (Windows has no signal masks, and no resource tracker to start: its workers are left as they start.)
+        masks = hasattr(signal, "pthread_sigmask")
+        if masks:
+            resource_tracker.ensure_running()
+            mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # this thread's, as it was
         try:
             pool = context.Pool(jobs, initializer=_start_worker, initargs=(table,))
-        finally:
-            if main:
-                signal.signal(signal.SIGINT, previous)
+        except BaseException:
+            if masks:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            raise
         with pool as workers:
+            if masks:  # in the block: a Ctrl-C it delivers ends the workers
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             # Random play is fast: give each worker ten blocks at a time (passing blocks one by one took 1.8 s
             # instead of 1.4 for 100,000 hands); slower bots get one at a time, so that progress is shown often.
             chunk = max(1, min(10, blocks // (4 * jobs))) if fast else 1

@@ -28,7 +28,7 @@ from tornado.httpclient import HTTPClientError
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
 from tests.conftest import ROOT, Served, run_async, serve_server
-from tests.kernel_client import TableClient, encode_message, fetch, masked_frame
+from tests.kernel_client import TableClient, TableClientError, encode_message, fetch, masked_frame
 
 T = TypeVar("T")
 OPEN_WAIT = 90.0  # a table's kernel may still be starting on a busy machine
@@ -510,7 +510,19 @@ def test_a_server_out_of_files_pauses_then_serves_again_with_a_line_not_a_flood(
         # and a kernel started before then would find no file to open either.
         while len(os.listdir(f"/proc/{starved.process.pid}/fd")) > FILE_LIMIT // 2 and time.monotonic() < began + 20:
             await asyncio.sleep(0.1)
-        again = await TableClient.open(starved.base, TABLE, timeout=OPEN_WAIT)
+        # A new reader who finds the server not yet ready reloads; within the half-minute the server
+        # must give them a dealt table (each refusal kept, with the log, for the failure's message).
+        refused: list[str] = []
+        while True:
+            try:
+                again = await TableClient.open(starved.base, TABLE, timeout=OPEN_WAIT)
+                break
+            except TableClientError as problem:
+                refused.append(str(problem)[:120])
+                if time.monotonic() > began + 30:
+                    log = starved.log()[offset:][-3000:]
+                    raise AssertionError(f"no table for a new reader: {refused}; log: {log}") from problem
+                await asyncio.sleep(1)
         took = time.monotonic() - began
         assert again.board(), "a new reader gets a dealt table once the connections are gone"
         await again.close(shutdown=True)

@@ -288,15 +288,20 @@ class Page:
                 raise AssertionError(f"{self.engine}: waited {timeout:.0f} s for {what}; last: {last}")
             time.sleep(0.1)
 
-    def visible(self, target: Target, *, in_view: bool = False, timeout: float = WAIT) -> Found:
-        """Wait until ``target`` is visible (and in view, if asked); what was read then."""
+    def visible(
+        self, target: Target, *, in_view: bool = False, within: float | None = None, timeout: float = WAIT
+    ) -> Found:
+        """Wait until ``target`` is visible (and in view, if asked; and no wider than ``within`` CSS px,
+        if given, as a layout that has reflowed to a new window size is); what was read then."""
 
         def check() -> tuple[bool, Found]:
             found = self.find(target)
             ok = found.visible and found.box["width"] > 0 and found.box["height"] > 0
-            return ok and (found.in_view or not in_view), found
+            fits = within is None or found.box["width"] <= within
+            return ok and fits and (found.in_view or not in_view), found
 
-        return self._until(f"{target} to be visible" + (" in view" if in_view else ""), check, timeout)  # type: ignore[no-any-return]
+        what = f"{target} to be visible" + (" in view" if in_view else "") + (f" within {within} px" if within else "")
+        return self._until(what, check, timeout)  # type: ignore[no-any-return]
 
     def gone(self, target: Target, *, timeout: float = WAIT) -> None:
         self._until(f"{target} to be gone", lambda: (self.find(target).shown == 0, target), timeout)

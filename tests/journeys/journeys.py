@@ -109,8 +109,10 @@ def shots(page: Page, name: str, frame: str | None, *, whole: bool = True) -> No
         page.viewport(width, height)
         if frame:
             page.evaluate("(css) => { document.querySelector(css).scrollIntoView({block: 'start'}); return 1; }", frame)
-        shown = page.visible(Target.of(".loo-board", frame=frame), in_view=whole)
         wide = page.evaluate("() => innerWidth")
+        # The layout reflows to the new size a moment after the window has it (Firefox's frames later
+        # than the rest): wait for a board that fits, then check below that it does.
+        shown = page.visible(Target.of(".loo-board", frame=frame), in_view=whole, within=wide + 1)
         if page.engine == "webkit" and size == "phone":
             # Named, not skipped: MiniBrowser's window cannot be made narrower than its toolbar
             # (about 447 CSS px here), so WebKit's "phone" is that wide.

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
+import logging
+import os
 import re
 import socket
 import sqlite3
@@ -434,6 +437,33 @@ def test_the_render_route_gives_a_new_table_an_id_and_holds_its_place(routed: La
     location = response.headers["Location"]
     assert re.fullmatch(r"/voila/render/nap\.ipynb\?table=[\w-]{22}&deal=nap.hoffmann.s0.n7", location), location
     assert routed.seats is not None and routed.seats.in_use() == 1 and reserved(routed.db_path) == 1
+
+
+def test_a_server_out_of_files_answers_a_table_page_with_a_busy_page_and_one_line(
+    routed: LanterlooServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Out of files (an attack holding every connection), Voila's page could not read its notebook:
+    a 500 and a traceback in the log for every reader who tried. Now the reader gets a 503 page that
+    says to try again and that their game is safe, the log one line, and the place is given back."""
+    (first,) = fetch_at_once(routed.app, ["/voila/render/nap.ipynb"])
+    location = first.headers["Location"]
+
+    async def out_of_files(self: object, path: str | None = None) -> None:
+        raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+
+    monkeypatch.setattr(server_pages.TornadoVoilaHandler, "get", out_of_files)
+    with caplog.at_level(logging.WARNING):
+        (page,) = fetch_at_once(routed.app, [location])
+    body = page.body.decode()
+    assert page.code == 503 and page.headers["Retry-After"] == "5"
+    assert "<h1>The server is busy</h1>" in body and "Your game is safe" in body
+    assert f'href="{location.replace("&", "&amp;")}">Try again' in body
+    assert not any(r.exc_info for r in caplog.records), "no traceback in the log"
+    lines = [r.getMessage() for r in caplog.records if "out of resources" in r.getMessage()]
+    assert len(lines) == 1, lines  # the request's one access line, saying why
+    assert lines[0].startswith("503 GET /voila/render/nap.ipynb?table="), lines
+    assert lines[0].endswith(": out of resources (Too many open files)"), lines
+    assert routed.seats is not None and routed.seats.in_use() == 0, "the page's place is given back"
 
 
 # --- What a table page loads ----------------------------------------------------------------------

@@ -195,3 +195,18 @@ def test_tornado_settings_given_are_added_to_the_servers_own_which_win(monkeypat
     assert app.tornado_settings["compress_response"] is True
     for key, value in own_tornado_settings().items():
         assert app.tornado_settings[key] == value, key
+
+
+def test_the_server_starts_without_compiling_rfc3987s_grammars() -> None:
+    """Importing rfc3987_syntax (jsonschema's checker of the "iri" formats) compiles 38 grammars:
+    3 s of every server start, for a format no schema the server loads uses. The server's package
+    refuses that import; jsonschema, and Voila with it, still load and validate."""
+    script = (
+        "import sys, widgets.server, jsonschema\n"
+        "assert sys.modules['rfc3987_syntax'] is None, 'rfc3987_syntax was imported'\n"
+        "checker = jsonschema.Draft202012Validator.FORMAT_CHECKER\n"
+        "assert 'iri' not in checker.checkers and 'date-time' in checker.checkers\n"
+        "jsonschema.validate({'a': 1}, {'properties': {'a': {'type': 'integer'}}})\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr

@@ -86,6 +86,15 @@ The package, by what each module owns:
 * :mod:`widgets.server.kernels`: table kernels started lean (:mod:`widgets.table_kernel`).
 """
 
-from widgets.server.app import main
+import sys
+
+# jsonschema checks the "iri" formats with rfc3987_syntax when it is installed (jupyter-events asks
+# for jsonschema's format extras), and importing that compiles 38 grammars: 3 s of the server's 6 s
+# start, for every server and every test that starts one. No schema the server loads has an "iri"
+# format (Jupyter's event schemas among them), so the import is refused and jsonschema leaves that
+# one format unchecked. Set only if nothing has imported it yet.
+sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+
+from widgets.server.app import main  # noqa: E402
 
 __all__ = ["main"]

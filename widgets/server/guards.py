@@ -41,7 +41,7 @@ MAX_URI_BYTES = 8 << 10
 MAX_BODY_BYTES = 64 << 10
 # How long the server stops accepting connections when it has no file left for one.
 ACCEPT_PAUSE_SECONDS = 0.5
-_RESOURCE_ERRORS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
+RESOURCE_ERRORS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 # Out of files, the accept loop pauses twice a second: it says so once a minute, with a count.
 accept_log = ClientLog(log, per_minute=1)
 # Connections one client address may hold open at once; past that a new one is closed as it is
@@ -100,7 +100,7 @@ def quiet_accept_handler(sock: socket.socket, callback: Callable[[socket.socket,
             except ConnectionAbortedError:
                 continue
             except OSError as error:
-                if error.errno not in _RESOURCE_ERRORS:
+                if error.errno not in RESOURCE_ERRORS:
                     raise
                 accept_log.warning("accept", "cannot accept connections (%s): pausing %.1f s",
                                   os.strerror(error.errno or 0), ACCEPT_PAUSE_SECONDS)  # fmt: skip

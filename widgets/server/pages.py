@@ -26,8 +26,17 @@ from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
 from widgets.card_style import card_css
+from widgets.server.guards import RESOURCE_ERRORS
 from widgets.server.presence import seat_presence
-from widgets.server.seats import Seat, SeatedKernelManager, TableSeats, query_with, reserve_table_id, send_tables_full
+from widgets.server.seats import (
+    Seat,
+    SeatedKernelManager,
+    TableSeats,
+    query_with,
+    reserve_table_id,
+    send_server_busy,
+    send_tables_full,
+)
 from widgets.server.shared_pages import SEAT_HEADER, claim_seat, shared_tables_html
 from widgets.table_pages import tables_page
 
@@ -275,7 +284,7 @@ class TableRenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
         if not is_table:  # only a table notebook, by its own name: never another file, a folder or a listing
             raise tornado.web.HTTPError(404)
         if self.seats is None:
-            await super().get(path=path)
+            await self._render(path)
             return
         table_id = self.get_query_argument("table", None)
         client = self.request.remote_ip
@@ -303,9 +312,20 @@ class TableRenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
             token, browser = self.get_query_argument("seat", None), self.request.headers.get(SEAT_HEADER)
             if token and browser and table_id:  # a seat's page: the server marks it here while it is connected
                 self._seat.on_settle = lambda kernel_id: seat_presence.note(kernel_id, table_id, token[:64], browser)
-            await super().get(path=path)
+            await self._render(path)
         finally:
             self._seat.release()
+
+    async def _render(self, path: str | None) -> None:
+        """Voila's page for the table notebook ``path``; out of files (an attack holding every
+        connection, say) before the page has begun, the server-busy page and a line in the log,
+        where Voila's 500 logged a traceback for every reader who tried."""
+        try:
+            await super().get(path=path)
+        except OSError as error:
+            if error.errno not in RESOURCE_ERRORS or self._headers_written:
+                raise
+            send_server_busy(self, error)
 
 
 class TemplateAssetHandler(TemplateStaticFileHandler):  # type: ignore[misc]

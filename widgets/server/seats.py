@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import os
 import secrets
 import time
 from collections.abc import Callable, Iterable
@@ -372,6 +373,53 @@ def send_tables_full(handler: tornado.web.RequestHandler, seats: TableSeats) -> 
     again = handler.request.uri or book
     page = tables_full_page(cap=seats.cap, again=again, saved_game=saved_game, per_client=mine, book=book)
     handler.finish(page)
+
+
+def server_busy_page(*, again: str, saved_game: bool, book: str = "/") -> str:
+    """The page a reader gets when the server has run out of files (or memory) for their page."""
+    if saved_game:
+        safe = (
+            "<p><strong>Your game is safe.</strong> It is saved on the server, and it carries on "
+            "from its last move when you try again.</p>"
+        )
+    else:
+        safe = "<p>No game had been started for you yet, so nothing is lost.</p>"
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>The server is busy · Lanterloo</title>
+<style>{_FULL_STYLE}</style>
+</head>
+<body>
+<main>
+<h1>The server is busy</h1>
+<p>It has too many connections open just now to start your table. Try again in a few seconds.</p>
+{safe}
+<p><a class="again" href="{html.escape(again, quote=True)}">Try again</a></p>
+<p>Or <a href="{html.escape(book, quote=True)}" target="_top">go back to the book</a>:
+its pages and their example hands need no table.</p>
+</main>
+</body>
+</html>
+"""
+
+
+def send_server_busy(handler: tornado.web.RequestHandler, error: OSError) -> None:
+    """Answer ``handler``'s request, which ran out of files or memory (``error``), with the
+    server-busy page: 503, and when to try again; one line in the log, not a traceback."""
+    handler.clear()
+    # Said on the request's one access line (widgets.server.logs.log_request), within its client's budget.
+    handler.failure = f"out of resources ({os.strerror(error.errno or 0)})"  # type: ignore[attr-defined]
+    handler.set_status(503)
+    handler.set_header("Retry-After", "5")
+    handler.set_header("Cache-Control", "no-store")
+    handler.set_header("Content-Type", "text/html; charset=UTF-8")
+    book = str(handler.settings.get("base_url") or "/")
+    again = handler.request.uri or book
+    saved_game = handler.get_query_argument("table", None) is not None
+    handler.finish(server_busy_page(again=again, saved_game=saved_game, book=book))
 
 
 class OneRefillAtATime:
