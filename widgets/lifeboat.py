@@ -49,8 +49,16 @@ def keep_on_exit(model: TableModel) -> None:
     _watched.append(model)
 
 
+FINISH_SECONDS = 3.0
+"""How long an ending kernel waits for a save under way on its writer's thread (widgets.save_writer)."""
+
+
 def _launch_all() -> None:
     for model in _watched:
+        try:  # a save under way: what it wrote is not handed on (the lifeboat's write would be refused)
+            model.finish_saves(FINISH_SECONDS)
+        except Exception:
+            log.exception("table %s: the save under way could not be waited for", model.table_id)
         if model._unsaved and model._store is not None and model.table_id is not None:
             launch(model.table_id, model._count, model._unsaved)
 

@@ -51,6 +51,7 @@ from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_co
 from widgets.hints import Hint, hint_for
 from widgets.journal import START, Event, Journals
 from widgets.moves import Move, push_move
+from widgets.save_writer import SaveWriter
 from widgets.saving import SAVING_NOTES, ReplayError, SavingTable
 from widgets.table_words import cited
 
@@ -113,6 +114,10 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self._saved_note = ""  # said once the store takes them
         self._never_saved = False  # a table the server could give no place among its saved games
         self._logged_failure = 0.0  # when the store's failing was last logged
+        self._writer: SaveWriter | None = None  # the thread that saves, in a table's kernel (widgets.saving)
+        self._in_flight = 0  # how many of the events not yet saved the writer is writing now
+        self._probing = False  # the writer is asking whether a failing store can be written again
+        self._write_round = 0  # counts the reloads: what the writer was given before one is not taken
         self._moves: list[Move] = []  # the moves made since the table was last redrawn
         self.moves: tuple[Move, ...] = ()  # the moves the latest change made, for widgets.pacing to lay out
         if journal is not None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from loo.actions import Action, IllegalActionError
@@ -38,6 +38,7 @@ from loo.core.rules import RecordError
 from loo.tiles import Tile
 from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.journal import START, Event, Journals, StaleTable, StoreError
+from widgets.save_writer import Done, SaveWriter
 
 log = logging.getLogger("lanterloo.widgets.model")
 
@@ -123,6 +124,10 @@ class SavingTable:
         _saved_note: str
         _never_saved: bool
         _logged_failure: float
+        _writer: SaveWriter | None
+        _in_flight: int
+        _probing: bool
+        _write_round: int
 
         def __init__(self, *, journal: Sequence[Event] | None = None, rng: random.Random | None = None) -> None: ...
         def _say(self, message: str) -> None: ...
@@ -186,29 +191,126 @@ class SavingTable:
         game goes on in memory, the reader is told it is not being saved, and the next change (or
         :meth:`save_again`) sends every event not yet saved, so no move is lost once the store works
         again. The log says why once, when it begins to fail, and again when it saves.
+
+        A table saving on a thread of its own (:meth:`save_off_thread`) hands them to it and
+        returns at once: what the store said is taken when it is done (:meth:`saves_done`).
         """
         assert self._store is not None and self.table_id is not None
-        was_failing, self._saved_note = self._failing, ""
+        if self._writer is not None:
+            self._send()
+            return True
+        self._saved_note = ""
         try:
-            self._count = self._store.append(self.table_id, self._count, self._unsaved)
+            count = self._store.append(self.table_id, self._count, self._unsaved)
         except StaleTable as stale:
-            log.info("table %s: a stale write was refused (%s)", self.table_id, stale)
-            new_game = any(event.get("type") == START for event in self._unsaved)
-            self._unsaved = []
-            self._reload(STALE_NEW_GAME_MESSAGE if new_game else STALE_MESSAGE)
+            self._stale(stale)
             return False
         except (StoreError, OSError) as error:
-            self._log_failure(f"could not save {len(self._unsaved)} events; kept to send again", error)
-            if not was_failing:  # the reader is told once, as long as it lasts: a retry redraws nothing
-                self._failing = True
-                self._say(self.message)
+            self._save_failed(error)
             return True
-        self._unsaved, kept, self._failing = [], len(self._unsaved), False
-        if was_failing:
-            log.warning("table %s: saved again, %d events kept meanwhile among them", self.table_id, kept)
-            self._saved_note = SAVED_AGAIN_MESSAGE
-            self._say(self.message)
+        self._saved(len(self._unsaved), count)
         return True
+
+    def _saved(self, written: int, count: int, *, quiet: bool = False) -> None:
+        """The store took the first ``written`` events not yet saved, and holds ``count`` now."""
+        was_failing = self._failing
+        self._count, self._unsaved, self._failing = count, self._unsaved[written:], False
+        if was_failing:
+            log.warning("table %s: saved again, %d events kept meanwhile among them", self.table_id, written)
+            self._saved_note = SAVED_AGAIN_MESSAGE
+            if not quiet:
+                self._say(self.message)
+
+    def _stale(self, stale: StaleTable) -> None:
+        """The store refused the write (another tab moved the game on): become the game as saved."""
+        log.info("table %s: a stale write was refused (%s)", self.table_id, stale)
+        new_game = any(event.get("type") == START for event in self._unsaved)
+        self._unsaved = []
+        self._reload(STALE_NEW_GAME_MESSAGE if new_game else STALE_MESSAGE)
+
+    def _save_failed(self, error: BaseException) -> None:
+        """The store failed the write: every event is kept to send again; the reader is told once."""
+        self._log_failure(f"could not save {len(self._unsaved)} events; kept to send again", error)
+        if not self._failing:  # the reader is told once, as long as it lasts: a retry redraws nothing
+            self._failing = True
+            self._say(self.message)
+
+    # ----- saving on a thread of its own (widgets.save_writer) ---------------------------------
+
+    def save_off_thread(self, writer: SaveWriter) -> None:
+        """From now on, save on ``writer``'s thread: a change is drawn at once, never waiting for the
+        store (a database that hangs held the reader's click for the store's whole limit, issue 28).
+
+        One write at a time, of every event not yet saved, from the count the store last gave: so
+        they are saved in the order they were made, and each is kept until the store has it. A write
+        that fails is sent again at the next change or :meth:`save_again`; a refused one reloads the
+        game as saved, as the store's answer would have at once."""
+        self._writer = writer
+
+    def _send(self) -> None:
+        """Give the writer the events not yet saved, unless a write is under way (then they go when it
+        is done)."""
+        self._take_saves()
+        writer, store, table_id = self._writer, self._store, self.table_id
+        if writer is None or store is None or table_id is None or self._in_flight or not self._unsaved:
+            return
+        batch, expected = list(self._unsaved), self._count
+        self._in_flight = len(batch)
+        if not self._failing:
+            self._saved_note = ""
+        writer.submit(("append", self._write_round, len(batch)), lambda s: s.append(table_id, expected, batch))
+
+    def saves_done(self) -> None:
+        """Take what the writer's thread has done (called on the kernel's thread when it has done one)."""
+        try:
+            self._take_saves()
+            if self._unsaved and not self._in_flight and not self._failing:
+                self._send()  # the changes made while the last write was under way
+        except Exception:
+            log.exception("table %s: could not take what was saved", self.table_id)
+
+    def _take_saves(self, *, quiet: bool = False) -> None:
+        writer = self._writer
+        if writer is None:
+            return
+        for done in writer.done():
+            kind, round_, written = done.tag
+            if kind == "ask":  # a question asked on the writer's thread: its answer, on this one
+                written(done)
+                continue
+            if round_ != self._write_round:  # given before the game was reloaded: nothing of it is kept
+                continue
+            if kind == "probe":
+                self._probing = False
+                if done.result is True and self._failing and not self._unsaved:
+                    log.warning("table %s: its store can be written again", self.table_id)
+                    self._failing, self._saved_note = False, SAVED_AGAIN_MESSAGE
+                    if not quiet:
+                        self._say(self.message)
+                continue
+            self._in_flight = 0
+            if done.error is None:
+                self._saved(written, int(done.result), quiet=quiet)
+            elif isinstance(done.error, StaleTable):
+                self._stale(done.error)
+            else:  # a full disk, a database away, or anything else: every event is kept to send again
+                self._save_failed(done.error)
+
+    def ask_off_thread(self, question: Callable[[Journals], Any], answered: Callable[[Done], None]) -> bool:
+        """Ask the store ``question`` on the writer's thread, after the writes given before it, and
+        give ``answered`` its :class:`~widgets.save_writer.Done` on the kernel's thread; False (nothing
+        asked) for a table that saves where it plays."""
+        if self._writer is None:
+            return False
+        self._writer.submit(("ask", self._write_round, answered), question)
+        return True
+
+    def finish_saves(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for the write under way and take what it did, telling the
+        reader nothing (the kernel is ending: what is still not saved goes to widgets.lifeboat)."""
+        if self._writer is not None:
+            self._writer.wait(timeout)
+            self._take_saves(quiet=True)
 
     def _log_failure(self, what: str, error: BaseException) -> None:
         """The first failure of a spell in a line naming the error, the next ones in a line a minute
@@ -227,9 +329,19 @@ class SavingTable:
     def save_again(self) -> bool:
         """If the store failed, try again now (every :data:`RETRY_SECONDS`, with no change to send it):
         the events it could not take, or, with none waiting, whether it can be written again. True
-        once the table is saved again (or never failed); the reader is told either way."""
+        once the table is saved again (or never failed); the reader is told either way. Saving on a
+        thread of its own, the try is given to that thread, and True comes once it has succeeded."""
         if self._store is None or self.table_id is None or self._replaying:
             return True
+        if self._writer is not None:
+            self._take_saves()
+            if self._unsaved:
+                self._send()
+                return False
+            if self._failing and not self._probing:
+                self._probing, table_id = True, self.table_id
+                self._writer.submit(("probe", self._write_round, 0), lambda s: _can_write(s, table_id))
+            return not self._failing
         if self._unsaved:
             self._save()
         elif self._failing and _can_write(self._store, self.table_id):
@@ -241,7 +353,7 @@ class SavingTable:
     def _saving_note(self) -> str:
         """What the reader is told of saving, after any message: not saved just now, saved again, or
         not saved at all (a table the server could give no place among its saved games)."""
-        if self._unsaved or self._failing:
+        if self._failing or (self._unsaved and self._writer is None):  # a write under way is no failure
             return NOT_SAVING_MESSAGE
         if self._never_saved:
             return NEVER_SAVED_MESSAGE
@@ -256,6 +368,7 @@ class SavingTable:
         """Become the game as saved (after a refused write); if it cannot be read, stop saving and say so."""
         assert self._store is not None and self.table_id is not None
         self._unsaved, self._failing, self._saved_note = [], False, ""
+        self._forget_writes()
         try:
             saved = self._store.load(self.table_id)
             fresh = type(self)(journal=saved.events, rng=self._rng)
@@ -268,6 +381,10 @@ class SavingTable:
             setattr(self, name, getattr(fresh, name))
         self._count = saved.count
         self._say(message)
+
+    def _forget_writes(self) -> None:
+        """The game is reloaded: a write under way, whatever the store says of it, changes nothing now."""
+        self._in_flight, self._probing, self._write_round = 0, False, self._write_round + 1
 
     def _replay(self, journal: Sequence[Event]) -> None:
         """Rebuild the game the events describe, each change made again with its saved bot actions."""

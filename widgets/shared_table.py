@@ -28,7 +28,7 @@ from typing import Any
 from loo.actions import Action
 from loo.core.protocols import Piece
 from widgets.dealcode import DealCode
-from widgets.journal import START, Event, Journals, Saved
+from widgets.journal import START, Event, Journals, Saved, StaleTable
 from widgets.model import TableModel
 from widgets.saving import _GAME_STATE, WAITING_MESSAGE
 
@@ -158,11 +158,22 @@ class SharedTableModel(TableModel):
         """Another seat wrote first: become the game as saved, quietly if it was only the computers' move."""
         assert self._store is not None and self.table_id is not None
         self._unsaved = []
+        self._forget_writes()
         try:
             self.rebuild(self._store.load(self.table_id))
         except Exception:
             log.exception("table %s: could not reload the shared game", self.table_id)
         self._say("" if self._quiet else MOVED_FIRST_MESSAGE)
+
+    def _stale(self, stale: StaleTable) -> None:
+        """Another seat wrote first; said only if a move of this seat's was refused (a write saved on
+        the kernel's writer thread is refused after the computers' move was drawn, not during it)."""
+        quiet = self._quiet
+        self._quiet = quiet or all(event.get("type") == BOTS for event in self._unsaved)
+        try:
+            super()._stale(stale)
+        finally:
+            self._quiet = quiet
 
     def rebuild(self, saved: Saved) -> None:
         """Become the game ``saved`` holds, at this seat."""

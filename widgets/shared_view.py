@@ -27,6 +27,7 @@ from widgets.lifeboat import keep_on_exit
 from widgets.live_table import LiveTable, notice
 from widgets.model import TableModel
 from widgets.safety import guarded
+from widgets.save_writer import Done
 from widgets.saving import RETRY_SECONDS
 from widgets.seating import COMPUTER, PERSON, SeatBook, SeatRow
 from widgets.shared import ROW, lean
@@ -274,6 +275,7 @@ def served_shared(
         model.store_failed()
     table.show_seats(book.seats(table_id))
     keep_on_exit(model)  # a move the disk would not take outlives the kernel (widgets.lifeboat)
+    saves_off_thread(model, store)  # a seat's move is shown at once; the other seats see it once saved
     follower = Follower(model, book, table_id, table.show_seats, browser=browser, on_lost=table.leave_seat)
     table.follower = follower
     if follow:
@@ -299,6 +301,7 @@ class PendingDeals:
     def __init__(self, model: TableModel, book: SeatBook, table_id: str) -> None:
         self.model, self.book, self.table_id = model, book, table_id
         self._failed = 0.0
+        self._asking = False  # the teacher's deal is being looked for on the writer's thread
 
     def start(self) -> None:
         from tornado.ioloop import PeriodicCallback
@@ -315,16 +318,56 @@ class PendingDeals:
                     model._reload(SAVED_MEANWHILE_MESSAGE)  # saved meanwhile: a lifeboat, another tab
             if model._store is None or not (model.hand.is_over or not model.hand.actions):
                 return
-            if self.book.pending(self.table_id) is not None and (code := self.book.take_pending(self.table_id)):
-                model.play_code(code)
+            table_id = self.table_id
+            # In a table's kernel the question goes to the writer's thread: a database that hangs
+            # holds no click of the reader's (widgets.save_writer).
+            if not self._asking and model.ask_off_thread(lambda s: SeatBook(s).pending(table_id), self._answered):  # type: ignore[arg-type]
+                self._asking = True
+            elif model._writer is None and self.book.pending(table_id) is not None:
+                self._deal()
         except StoreError as error:  # a database away, a full disk: said in a line, no traceback
-            if time.monotonic() - self._failed > 60:
-                log.warning("table %s: could not look for the teacher's deal just now (%s)", self.table_id, error)
-                self._failed = time.monotonic()
-        except Exception:
-            if time.monotonic() - self._failed > 60:
-                log.exception("table %s: could not deal the teacher's deal, or save again", self.table_id)
-                self._failed = time.monotonic()
+            self._failed_now(error)
+        except Exception as error:
+            self._failed_now(error)
+
+    def _answered(self, done: Done) -> None:
+        self._asking = False
+        model = self.model
+        try:
+            if done.error is not None:
+                raise done.error
+            if done.result is not None and model._store is not None and (model.hand.is_over or not model.hand.actions):
+                self._deal()
+        except Exception as error:
+            self._failed_now(error)
+
+    def _deal(self) -> None:
+        if code := self.book.take_pending(self.table_id):
+            self.model.play_code(code)
+
+    def _failed_now(self, error: Exception) -> None:
+        if time.monotonic() - self._failed <= 60:  # one line a minute at most
+            return
+        if isinstance(error, StoreError):  # a database away, a full disk: said in a line, no traceback
+            log.warning("table %s: could not look for the teacher's deal just now (%s)", self.table_id, error)
+        else:
+            log.error("table %s: could not deal the teacher's deal, or save again", self.table_id, exc_info=error)
+        self._failed = time.monotonic()
+
+
+def saves_off_thread(model: TableModel, store: Journals) -> None:
+    """In a table's kernel, ``model`` saves on a thread of its own (:mod:`widgets.save_writer`), with
+    a connection of its own to the server's database: the reader's click never waits for it. Outside
+    a kernel (a test, a script) the saves stay where they are made."""
+    kernel_app = sys.modules.get("ipykernel.kernelapp")
+    if kernel_app is None or not kernel_app.IPKernelApp.initialized() or not server_store(store):
+        return
+    from tornado.ioloop import IOLoop
+
+    from widgets.save_writer import SaveWriter
+
+    loop = IOLoop.current()
+    model.save_off_thread(SaveWriter(store.reopened, wake=lambda: loop.add_callback(model.saves_done)))  # type: ignore[attr-defined]
 
 
 def follow_pending(model: TableModel, store: Journals, table_id: str) -> None:
@@ -332,6 +375,7 @@ def follow_pending(model: TableModel, store: Journals, table_id: str) -> None:
     not take, in this kernel and after it (a server's store only: :mod:`widgets.lifeboat`)."""
     if server_store(store):
         keep_on_exit(model)
+        saves_off_thread(model, store)
         try:
             PendingDeals(model, SeatBook(store), table_id).start()  # type: ignore[arg-type]
         except Exception:

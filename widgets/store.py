@@ -196,6 +196,7 @@ class TableStore:
         named = os.environ.get("LANTERLOO_DB") or ""
         place: str | Path = path if path is not None else named if is_database_url(named) else default_path()
         self.path: Path | str = shown(str(place)) if is_database_url(place) else Path(place)
+        self._place = place  # as given (a PostgreSQL address with its password): reopened()
         self._db: Any  # sqlite3's connection, or one that behaves as it does
         self._identity: tuple[int, int] | None = None
         self._timeout = timeout
@@ -335,6 +336,11 @@ class TableStore:
 
     def close(self) -> None:
         self._db.close()
+
+    def reopened(self) -> TableStore:
+        """Another store on the same database, for another thread (an SQLite connection is its
+        thread's own, and a PostgreSQL one answers one statement at a time)."""
+        return TableStore(self._place, timeout=self._timeout)
 
     def __enter__(self) -> TableStore:
         return self

@@ -14,6 +14,7 @@ import os
 import random
 import re
 import shutil
+import sqlite3
 import threading
 import time
 import urllib.parse
@@ -24,7 +25,10 @@ from typing import Any, TypeVar
 
 import pytest
 
-from tests.conftest import ROOT, Served, serve_server
+from tests.conftest import ROOT, Served, run_async, serve_server
+from tests.helpers.disk import saved_count
+from tests.kernel_client import TableClient
+from tests.server.test_disk_faults import play, shown, until_saved
 from widgets.card_style import SHEET_PATH
 from widgets.live_table import DATABASE_AWAY, served_table
 from widgets.model import TableModel
@@ -175,6 +179,37 @@ def test_a_table_whose_postgresql_freezes_waits_a_bounded_time_says_so_and_saves
         time.sleep(0.2)
     assert not model._unsaved and SAVED_AGAIN_MESSAGE in model.message
     assert TableStore(url).load(table_id).events == kept
+
+
+def test_a_click_while_the_database_is_locked_is_answered_at_once_and_the_move_saved_once_it_answers(
+    tmp_path: Path, one_table: Path
+) -> None:
+    """A table's kernel saves on a thread of its own (widgets.save_writer). Before, the kernel saved
+    each move before it answered the click: with the database held by another writer (SQLite's lock,
+    as a database that hangs), the click's answer came only when the store gave up, five seconds
+    later, saying the game was not being saved. Now the move is drawn at once, the save waits on the
+    writer's thread, and it lands once the database answers."""
+    db = tmp_path / "tables.sqlite3"
+    with serve_server(tmp_path, "--db", str(db), tables=one_table) as served:
+
+        async def scenario() -> None:
+            own = await TableClient.open(served.base, TABLE, timeout=120)
+            assert own.table_id
+            await until_saved(db, own.table_id)
+            count, before = saved_count(db, own.table_id), own.board()
+            with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as holder:
+                holder.execute("BEGIN EXCLUSIVE")  # every other connection waits (up to its 5 s)
+                await play(own, 1)
+                answered = shown(own)
+                holder.execute("ROLLBACK")
+            assert own.board() != before, "the move is drawn"
+            assert NOT_SAVING_MESSAGE not in answered, "the click was answered only once the save failed"
+            await until_saved(db, own.table_id, more_than=count)
+            assert NOT_SAVING_MESSAGE not in shown(own)
+            await own.close(shutdown=True)
+
+        run_async(scenario())
+    assert "Traceback" not in served.log()
 
 
 # ----- the teacher's console with a class's tables -------------------------------------------------

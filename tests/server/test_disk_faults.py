@@ -46,6 +46,15 @@ async def play(client: TableClient, moves: int) -> None:
         await client.settled(await client.click(target), timeout=60)
 
 
+async def until_saved(db: Path, table_id: str, more_than: int = -1) -> None:
+    """Wait until the table's saved count is above ``more_than`` and stays put (its writer is done)."""
+    deadline, last = time.monotonic() + 30, -2
+    while (now := saved_count(db, table_id)) != last or now <= more_than:
+        assert time.monotonic() < deadline, f"the table's moves were not saved ({now} events)"
+        last = now
+        await asyncio.sleep(0.3)
+
+
 def alive(served: Served, *clients: TableClient) -> bool:
     """The server runs, and so does every client's kernel."""
     kernels = served.kernel_ids()
@@ -63,11 +72,12 @@ def test_a_database_made_read_only_under_a_running_server_kills_nothing_and_the_
             own = await TableClient.open(served.base, TABLE, timeout=WAIT)
             assert own.table_id
             await play(own, 2)
+            await until_saved(db, own.table_id)  # saved on the kernel's writer thread, a moment later
             saved = saved_count(db, own.table_id)
             assert saved >= 2 and NOT_SAVING_MESSAGE not in shown(own)
             with read_only(*database_files(db)):
                 await play(own, 3)  # the moves are made, and kept in the kernel's memory
-                assert NOT_SAVING_MESSAGE in shown(own), "the reader is told in plain words"
+                await own.wait_for(lambda: NOT_SAVING_MESSAGE in shown(own), 10, "the reader told in plain words")
                 assert saved_count(db, own.table_id) == saved
                 fresh = await TableClient.open(served.base, TABLE, timeout=WAIT)  # a new table: unsaved, and says so
                 assert fresh.board() and NEVER_SAVED_MESSAGE in shown(fresh)
@@ -160,7 +170,7 @@ def test_a_shared_tables_move_made_on_a_full_disk_reaches_every_seat_once_the_di
 
             disk.fill()
             await play(seats[mover], 1)
-            assert NOT_SAVING_MESSAGE in shown(seats[mover]), "the mover is told the move is not saved yet"
+            await seats[mover].wait_for(lambda: NOT_SAVING_MESSAGE in shown(seats[mover]), 10, "the mover told")
             await asyncio.sleep(3)  # the other seat learns of moves through the database: not yet
             assert saved_count(db, table_id) == count and seats[other].board() == before
             # The other seat's reader reloads meanwhile: the game as saved, and the table waiting for the disk.
@@ -195,10 +205,12 @@ def test_a_table_closed_while_the_disk_is_full_loses_none_of_its_moves(tmp_path:
             own = await TableClient.open(served.base, TABLE, timeout=WAIT)
             assert own.table_id
             await play(own, 1)
+            await until_saved(db, own.table_id)  # saved on the kernel's writer thread, a moment later
             count = saved_count(db, own.table_id)
             disk.fill()
             await play(own, 3)
-            assert NOT_SAVING_MESSAGE in shown(own) and saved_count(db, own.table_id) == count
+            await own.wait_for(lambda: NOT_SAVING_MESSAGE in shown(own), 10, "the reader told")
+            assert saved_count(db, own.table_id) == count
             await own.close(shutdown=True)  # the page closed (or reloaded): its kernel ends
             again = await TableClient.open(served.base, TABLE, f"table={own.table_id}", timeout=WAIT)
             assert again.board() and NOT_SAVING_MESSAGE in shown(again), "reopened meanwhile: said at once"
