@@ -138,7 +138,8 @@ class Refusals:
         self._began = -float("inf")
         self._written = self._left_out = 0
 
-    def say(self, what: str) -> None:
+    def say(self, what: str | Callable[[], str]) -> None:
+        """Write ``what`` (or what it makes, made only if written: a refusal counted costs no words)."""
         now = time.monotonic()
         if now - self._began >= 60:
             if self._left_out:
@@ -147,7 +148,7 @@ class Refusals:
             self._began, self._written, self._left_out = now, 0, 0
         if self._written < self.per_minute:
             self._written += 1
-            log.warning("a page's widget message was refused: %.300s", what)
+            log.warning("a page's widget message was refused: %.300s", what if isinstance(what, str) else what())
             if self._written == self.per_minute:
                 log.warning("the page's next refused widget messages this minute are counted, not written")
         else:
@@ -218,7 +219,7 @@ def install_kernel_guards() -> Path:
         def showtraceback(*_args: Any, **_kwargs: Any) -> None:
             kind, error, trace = sys.exc_info()
             if _from_a_page(trace):  # a short line: a page could have the kernel write it as often as it sends
-                refusals.say(f"{getattr(kind, '__name__', kind)}: {error}")
+                refusals.say(lambda: f"{getattr(kind, '__name__', kind)}: {str(error)[:300]}")
             else:
                 log.error("traceback suppressed from the page", exc_info=True)
 

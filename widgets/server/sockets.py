@@ -238,6 +238,68 @@ def incoming_parts(message: Any, v1: bool) -> tuple[str | None, dict[str, Any] |
         return None, None, None
 
 
+# How many messages a page may send its kernel: a token bucket per kernel websocket, refilled at
+# MESSAGES_PER_SECOND up to MESSAGE_BURST. A reader's page sends a message a click or a key (auto-
+# repeat is about 30 a second) and some dozens as it loads; a page that sent malformed updates as fast
+# as it could held every other reader's click for up to 700 ms (bench/attack.py updates).
+MESSAGES_PER_SECOND = 50.0
+MESSAGE_BURST = 300
+
+
+class MessageRate:
+    """A token bucket: :meth:`take` is True for a message within the rate, False for one past it.
+    ``clock`` is injected for the tests.
+
+    >>> ticks = iter([0.0, 0.0, 0.0, 0.0, 0.05])
+    >>> rate = MessageRate(per_second=20.0, burst=2, clock=lambda: next(ticks))
+    >>> [rate.take(), rate.take(), rate.take(), rate.take()]  # the burst, then nothing till it refills
+    [True, True, False, True]
+    """
+
+    def __init__(
+        self,
+        per_second: float = MESSAGES_PER_SECOND,
+        burst: int = MESSAGE_BURST,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.per_second, self.burst, self._clock = per_second, burst, clock
+        self._tokens, self._at = float(burst), clock()
+
+    def take(self) -> bool:
+        now = self._clock()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.per_second)
+        self._at = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+
+class Floods:
+    """The messages dropped for going past a websocket's :class:`MessageRate`, told in one line per
+    client address a minute at most, with how many were dropped since the last."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self.dropped: dict[str, int] = {}  # client -> dropped since its last line
+        self._told: dict[str, float] = {}  # client -> when its last line was written
+
+    def note(self, client: str) -> None:
+        self.dropped[client] = self.dropped.get(client, 0) + 1
+        now = self._clock()
+        if now - self._told.get(client, float("-inf")) < 60:
+            return
+        if len(self._told) > 4096:  # forget the clients not told of in the last minute
+            self._told = {c: at for c, at in self._told.items() if now - at < 60}
+        self._told[client] = now
+        count = self.dropped.pop(client)
+        log.warning("dropped %d messages from %s sent faster than %g a second to one table (one line a minute)",
+                    count, client, MESSAGES_PER_SECOND)  # fmt: skip
+
+
+floods = Floods()
+
+
 PAGE_CHANNELS = frozenset({"shell", "control", "stdin"})
 # Message ids a kernel websocket remembers, to drop a message sent twice (the kernel refuses a
 # repeated signature with a traceback in the server's log).
@@ -380,8 +442,16 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):  # type: ignore[
             self._departure_noted = None
         super().on_close()
 
+    _rate: MessageRate | None = None
+
     def on_message(self, message: Any) -> Any:
         client = self.request.remote_ip
+        rate = self._rate
+        if rate is None:
+            rate = self._rate = MessageRate()
+        if not rate.take():  # past what any reader sends: dropped before anything reads it
+            floods.note(client or "?")
+            return None
         v1 = self.selected_subprotocol == V1_PROTOCOL
         problem = frame_problem(message, v1)
         if problem is not None:  # nothing has parsed it: refuse it, and the connection that sent it
