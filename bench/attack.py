@@ -388,13 +388,14 @@ def _timed_get(served: Served, path: str, headers: dict[str, str] | None = None)
 
 def console_session(served: Served) -> dict[str, str]:
     """The headers of a teacher's console request: its session cookie, given for the console's address
-    as the server printed it (a new token at each start). None found: no cookie (the console says 403)."""
-    found = re.search(r"/console\?token=([\w-]+)", served.log())
-    if not found:
+    as the server kept it for its owner (a new token at each start). None found: no cookie (the console says 403)."""
+    try:
+        token = served.console_token()
+    except (OSError, KeyError):
         return {}
     connection = http.client.HTTPConnection("127.0.0.1", port(served), timeout=10)
     try:
-        connection.request("GET", f"/console?token={found[1]}")
+        connection.request("GET", f"/console?token={token}")
         response = connection.getresponse()
         response.read()
         cookie = re.match(r"(loo-console=[^;]+)", response.getheader("Set-Cookie") or "")

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
@@ -104,6 +105,15 @@ class Served:
 
     def log(self) -> str:
         return (self.folder / "server.out").read_text(errors="replace")
+
+    def console_address(self) -> str:
+        """The teacher's console's address with its token, from the file the server keeps it in for
+        its owner (``$LANTERLOO_LOG_DIR``, the run's folder here); its output never holds the token."""
+        port = urllib.parse.urlsplit(self.base).port
+        return (self.folder / f"console-{port}.txt").read_text().strip()
+
+    def console_token(self) -> str:
+        return urllib.parse.parse_qs(urllib.parse.urlsplit(self.console_address()).query)["token"][0]
 
     def kernel_ids(self) -> set[str]:
         """The ids of the kernels the server runs: its child processes that are kernels, from ``/proc``

@@ -169,9 +169,7 @@ CONSOLE_ROUTES = (
 
 
 def console_token(served: Served) -> str:
-    found = re.search(r"/console\?token=([A-Za-z0-9_-]+)", served.log())
-    assert found is not None, "the server printed no console address"
-    return found[1]
+    return served.console_token()
 
 
 def played_shared_hand(served: Served) -> str:

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
+import shutil
+import stat
+import urllib.parse
+import urllib.request
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +27,7 @@ import tornado.testing
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
-from tests.conftest import run_async
+from tests.conftest import ROOT, run_async, serve_server
 from tests.server.test_server import reserved
 from widgets.seating import SeatBook
 from widgets.server import database as server_database
@@ -415,3 +420,28 @@ def test_every_line_through_the_servers_log_hides_a_token_tornados_own_too() -> 
     for hidden in ("GET /console?token=[hidden]", "'/console?%74oken=[hidden]'", "RuntimeError: failed at "
                    "/console?token=[hidden]", "/tables/nap?table=x&token=[hidden]&seat=[hidden]"):  # fmt: skip
         assert hidden in text
+
+
+def test_the_servers_start_output_never_holds_the_consoles_token_and_says_where_its_owner_finds_it(
+    tmp_path: Path,
+) -> None:
+    """A teacher's terminal is often on the projector. Before, the server printed the console's
+    address with its token (``/console?token=...``) as it started; now it prints how to open the
+    console, and the address with its token is in a file only its owner may read, which opens the
+    console and is gone when the server stops."""
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    shutil.copy(ROOT / "book" / "tables" / "three-card-loo.ipynb", tables)
+    with serve_server(tmp_path, tables=tables) as served:
+        address = served.console_address()
+        token = served.console_token()
+        kept = tmp_path / f"console-{urllib.parse.urlsplit(served.base).port}.txt"
+        output = served.log()
+        assert token not in output and re.search(r"token=[\w-]", output) is None, output
+        assert f"{served.base}/console" in output and str(kept) in output and f'"$(cat {kept})"' in output
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o600, "readable by its owner alone"
+        assert address == f"{served.base}/console?token={token}"
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())  # keeps the session's cookie
+        with browser.open(address, timeout=30) as opened:  # the address opens the console
+            assert opened.status == 200 and opened.url == f"{served.base}/console"
+    assert not kept.exists(), "its token opens nothing once the server has stopped"

@@ -37,6 +37,7 @@ import hmac
 import html
 import json
 import logging
+import os
 import secrets
 import time
 from collections.abc import Callable
@@ -112,6 +113,24 @@ class ConsoleSessions:
 
 
 T = TypeVar("T")
+
+
+def address_file(port: int) -> Path:
+    """Where the server keeps its console's address, token and all (:func:`keep_address`): the
+    server's folder in the user's cache (``$LANTERLOO_LOG_DIR``, its kernels' logs), one file a port."""
+    from widgets.safety import log_dir
+
+    return log_dir() / f"console-{port}.txt"
+
+
+def keep_address(path: Path, address: str) -> None:
+    """Write ``address`` (the console's, with its token) to ``path``, readable and writable by this
+    user alone: never to the terminal, which a classroom's projector may show (issue 28). A file left
+    by an earlier start is replaced, never written through (it could be a link elsewhere)."""
+    path.unlink(missing_ok=True)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    with os.fdopen(descriptor, "w") as kept:
+        kept.write(address + "\n")
 
 
 def same_deal(a: DealCode, b: DealCode) -> bool:
