@@ -118,6 +118,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self._in_flight = 0  # how many of the events not yet saved the writer is writing now
         self._probing = False  # the writer is asking whether a failing store can be written again
         self._write_round = 0  # counts the reloads: what the writer was given before one is not taken
+        self._save_wait = 0.0  # how long a click waits for its write (widgets.saving.SAVE_WAIT_SECONDS)
         self._moves: list[Move] = []  # the moves made since the table was last redrawn
         self.moves: tuple[Move, ...] = ()  # the moves the latest change made, for widgets.pacing to lay out
         if journal is not None:

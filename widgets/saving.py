@@ -69,6 +69,10 @@ SAVING_NOTES = (NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, NEVER_SAVED_MESSAGE, WA
 """The notes on saving the model adds to what it tells the reader (:meth:`SavingTable._saving_note`)."""
 RETRY_SECONDS = 2.0
 """How often a table whose store failed tries again, with nothing else happening (:meth:`SavingTable.save_again`)."""
+SAVE_WAIT_SECONDS = 0.05
+"""How long a click waits for its move's write on the writer's thread (:meth:`SavingTable.save_off_thread`):
+a store that answers within it (SQLite or PostgreSQL at work: a few milliseconds) has saved the move
+when the table is redrawn; one that hangs holds the click this long at most."""
 QUIET_SECONDS = 60.0
 """A store that keeps failing is logged once, then in one short line at most this often."""
 SAVING_STOPPED_MESSAGE = (
@@ -128,6 +132,7 @@ class SavingTable:
         _in_flight: int
         _probing: bool
         _write_round: int
+        _save_wait: float
 
         def __init__(self, *, journal: Sequence[Event] | None = None, rng: random.Random | None = None) -> None: ...
         def _say(self, message: str) -> None: ...
@@ -197,8 +202,7 @@ class SavingTable:
         """
         assert self._store is not None and self.table_id is not None
         if self._writer is not None:
-            self._send()
-            return True
+            return self._send()
         self._saved_note = ""
         try:
             count = self._store.append(self.table_id, self._count, self._unsaved)
@@ -237,28 +241,34 @@ class SavingTable:
 
     # ----- saving on a thread of its own (widgets.save_writer) ---------------------------------
 
-    def save_off_thread(self, writer: SaveWriter) -> None:
+    def save_off_thread(self, writer: SaveWriter, wait: float = SAVE_WAIT_SECONDS) -> None:
         """From now on, save on ``writer``'s thread: a change is drawn at once, never waiting for the
         store (a database that hangs held the reader's click for the store's whole limit, issue 28).
 
         One write at a time, of every event not yet saved, from the count the store last gave: so
         they are saved in the order they were made, and each is kept until the store has it. A write
         that fails is sent again at the next change or :meth:`save_again`; a refused one reloads the
-        game as saved, as the store's answer would have at once."""
-        self._writer = writer
+        game as saved, as the store's answer would have at once. Each write is waited for ``wait``
+        seconds (:data:`SAVE_WAIT_SECONDS`): a store that answers in time has the move before the
+        click is answered, as before; one that does not holds the click no longer."""
+        self._writer, self._save_wait = writer, wait
 
-    def _send(self) -> None:
+    def _send(self) -> bool:
         """Give the writer the events not yet saved, unless a write is under way (then they go when it
-        is done)."""
-        self._take_saves()
+        is done); False if the store refused one (another tab moved the game on: it is reloaded)."""
+        if not self._take_saves():
+            return False
         writer, store, table_id = self._writer, self._store, self.table_id
         if writer is None or store is None or table_id is None or self._in_flight or not self._unsaved:
-            return
+            return True
         batch, expected = list(self._unsaved), self._count
         self._in_flight = len(batch)
         if not self._failing:
             self._saved_note = ""
         writer.submit(("append", self._write_round, len(batch)), lambda s: s.append(table_id, expected, batch))
+        if self._save_wait > 0 and writer.wait(self._save_wait):  # a store that answers saves before the
+            return self._take_saves()  # click is answered: a kernel killed then loses nothing (README)
+        return True
 
     def saves_done(self) -> None:
         """Take what the writer's thread has done (called on the kernel's thread when it has done one)."""
@@ -269,10 +279,11 @@ class SavingTable:
         except Exception:
             log.exception("table %s: could not take what was saved", self.table_id)
 
-    def _take_saves(self, *, quiet: bool = False) -> None:
-        writer = self._writer
+    def _take_saves(self, *, quiet: bool = False) -> bool:
+        """Apply what the writer's thread has done; False if a write was refused (the game reloaded)."""
+        writer, fresh = self._writer, True
         if writer is None:
-            return
+            return fresh
         for done in writer.done():
             kind, round_, written = done.tag
             if kind == "ask":  # a question asked on the writer's thread: its answer, on this one
@@ -293,8 +304,10 @@ class SavingTable:
                 self._saved(written, int(done.result), quiet=quiet)
             elif isinstance(done.error, StaleTable):
                 self._stale(done.error)
+                fresh = False
             else:  # a full disk, a database away, or anything else: every event is kept to send again
                 self._save_failed(done.error)
+        return fresh
 
     def ask_off_thread(self, question: Callable[[Journals], Any], answered: Callable[[Done], None]) -> bool:
         """Ask the store ``question`` on the writer's thread, after the writes given before it, and

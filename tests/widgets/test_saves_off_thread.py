@@ -88,12 +88,23 @@ def test_a_failing_store_is_told_once_and_tried_again_and_loses_no_move() -> Non
     assert store.load(table_id).events == model._history
 
 
+def test_a_store_that_answers_at_once_has_the_move_before_the_click_is_answered() -> None:
+    """The click waits for its write a moment (SAVE_WAIT_SECONDS): a store at work has saved the move
+    when the table is redrawn, so a kernel killed then loses nothing."""
+    store = GatedStore()
+    model, writer, table_id = saving_table(store)
+    assert model.act(model.legal()[0])
+    assert not writer.busy and model.saving and store.load(table_id).events == model._history
+
+
 def test_a_write_refused_on_the_writers_thread_reloads_the_game_as_saved() -> None:
     store = GatedStore()
     model, writer, table_id = saving_table(store)
     other = TableModel.resume(store, table_id, rng=random.Random(5))  # another tab, saving where it plays
     assert other.act(other.legal()[-1])
-    assert model.act(model.legal()[0]), "drawn at once: the store's answer comes later"
+    store.gate.clear()  # the store's answer comes after the click's
+    assert model.act(model.legal()[0]), "drawn at once"
+    store.gate.set()
     settle(model, writer)
     assert STALE_MESSAGE in model.message
     assert model._history == other._history == store.load(table_id).events
