@@ -184,10 +184,12 @@ class SharedTableModel(TableModel):
         self._computer_bots = {}
         self._count = saved.count
 
-    def catch_up(self) -> bool:
-        """Apply the events the other seats wrote since this kernel last looked; True if there were any."""
+    def catch_up(self, saved: Saved | None = None) -> bool:
+        """Apply the events the other seats wrote since this kernel last looked (``saved``, the game as
+        just read, or read now); True if there were any."""
         assert self._store is not None and self.table_id is not None
-        saved = self._store.load(self.table_id)
+        if saved is None:
+            saved = self._store.load(self.table_id)
         if saved.count == self._count:
             return False
         new = saved.count - self._count

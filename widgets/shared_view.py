@@ -16,13 +16,14 @@ import logging
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 import ipywidgets as ipw
 
 from widgets.dealcode import DealCodeError, parse_deal_code
-from widgets.journal import Journals, StoreError
+from widgets.journal import Journals, Saved, StoreError
 from widgets.lifeboat import keep_on_exit
 from widgets.live_table import LiveTable, notice
 from widgets.model import TableModel
@@ -77,6 +78,9 @@ class Follower:
         self._callback: Any = None
         self._failed = 0.0
         self._retry_at = 0.0
+        self._asking = False  # a look at the table is under way on the writer's thread
+        self._seats_tick = self._pending_tick = -SEATS_EVERY  # the ticks the seats, the deal were last asked at
+        self._seat_looks = 0
 
     def start(self) -> None:
         from tornado.ioloop import PeriodicCallback
@@ -91,17 +95,20 @@ class Follower:
     def tick(self) -> None:
         try:
             self._tick()
-        except StoreError as error:  # a database away, a full disk: said in a line, no traceback
-            if time.monotonic() - self._failed > 60:  # one line a minute at most
-                log.warning("table %s: could not follow the shared game just now (%s)", self.table_id, error)
-                self._failed = time.monotonic()
-        except Exception:
-            if time.monotonic() - self._failed > 60:  # one line a minute at most
-                log.exception("table %s: could not follow the shared game", self.table_id)
-                self._failed = time.monotonic()
+        except Exception as error:
+            self._failed_now(error)
+
+    def _failed_now(self, error: BaseException) -> None:
+        if time.monotonic() - self._failed <= 60:  # one line a minute at most
+            return
+        if isinstance(error, StoreError):  # a database away, a full disk: said in a line, no traceback
+            log.warning("table %s: could not follow the shared game just now (%s)", self.table_id, error)
+        else:
+            log.error("table %s: could not follow the shared game", self.table_id, exc_info=error)
+        self._failed = time.monotonic()
 
     def _tick(self) -> None:
-        model, book = self.model, self.book
+        model = self.model
         if self.lost:
             return
         self.ticks += 1
@@ -113,10 +120,49 @@ class Follower:
             # saved, the others see it.
             self._retry_at = time.monotonic() + RETRY_SECONDS
             model.save_again()
-        if store.count(self.table_id) != model._count and not model._unsaved:
-            model.catch_up()
-        if self.ticks % SEATS_EVERY == 1:
-            rows = book.seats(self.table_id)
+        if self._asking:
+            return
+        seats = self.ticks - self._seats_tick >= SEATS_EVERY  # once a second (a look may take longer)
+        pending = self.ticks - self._pending_tick >= PENDING_EVERY and (model.hand.is_over or not model.hand.actions)
+        self._seats_tick = self.ticks if seats else self._seats_tick
+        self._pending_tick = self.ticks if pending else self._pending_tick
+        if model._writer is None:  # outside a table's kernel: asked here
+            self._look(Look(store.count(self.table_id), None, self.book.seats(self.table_id) if seats else None,
+                            self.book.pending(self.table_id) if pending else None))  # fmt: skip
+            return
+        # In a table's kernel, asked on the writer's thread (widgets.save_writer), after this seat's
+        # writes: a database that hangs holds none of this seat's clicks.
+        table_id, known = self.table_id, model._count
+
+        def question(db: Journals) -> Look:
+            count = db.count(table_id)
+            book = SeatBook(db)  # type: ignore[arg-type]
+            saved = db.load(table_id) if count != known else None
+            return Look(
+                count, saved, book.seats(table_id) if seats else None, book.pending(table_id) if pending else None
+            )
+
+        self._asking = model.ask_off_thread(question, self._answered)
+
+    def _answered(self, done: Done) -> None:
+        self._asking = False
+        try:
+            if done.error is not None:
+                raise done.error
+            self._look(done.result)
+        except Exception as error:
+            self._failed_now(error)
+
+    def _look(self, look: Look) -> None:
+        """What the journal and the seats are now: the other seats' moves applied, the seats shown,
+        the teacher's deal dealt, the computers' moves made."""
+        model = self.model
+        if self.lost or model._store is None:
+            return
+        if look.count != model._count and not model._unsaved:
+            model.catch_up(look.saved if look.saved is not None and look.saved.count == look.count else None)
+        if look.seats is not None:
+            rows = look.seats
             if self.browser is not None and not any(
                 r.seat == model.seat and r.claimed_by == self.browser for r in rows
             ):  # the seat passed to another browser: this page shows it no more
@@ -127,15 +173,26 @@ class Follower:
             computers = frozenset(r.seat for r in rows if r.player == COMPUTER)
             if computers != model.computers:
                 model.computers = computers
-            if rows != self._seats or self.ticks % (SEATS_EVERY * 5) == 1:
+            self._seat_looks += 1
+            if rows != self._seats or self._seat_looks % 5 == 1:  # and every five seconds: who is here
                 self._seats = rows
                 self.on_seats(rows)
-        if self.ticks % PENDING_EVERY == 1 and (model.hand.is_over or not model.hand.actions):
-            if book.pending(self.table_id) is not None:
-                code = book.take_pending(self.table_id)
-                if code is not None:
-                    model.deal_pending(code)
+        if look.pending is not None and (model.hand.is_over or not model.hand.actions):
+            code = self.book.take_pending(self.table_id)
+            if code is not None:
+                model.deal_pending(code)
         model.computers_move()
+
+
+@dataclass(frozen=True)
+class Look:
+    """What a :class:`Follower` read of the table: the journal's count (and the saved game, if it
+    moved on from what the seat had seen), the seats, and the teacher's pending deal (None if not asked)."""
+
+    count: int
+    saved: Saved | None
+    seats: list[SeatRow] | None
+    pending: str | None
 
 
 class SharedLiveTable(LiveTable):
