@@ -14,6 +14,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import sqlite3
 import threading
 import time
@@ -25,6 +26,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from tests.browser.test_table_stopped import kernel_process
 from tests.conftest import ROOT, Served, run_async, serve_server
 from tests.helpers.disk import saved_count
 from tests.kernel_client import TableClient
@@ -208,6 +210,28 @@ def test_a_click_while_the_database_is_locked_is_answered_at_once_and_the_move_s
 
         run_async(scenario())
     assert "Traceback" not in served.log()
+
+
+def test_a_kernel_killed_as_soon_as_a_click_was_answered_has_saved_that_move(tmp_path: Path, one_table: Path) -> None:
+    """A move is saved on the kernel's writer thread, but the click waits for its save (50 ms at most):
+    with the database at work, a kernel killed outright the moment the table was redrawn loses nothing
+    (README, "What one reader can take")."""
+    db = tmp_path / "tables.sqlite3"
+    with serve_server(tmp_path, "--db", str(db), tables=one_table) as served:
+
+        async def scenario() -> None:
+            own = await TableClient.open(served.base, TABLE, timeout=120)
+            assert own.table_id
+            await play(own, 1)
+            await until_saved(db, own.table_id)
+            for _ in range(3):
+                count = saved_count(db, own.table_id)
+                await play(own, 1)
+                assert saved_count(db, own.table_id) > count, "the click was answered before its move was saved"
+            os.kill(kernel_process(own.kernel_id), signal.SIGKILL)
+            await own.close()
+
+        run_async(scenario())
 
 
 # ----- the teacher's console with a class's tables -------------------------------------------------
