@@ -159,7 +159,7 @@ class Follower:
         model = self.model
         if self.lost or model._store is None:
             return
-        if look.count != model._count and not model._unsaved:
+        if look.count > model._count and not model._unsaved:  # a count only grows: an older look says nothing
             model.catch_up(look.saved if look.saved is not None and look.saved.count == look.count else None)
         if look.seats is not None:
             rows = look.seats
