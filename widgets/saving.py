@@ -15,7 +15,9 @@ the next change, or sooner: the table's kernel calls :meth:`SavingTable.save_aga
 :data:`RETRY_SECONDS` (``widgets.shared_view``), so that the game is saved once the store works
 again even if the reader waits, and hands what is still unsaved when it ends to
 ``widgets.lifeboat``. A game opened from a store that cannot be written says so at once
-(:meth:`SavingTable.check_store`).
+(:meth:`SavingTable.check_store`). In a table's kernel the writes are made on a thread of their own
+(:meth:`SavingTable.save_off_thread`, :mod:`widgets.save_writer`): a click waits for its move's write
+:data:`SAVE_WAIT_SECONDS` at most, so a database that hangs never holds the reader's table.
 
 A new game (or a loaded record, or a deal code's game) replaces the game in play, and the stores
 keep only the events since the last start. The model keeps the replaced game's events, in memory,
