@@ -5,7 +5,6 @@ its configuration, and its command line (``python -m widgets.server``, ``lanterl
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
 import hashlib
 import logging
@@ -34,7 +33,7 @@ from widgets.card_style import PAGE_SHEET_ENV, SHEET_PATH
 from widgets.safety import KERNEL_LOG_DAYS, log_dir, prune_kernel_logs
 from widgets.server.classroom import ClassPageHandler, class_banner, student_addresses
 from widgets.server.compress import compress_responses
-from widgets.server.console import console_routes
+from widgets.server.console import console_banner, console_routes, forget_address
 from widgets.server.errors import quiet_routes
 from widgets.server.guards import (
     DEFAULT_REQUEST_TIMEOUT,
@@ -577,7 +576,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"A page to project, with the address and its QR code: {project}", flush=True)
     here = "127.0.0.1" if args.ip in ("0.0.0.0", "") else args.ip
     print(f"Lanterloo is being served at http://{here}:{args.port}{base_url}  (press Ctrl-C to stop)", flush=True)
-    print(console_banner(f"http://{here}:{args.port}{base_url}console", args.port, base_url), flush=True)
+    address = f"http://{here}:{args.port}{base_url}console"
+    print(console_banner(address, LanterlooServer.console_token, args.port, base_url), flush=True)
     # Voila stops its loop on SIGTERM; make Ctrl-C do the same, quietly.
     signal.signal(signal.SIGINT, app._handle_signal_stop)
     # What the start made (Voila, Jupyter's machinery, the engine: some 400,000 objects) lives as long as
@@ -586,36 +586,9 @@ def main(argv: list[str] | None = None) -> int:
     gc.collect()
     gc.freeze()
     app.start()
-    from widgets.server.console import address_file
-
-    with contextlib.suppress(OSError):  # its token opens nothing now
-        address_file(args.port).unlink(missing_ok=True)
+    forget_address(args.port)
     print("Lanterloo server stopped.", flush=True)
     return 0
-
-
-def console_banner(address: str, port: int, base_url: str) -> str:
-    """What the server says at start of the teacher's console: how to open it, never its token (a
-    teacher's terminal is often on the projector). The address with its token goes to a file that
-    its owner alone may read (:func:`widgets.server.console.keep_address`)."""
-    from widgets.server.console import address_file, keep_address
-
-    path = address_file(port)
-    try:
-        keep_address(path, f"{address}?token={LanterlooServer.console_token}")
-    except OSError as error:
-        return (
-            f"The teacher's console is at {address}, but its token could not be kept in {path} ({error}): "
-            "start the server again once that folder can be written."
-        )
-    return (
-        f"The teacher's console is at {address}; its address with the token, to keep to yourself, is in\n"
-        f"  {path}  (readable by you alone). Open it from this machine with:\n"
-        f'  xdg-open "$(cat {path})"\n'
-        f"  Opened once, the token is swapped for a session cookie in that browser and the address bar shows "
-        f"{base_url}console alone; on another computer, open {base_url}console and paste the token (the part "
-        "after token= in that file)."
-    )
 
 
 def _more_files() -> None:
