@@ -144,9 +144,8 @@ lint: $(TEST_STAMP)
 	@echo "==> mypy --strict loo widgets"
 	$(VENV)/bin/mypy --strict loo widgets
 
-# The unit tests run on two processes (pytest-xdist), the browser tests on three: on two, a tenth of
-# the machine sat idle while tests waited (for a grace period to run out, a kernel to be culled), and
-# a third process fills it. The browser tests go to them a whole file at a time (--dist loadfile),
+# The tests run on two processes (pytest-xdist); a third made the browser tests no quicker on two
+# cores, and slower each. The browser tests go to them a whole file at a time (--dist loadfile),
 # the longest first: each process starts its own chromium and servers, on ports of their own
 # (tests/conftest.py::serve_server). The journeys (tests/journeys) have one file per engine, so a
 # process runs at most the one Firefox or WebKit it was given.
@@ -159,8 +158,8 @@ unit: $(TEST_STAMP) servers
 test: $(TEST_STAMP) chromium engines servers
 	@echo "==> lint, the book and the unit tests side by side (each one's output shown when it ends)"
 	@$(MAKE) --no-print-directory -j3 --output-sync=target lint book unit
-	@echo "==> pytest: browser tests and the journeys in chromium, Firefox and WebKit, on three processes"
-	$(PY) -m pytest -m browser -q -n 3 --dist loadfile
+	@echo "==> pytest: browser tests and the journeys in chromium, Firefox and WebKit, on two processes"
+	$(PY) -m pytest -m browser -q -n 2 --dist loadfile
 
 # pyproject.toml's ranges resolved afresh, for Debian 12's Python 3.11.2 (tools/lock.py).
 lock: $(VENV)/bin/python
