@@ -144,10 +144,11 @@ lint: $(TEST_STAMP)
 	@echo "==> mypy --strict loo widgets"
 	$(VENV)/bin/mypy --strict loo widgets
 
-# The tests run on two processes (pytest-xdist). The browser tests go to them a whole file at a time
-# (--dist loadfile): a file's tests share its server, and each process starts its own chromium and
-# servers, on ports of their own (tests/conftest.py::serve_server). The journeys (tests/journeys) have
-# one file per engine, so a process runs at most the one Firefox or WebKit it was given.
+# The tests run on two processes (pytest-xdist); a third made the browser tests no quicker on two
+# cores, and slower each. The browser tests go to them a whole file at a time (--dist loadfile),
+# the longest first: each process starts its own chromium and servers, on ports of their own
+# (tests/conftest.py::serve_server). The journeys (tests/journeys) have one file per engine, so a
+# process runs at most the one Firefox or WebKit it was given.
 unit: $(TEST_STAMP) servers
 	@echo "==> pytest: unit tests and doctests, on two processes"
 	$(PY) -m pytest -m "not browser" -q -n 2

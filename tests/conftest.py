@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import json
 import os
 import re
 import shutil
@@ -326,6 +327,38 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             ]
     if bad:
         raise pytest.UsageError("unknown law in a law marker:\n  " + "\n  ".join(bad))
+    # The longest files first (each keeps its own order): see SLOW_FIRST.
+    rank = {name: place for place, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(SLOW_FIRST)))
+
+
+# The browser files that take longest, longest first (their times from LANTERLOO_TIMELINE, below).
+# Two processes take whole files (--dist loadfile) in the order collected: a long file begun last
+# keeps one process busy for minutes while the other has nothing left to run.
+SLOW_FIRST = (
+    "tests/browser/test_inpage.py",
+    "tests/browser/test_accessibility.py",
+    "tests/browser/test_table_fits.py",
+    "tests/browser/test_play.py",
+    "tests/browser/test_site.py",
+    "tests/browser/test_kernels.py",
+    "tests/browser/test_withstand.py",
+    "tests/browser/test_tables.py",
+    "tests/journeys/test_webkit.py",
+    "tests/journeys/test_chromium.py",
+    "tests/journeys/test_firefox.py",
+)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """With ``LANTERLOO_TIMELINE=<file>``, each test phase's process, start and end go to that file,
+    one JSON line each, from every test process: where the time of a run goes (see SLOW_FIRST)."""
+    path = os.environ.get("LANTERLOO_TIMELINE")
+    if path and "PYTEST_XDIST_WORKER" in os.environ:
+        line = {"worker": os.environ["PYTEST_XDIST_WORKER"], "test": report.nodeid, "when": report.when,
+                "start": report.start, "stop": report.stop, "outcome": report.outcome}  # fmt: skip
+        with open(path, "a") as out:
+            out.write(json.dumps(line) + "\n")
 
 
 @contextlib.contextmanager

@@ -239,9 +239,25 @@ _OFFER_SCRIPT = """<script>
     setTimeout(finish, 1500);
     f.src = "about:blank";
   }
+  // Whether this host is the Lanterloo server is asked as the page loads (below); a reader who
+  // presses "Play here" before the answer comes waits for it (ASK_WAIT_MS at most), rather than
+  // getting the in-browser table on a busy server that would have kept the other hands hidden.
+  var ASK_WAIT_MS = 5000;
+  var asked = null;
+  var waiting = false;
   button.addEventListener("click", function () {
     if (shown()) { close(function () {}); return; }
-    open(home, home === "server" ? saved() : null);
+    if (waiting) return;
+    if (!asked) { open(home, home === "server" ? saved() : null); return; }
+    waiting = true;
+    button.setAttribute("aria-busy", "true");
+    button.textContent = "Opening…";
+    var late = new Promise(function (done) { setTimeout(done, ASK_WAIT_MS); });
+    Promise.race([asked, late]).then(function () {
+      waiting = false;
+      button.removeAttribute("aria-busy");
+      if (!shown()) open(home, home === "server" ? saved() : null);
+    });
   });
   other.addEventListener("click", function () { if (!shown()) open("browser", null); });
   fresh.addEventListener("click", function () {
@@ -252,14 +268,15 @@ _OFFER_SCRIPT = """<script>
   // answers this same request (for the page itself, so never a 404) without the mark. A page
   // opened as a file asks nothing: its in-browser table says how to serve the folder.
   if (location.protocol === "http:" || location.protocol === "https:") {
-    fetch(location.pathname, {method: "HEAD", cache: "no-store"})
+    asked = fetch(location.pathname, {method: "HEAD", cache: "no-store"})
       .then(function (r) {
         var tables = (r.headers.get("X-Lanterloo-Tables") || "").split(",");
         if (tables.indexOf(table) < 0 || shown()) return;
         home = "server";
         draw();
       })
-      .catch(function () {});
+      .catch(function () {})
+      .then(function () { asked = null; });
   }
 })();
 </script>"""

@@ -97,10 +97,5 @@ def table_passes_axe(page: Page) -> None:
         assert not problems, f"{tab} tab:\n" + "\n".join(problems)
 
 
-@pytest.mark.parametrize("table", TABLES)
-def test_every_table_in_the_readers_browser_passes_axe(page: Page, static_site: str, table: str) -> None:
-    """The play pages of the static build (the tables that run in the reader's browser), tabs and all."""
-    page.goto(f"{static_site}/play/{table}.html")
-    expect(page.locator("[data-loo-ready]")).to_have_count(1, timeout=60_000)
-    expect(page.locator(".loo-table-view")).to_be_visible()
-    table_passes_axe(page)
+# The tables that run in the reader's browser pass the same checks (table_passes_axe) in
+# tests/browser/test_inpage.py, at the start of each game's whole hand: one start of Python for both.

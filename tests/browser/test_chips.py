@@ -7,13 +7,12 @@ stake of 3 and pays a loo of 6, and both tabs must say −9; at Rounce the score
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.table_page import WAIT, act
-from tests.conftest import ROOT, Served, serve_server
+from tests.conftest import ROOT, Served
 
 SHOTS = ROOT / "test-results"
 MINUS = "\u2212"
@@ -26,9 +25,9 @@ HANDS = [
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    with serve_server(tmp_path_factory.mktemp("chips")) as running:
-        yield running
+def served(served_site: Served) -> Served:
+    """The test process's server (tests/conftest.py::served_site); each test opens tables of its own."""
+    return served_site
 
 
 def number(text: str) -> int:

@@ -4,7 +4,6 @@ the reader has a decision to make, and ``/tables/`` lists the tables."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,17 +11,16 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.table_page import WAIT
 from tests.browser.test_accessibility import axe_problems
-from tests.conftest import ROOT, serve_book
+from tests.conftest import ROOT, Served
 from widgets.table_pages import PAGES, page_title
 
 SHOTS = ROOT / "test-results"
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    folder = tmp_path_factory.mktemp("first-minute")
-    with serve_book(folder) as base:
-        yield base, folder / "tables.sqlite3"
+def served(served_site: Served) -> tuple[str, Path]:
+    """The test process's server (tests/conftest.py::served_site) and its database."""
+    return served_site.base, served_site.db
 
 
 def open_table(page: Page, url: str) -> None:

@@ -6,14 +6,15 @@ and a clean console."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, BrowserType, Page, expect
 
+from tests.browser.test_accessibility import table_passes_axe
 from tests.browser.test_play import (
     CLICKED,
     KEYED,
@@ -23,7 +24,7 @@ from tests.browser.test_play import (
     play_a_whole_hand_by_clicking,
     play_a_whole_hand_from_the_keyboard,
 )
-from tests.conftest import ROOT
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, INSTANT_PACE, ROOT
 from widgets.model import TableModel
 
 STARTS = 60_000  # Pyodide's first start on a busy machine
@@ -105,12 +106,64 @@ class InpageTable(Table):
         assert outside == [], f"requests left the book's origin: {outside}"
 
 
+@pytest.fixture(scope="module")
+def returning(
+    browser_type: BrowserType, static_site: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[BrowserContext]:
+    """A reader's browser that has visited a table before: a chromium profile of its own whose Cache
+    Storage holds the snapshot of Python the first visit kept, so that each whole hand below starts
+    Python from it (a few seconds) rather than afresh (ten or more on a busy machine). The first visit
+    itself, and the snapshot's making and use, are tested on fresh profiles: see
+    test_a_return_visit_starts_python_from_the_snapshot_the_first_kept and the chapter's table."""
+    context = browser_type.launch_persistent_context(
+        tmp_path_factory.mktemp("returning"),
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        headless=True,
+        viewport={"width": 1280, "height": 720},
+    )
+    context.add_init_script(INSTANT_PACE)
+    first = context.new_page()
+    first.goto(f"{static_site}/play/nap.html", timeout=WAIT)
+    expect(first.locator("[data-loo-ready]")).to_have_count(1, timeout=STARTS)
+    first.wait_for_function("() => window.lanterlooLog.some((l) => l.startsWith('kept a snapshot'))", timeout=STARTS)
+    first.close()
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def again(returning: BrowserContext, static_site: str) -> Iterator[Page]:
+    """A page in the returning reader's browser, with no game kept from an earlier test: the
+    browser's local storage is emptied (the snapshot is in Cache Storage, and stays)."""
+    page = returning.new_page()
+    page.goto(f"{static_site}/favicon.ico", timeout=WAIT)  # a document of the origin that goes nowhere
+    page.evaluate("localStorage.clear(); sessionStorage.clear()")
+    try:
+        yield page
+    finally:
+        page.close()
+
+
+def started_from_the_snapshot(page: Page) -> None:
+    assert "started Python from the kept snapshot" in page.evaluate("window.lanterlooLog")
+
+
 @pytest.mark.parametrize(("game", "code", "_extra"), CLICKED, ids=[g for g, _, _ in CLICKED])
-def test_a_whole_hand_in_the_readers_browser(page: Page, static_site: str, game: str, code: str, _extra: str) -> None:
+def test_a_whole_hand_in_the_readers_browser(again: Page, static_site: str, game: str, code: str, _extra: str) -> None:
+    page = again
     table = InpageTable(page, served=None, game=game, site=static_site)  # type: ignore[arg-type]
     table.open(code)
+    started_from_the_snapshot(page)
     expect(page.locator(".loo-inpage-where")).to_contain_text("This table runs in your browser")
     expect(page).to_have_title(f"{page.locator('h1').inner_text()}: a live table in your browser · Lanterloo")
+    # axe, on the table as it opened, with a hint shown, and on its Ledger and Rules tabs: one start
+    # of Python in the page serves both this and the hand (the in-browser tables are every game's)
+    table_passes_axe(page)
+    page.get_by_role("tab", name="Table", exact=True).click()
+    expect(page.locator(".loo-board")).to_be_visible()
     play_a_whole_hand_by_clicking(table, reload=True)
     table.shot(f"inpage-{game}")
     table.done()
@@ -200,10 +253,12 @@ KEYED_HERE = [(game, code) for game, code in KEYED if game in ("three-card-loo",
 
 @pytest.mark.parametrize(("game", "code"), KEYED_HERE, ids=[g for g, _ in KEYED_HERE])
 def test_a_whole_hand_from_the_keyboard_in_the_readers_browser(
-    page: Page, static_site: str, game: str, code: str
+    again: Page, static_site: str, game: str, code: str
 ) -> None:
+    page = again
     no_pointer(page)
     table = InpageTable(page, served=None, game=game, site=static_site)  # type: ignore[arg-type]
     table.open(code)
+    started_from_the_snapshot(page)
     play_a_whole_hand_from_the_keyboard(table)
     table.done()

@@ -5,14 +5,12 @@ words and its source's title), and Escape or a tap elsewhere closes it; a later 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from tests.browser.table_page import WAIT
 from tests.browser.test_first_minute import in_view, still
-from tests.conftest import ROOT, serve_book
+from tests.conftest import ROOT, Served
 
 SHOTS = ROOT / "test-results"
 SIZES = [(390, 844), (1366, 768)]
@@ -20,9 +18,9 @@ STARTS = 60_000  # Pyodide's first start on a busy machine
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve_book(tmp_path_factory.mktemp("minute")) as base:
-        yield base
+def served(served_site: Served) -> str:
+    """The test process's server (tests/conftest.py::served_site)."""
+    return served_site.base
 
 
 def fresh(browser: Browser, width: int, height: int) -> BrowserContext:

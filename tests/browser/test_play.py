@@ -39,7 +39,7 @@ from loo.actions import Action
 from loo.cards import Card, full_pack
 from loo.records import check
 from loo.tiles import NUMBER_PLURALS, Tile, full_set
-from tests.conftest import ROOT, Served, serve_server
+from tests.conftest import ROOT, Served
 from tests.helpers.seen import visible_to_reader as seen_at_table
 from widgets.board import LIST_VERBS, action_label, pam_card, piece_label, piece_name
 from widgets.card_style import card_class, card_stylesheet, tile_class
@@ -75,10 +75,10 @@ LAWS = {
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """One ``python -m widgets.server`` for the module, with a database of its own."""
-    with serve_server(tmp_path_factory.mktemp("play")) as running:
-        yield running
+def served(served_site: Served) -> Served:
+    """The test process's ``python -m widgets.server`` (tests/conftest.py::served_site), with a database
+    of its own; each test reads the journal of its own table."""
+    return served_site
 
 
 # ----- the kernel websocket, as the browser receives it ----------------------------------------

@@ -176,6 +176,42 @@ def embedded_table_id(page: Page) -> str:
     return parse_qs(search.lstrip("?"))["table"][0]
 
 
+# The page asks the server whether it serves the tables with a HEAD request for itself; here that
+# answer is held back, as a busy server's would be.
+SLOW_ANSWER = """
+(() => {
+  const fetchNow = window.fetch;
+  window.fetch = (what, how) => how && how.method === "HEAD"
+    ? new Promise((done) => setTimeout(done, 2500)).then(() => fetchNow(what, how))
+    : fetchNow(what, how);
+})();
+"""
+
+
+def test_play_here_pressed_before_a_busy_server_has_answered_opens_the_servers_table(
+    page: Page, served_site: Served
+) -> None:
+    """A reader who presses *Play here* at once, before the busy server has said that it serves the
+    tables, waits for its answer and gets the server's table, which hides the other hands; it once
+    gave them the in-browser table, which cannot (a journey test met it on a loaded machine)."""
+    page.add_init_script(SLOW_ANSWER)
+    page.goto(served_site.base + "/book/first-hand.html")
+    offer = page.locator("#live-three-card-loo")
+    play_here = offer.get_by_role("button", name="Play here", exact=True)
+    expect(play_here).to_be_visible()
+    play_here.click()
+    expect(offer.get_by_role("button", name="Opening…")).to_be_visible()
+    frame = offer.locator("iframe")
+    expect(frame).to_be_visible(timeout=10_000)
+    assert page.evaluate("new URL(document.querySelector('#live-three-card-loo iframe').src).pathname") == (
+        "/tables/three-card-loo"
+    )
+    table = page.frame_locator("#live-three-card-loo iframe")
+    expect(table.locator(".loo-table-view")).to_be_visible(timeout=30_000)
+    offer.get_by_role("button", name="Close the table").click()
+    expect(frame).to_have_count(0)
+
+
 def test_a_book_page_served_with_the_tables_offers_and_embeds_its_table(
     page: Page, served_site: Served, requests: list[str]
 ) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -18,7 +17,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from loo.records import load
 from tests.browser.table_page import WAIT, act, board
-from tests.conftest import ROOT, serve_book
+from tests.conftest import ROOT, Served
 from widgets.board import piece_name
 from widgets.card_style import SHEET_PATH
 from widgets.dealcode import parse_deal_code
@@ -31,11 +30,10 @@ SHOTS = ROOT / "test-results"
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """``python -m widgets.server`` with a database of its own; yields the address and the database."""
-    folder = tmp_path_factory.mktemp("tables")
-    with serve_book(folder) as base:
-        yield base, folder / "tables.sqlite3"
+def served(served_site: Served) -> tuple[str, Path]:
+    """The test process's ``python -m widgets.server`` (tests/conftest.py::served_site), with a database
+    of its own: its address and the database, which each test reads for its own tables."""
+    return served_site.base, served_site.db
 
 
 def watch(page: Page) -> list[str]:

@@ -6,27 +6,44 @@ the moves are laid out, and a key shows the rest at once. The pace chosen is kep
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, WebSocket, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser.table_page import WAIT
 
 pytestmark = pytest.mark.browser
 
 
-def kernel_frames(page: Page) -> list[float]:
-    """The times (``time.monotonic()``) at which the page's kernel websockets carried a frame, either way."""
-    times: list[float] = []
+# Each frame of the page's kernel websockets, either way, stamped with the page's own clock as the page
+# sends or receives it. (Playwright's frame events reach the test only when it next calls the browser,
+# so a time taken in the test says when the test heard of a frame, not when it passed.)
+KERNEL_FRAMES = """
+(() => {
+  const Native = window.WebSocket;
+  window.__kernelFrames = [];
+  const note = () => window.__kernelFrames.push(performance.now());
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      if (String(args[0]).includes("/channels")) {
+        this.addEventListener("message", note);
+        const send = this.send.bind(this);
+        this.send = (data) => { note(); return send(data); };
+      }
+    }
+  };
+})();
+"""
 
-    def watch(ws: WebSocket) -> None:
-        if "/channels" in ws.url:
-            ws.on("framereceived", lambda _frame: times.append(time.monotonic()))
-            ws.on("framesent", lambda _frame: times.append(time.monotonic()))
 
-    page.on("websocket", watch)
-    return times
+def page_now(page: Page) -> float:
+    return float(page.evaluate("performance.now()"))
+
+
+def frames_between(page: Page, start: float, end: float) -> list[float]:
+    """The page's kernel frames from ``start`` to ``end`` (the page's clock, in ms)."""
+    return list(page.evaluate("([a, b]) => window.__kernelFrames.filter((t) => t >= a && t <= b)", [start, end]))
 
 
 def test_the_computer_players_cards_come_in_turn_and_the_last_trick_is_one_key_away(
@@ -34,8 +51,8 @@ def test_the_computer_players_cards_come_in_turn_and_the_last_trick_is_one_key_a
 ) -> None:
     context = browser.new_context(viewport={"width": 1200, "height": 1000})  # no stored pace: the default
     try:
+        context.add_init_script(KERNEL_FRAMES)
         page = context.new_page()
-        frames = kernel_frames(page)
         page.goto(f"{site}/tables/nap?deal=nap.hoffmann.s0.n3", wait_until="commit", timeout=WAIT)
         expect(page.locator(".loo-pace button.mod-active")).to_have_text("Normal", timeout=WAIT)
         page.locator(".loo-choices button", has_text="Call 2").click()  # the others pass: Ann leads
@@ -53,8 +70,12 @@ def test_the_computer_players_cards_come_in_turn_and_the_last_trick_is_one_key_a
         expect(page.locator(".loo-show-rest")).to_be_visible()
         expect(page.locator(".loo-choices")).to_be_hidden()  # the choices wait for the moves
         expect(laid_by("Ben")).to_have_count(0)  # the computer players' cards come after
-        time.sleep(0.3)  # the click's answer is in: from here to the end of the moves the page is alone
-        quiet_from = time.monotonic()
+        # The click's answer is all in once the websocket has been silent for a moment: from there to the
+        # end of the moves the page is alone (a pace kept by the kernel would send each move in turn).
+        page.wait_for_function(
+            "() => performance.now() - Math.max(0, ...window.__kernelFrames) > 300", timeout=5_000, polling=50
+        )
+        quiet_from = page_now(page)
         expect(laid_by("Ben")).to_be_visible(timeout=5_000)
         expect(page.locator(".loo-announce")).to_contain_text("Ben plays")
         expect(page.locator(".loo-announce")).to_have_attribute("role", "log")  # a live region of the moves
@@ -65,8 +86,7 @@ def test_the_computer_players_cards_come_in_turn_and_the_last_trick_is_one_key_a
         expect(won).to_be_visible()
         expect(laid_by("Dan")).to_be_visible()  # the finished trick stays on the table
         expect(page.locator(".loo-choices .loo-card-button.mod-primary").first).to_be_visible(timeout=10_000)
-        quiet_until = time.monotonic()
-        talk = [t for t in frames if quiet_from <= t <= quiet_until]
+        talk = frames_between(page, quiet_from, page_now(page))
         assert talk == [], f"{len(talk)} websocket frames while the moves were laid out: the pace is not the browser's"
         page.locator(".loo-choices .loo-card-button").first.focus()
         page.keyboard.press("l")

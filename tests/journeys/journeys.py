@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import INSTANT_PACE, Served, serve_server
+from tests.conftest import INSTANT_PACE, Served
 from tests.journeys.engines import Page, Target, launched
 
 GAME = "three-card-loo"
@@ -58,10 +58,9 @@ def reader(open_page: Any) -> Iterator[Page]:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """One Lanterloo server for the module."""
-    with serve_server(tmp_path_factory.mktemp("journeys")) as running:
-        yield running
+def served(served_site: Served) -> Served:
+    """The test process's Lanterloo server (tests/conftest.py::served_site)."""
+    return served_site
 
 
 # ----- moving about the book -------------------------------------------------------------------------
