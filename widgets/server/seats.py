@@ -325,6 +325,13 @@ def tables_full_page(*, cap: int, again: str, saved_game: bool, per_client: int 
         taken = "This server runs one live table at a time, and it is in use just now."
     else:
         taken = f"All {cap} live tables on this server are in use just now, and it runs no more than that at once."
+    return _try_again_page("The tables are full", f"{taken} A table comes free as soon as its player leaves its page.",
+                           again=again, saved_game=saved_game, book=book)  # fmt: skip
+
+
+def _try_again_page(title: str, said: str, *, again: str, saved_game: bool, book: str) -> str:
+    """A page that says what happened (``title``, ``said``), whether the reader's game is safe, and
+    offers to try ``again`` or go back to the ``book``: the tables-full and server-busy pages."""
     if saved_game:
         safe = (
             "<p><strong>Your game is safe.</strong> It is saved on the server, and it carries on "
@@ -337,13 +344,13 @@ def tables_full_page(*, cap: int, again: str, saved_game: bool, per_client: int 
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>The tables are full · Lanterloo</title>
+<title>{title} · Lanterloo</title>
 <style>{_FULL_STYLE}</style>
 </head>
 <body>
 <main>
-<h1>The tables are full</h1>
-<p>{taken} A table comes free as soon as its player leaves its page.</p>
+<h1>{title}</h1>
+<p>{said}</p>
 {safe}
 <p><a class="again" href="{html.escape(again, quote=True)}">Try again</a></p>
 <p>Or <a href="{html.escape(book, quote=True)}" target="_top">go back to the book</a>:
@@ -377,33 +384,8 @@ def send_tables_full(handler: tornado.web.RequestHandler, seats: TableSeats) -> 
 
 def server_busy_page(*, again: str, saved_game: bool, book: str = "/") -> str:
     """The page a reader gets when the server has run out of files (or memory) for their page."""
-    if saved_game:
-        safe = (
-            "<p><strong>Your game is safe.</strong> It is saved on the server, and it carries on "
-            "from its last move when you try again.</p>"
-        )
-    else:
-        safe = "<p>No game had been started for you yet, so nothing is lost.</p>"
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>The server is busy · Lanterloo</title>
-<style>{_FULL_STYLE}</style>
-</head>
-<body>
-<main>
-<h1>The server is busy</h1>
-<p>It has too many connections open just now to start your table. Try again in a few seconds.</p>
-{safe}
-<p><a class="again" href="{html.escape(again, quote=True)}">Try again</a></p>
-<p>Or <a href="{html.escape(book, quote=True)}" target="_top">go back to the book</a>:
-its pages and their example hands need no table.</p>
-</main>
-</body>
-</html>
-"""
+    said = "It has too many connections open just now to start your table. Try again in a few seconds."
+    return _try_again_page("The server is busy", said, again=again, saved_game=saved_game, book=book)
 
 
 def send_server_busy(handler: tornado.web.RequestHandler, error: OSError) -> None:
