@@ -285,6 +285,39 @@ def test_a_page_served_whose_websocket_never_opens_is_due_after_the_idle_limit()
     assert gone.due() == [] and gone.connected("opens")
 
 
+def test_the_log_says_whether_a_table_freed_had_a_page_that_went_or_one_that_never_connected(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A page served whose websocket never opened used to be logged as a page that "went 75 s ago
+    and did not come back" (--reconnect-grace): it never came at all, and had 10 s (--max-idle)."""
+    from types import SimpleNamespace
+
+    from widgets.server.app import LanterlooServer
+
+    now = [0.0]
+    gone = server_sockets.Departures(grace=75, clock=lambda: now[0], idle=10)
+    monkeypatch.setattr("widgets.server.app.departures", gone)
+    gone.served("never")
+    gone.served("went")
+    gone.opened("went")
+    gone.closed("went")
+    shut: list[str] = []
+    manager = SimpleNamespace(list_kernel_ids=lambda: ["never", "went"], shutdown_kernel=shut.append)
+    this = SimpleNamespace(kernel_manager=manager, log=logging.getLogger("lanterloo.test"), seats=None,
+                           reconnect_grace=75.0)  # fmt: skip
+    with caplog.at_level(logging.INFO, logger="lanterloo.test"):
+        now[0] = 11
+        run_async(LanterlooServer._release_departed(this))  # type: ignore[arg-type]
+        assert shut == ["never"]
+        now[0] = 76
+        run_async(LanterlooServer._release_departed(this))  # type: ignore[arg-type]
+    assert shut == ["never", "went"]
+    assert [r.getMessage() for r in caplog.records] == [
+        "Table kernel never: its page was served 10 s ago and never connected; shutting it down",
+        "Table kernel went: its page went 75 s ago and did not come back; shutting it down",
+    ]
+
+
 def test_the_server_marks_a_seat_here_only_while_its_pages_websocket_is_open(tmp_path: Path) -> None:
     from widgets.seating import PERSON, SeatBook
     from widgets.server.presence import SeatPresence

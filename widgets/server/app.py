@@ -141,13 +141,18 @@ class LanterlooServer(Voila):  # type: ignore[misc]
 
     async def _release_departed(self) -> None:
         """Shut down the tables whose pages went without a word and did not come back in
-        ``--reconnect-grace`` seconds (:class:`widgets.server.sockets.Departures`), freeing their places."""
+        ``--reconnect-grace`` seconds, or never connected in ``--max-idle`` seconds (the culler may
+        take those first), freeing their places (:class:`widgets.server.sockets.Departures`)."""
         manager = self.kernel_manager
-        for kernel_id in departures.due():
+        for kernel_id, never in departures.due_why():
             if kernel_id not in manager.list_kernel_ids():
                 continue  # shut down already (its page's beacon, the culler)
-            self.log.info("Table kernel %s: its page went %g s ago and did not come back; shutting it down",
-                          kernel_id, self.reconnect_grace)  # fmt: skip
+            if never:
+                self.log.info("Table kernel %s: its page was served %g s ago and never connected; shutting it down",
+                              kernel_id, departures.idle)  # fmt: skip
+            else:
+                self.log.info("Table kernel %s: its page went %g s ago and did not come back; shutting it down",
+                              kernel_id, self.reconnect_grace)  # fmt: skip
             if self.seats is not None:
                 self.seats.leave(kernel_id)
             try:

@@ -165,6 +165,12 @@ class Departures:
     def due(self) -> list[str]:
         """Kernels whose pages have been gone ``grace`` seconds or more, or were served ``idle`` seconds
         ago and never opened a websocket; each is forgotten as it is named."""
+        return [kernel_id for kernel_id, _never in self.due_why()]
+
+    def due_why(self) -> list[tuple[str, bool]]:
+        """:meth:`due`'s kernels, each with whether its page never opened a websocket (True: served
+        ``idle`` seconds ago) rather than went (False: gone ``grace`` seconds), so that the log says
+        which; each is forgotten as it is named."""
         now = self._clock()
         gone = [kernel_id for kernel_id, since in self.left.items() if now - since >= self.grace]
         for kernel_id in gone:
@@ -172,7 +178,7 @@ class Departures:
         never = [kernel_id for kernel_id, since in self.waiting.items() if now - since >= self.idle]
         for kernel_id in never:
             del self.waiting[kernel_id]
-        return gone + never
+        return [(kernel_id, False) for kernel_id in gone] + [(kernel_id, True) for kernel_id in never]
 
 
 departures = Departures()
