@@ -18,6 +18,7 @@ CONSTRAINTS := constraints.txt
 DEPS_HASH := $(shell cat pyproject.toml $(CONSTRAINTS) | sha1sum | cut -c1-12)
 RUNTIME_STAMP := $(VENV)/.runtime-$(DEPS_HASH)
 TEST_STAMP := $(VENV)/.test-$(DEPS_HASH)
+COMPILED_STAMP := $(VENV)/.compiled-$(DEPS_HASH)
 WIDGET_JS := _assets/widgets/embed-amd.js
 # Build isolation (setuptools for the editable install) takes the pins too.
 PIP := PIP_CONSTRAINT=$(CURDIR)/$(CONSTRAINTS) $(PY) -m pip
@@ -93,13 +94,21 @@ $(RUNTIME_STAMP): pyproject.toml $(CONSTRAINTS) | $(VENV)/bin/python
 	@echo "==> installing Lanterloo and its dependencies into $(VENV) (versions from $(CONSTRAINTS))"
 	$(PIP) install --quiet --upgrade pip setuptools
 	$(PIP) install --quiet -e .
-	@# table kernels run python -OO (widgets/server/kernels.py): their bytecode, compiled once here
-	$(PY) -OO -m compileall -q -j 0 $(VENV)/lib
 	touch $@
 
-$(TEST_STAMP): $(RUNTIME_STAMP)
-	@echo "==> installing the test tools, and psycopg for the PostgreSQL store, into $(VENV)"
+# The test tools come with the runtime in one pip run (one resolution) when neither is installed yet.
+$(TEST_STAMP): pyproject.toml $(CONSTRAINTS) | $(VENV)/bin/python
+	@echo "==> installing Lanterloo, its dependencies, the test tools and psycopg (for the PostgreSQL store) into $(VENV)"
+	$(PIP) install --quiet --upgrade pip setuptools
 	$(PIP) install --quiet -e '.[test,postgres]'
+	touch $@ $(RUNTIME_STAMP)
+
+# Table kernels run python -OO (widgets/server/kernels.py) and nothing writes bytecode
+# (PYTHONDONTWRITEBYTECODE): their bytecode is compiled once here, on every core, after the last
+# pip run. ENV is the environment's stamp: the runtime's, or under `make test` the test tools' too.
+ENV ?= $(RUNTIME_STAMP)
+$(COMPILED_STAMP): $(ENV)
+	$(PY) -OO -m compileall -q -j 0 $(VENV)/lib
 	touch $@
 
 $(WIDGET_JS): web/package.json web/package-lock.json web/vendor.sh | system
@@ -116,7 +125,7 @@ $(WIDGET_JS): web/package.json web/package-lock.json web/vendor.sh | system
 CODE_HASH := $(shell cat $$(find loo widgets -name '*.py' -o -name '*.toml' | LC_ALL=C sort) | sha1sum | cut -c1-12)
 CODE_STAMP := _build/.code-$(CODE_HASH)
 
-book: $(RUNTIME_STAMP) $(WIDGET_JS)
+book: $(ENV) $(WIDGET_JS)
 	@echo "==> the in-browser tables' files"
 	$(PY) web/build_inpage.py
 	@if [ ! -f $(CODE_STAMP) ]; then \
@@ -128,14 +137,14 @@ book: $(RUNTIME_STAMP) $(WIDGET_JS)
 	cd _assets && for d in *; do rm -rf "../_build/html/$$d"; done
 	cp -R _assets/. _build/html/
 
-serve: book
+serve: book $(COMPILED_STAMP)
 	@$(VENV)/bin/lanterloo --port $(PORT) --ip $(IP)
 
 # A class: listen on the network, print the address students type with its QR code, and make
 # CLASS_SIZE tables of CLASS_TABLE ready before they come.
 CLASS_SIZE ?= 30
 CLASS_TABLE ?= three-card-loo
-class: book
+class: book $(COMPILED_STAMP)
 	@$(VENV)/bin/lanterloo --class --port $(PORT) --class-size $(CLASS_SIZE) --class-table $(CLASS_TABLE)
 
 lint: $(TEST_STAMP)
@@ -149,15 +158,16 @@ lint: $(TEST_STAMP)
 # the longest first: each process starts its own chromium and servers, on ports of their own
 # (tests/conftest.py::serve_server). The journeys (tests/journeys) have one file per engine, so a
 # process runs at most the one Firefox or WebKit it was given.
-unit: $(TEST_STAMP) servers
+unit: $(TEST_STAMP) $(COMPILED_STAMP) servers
 	@echo "==> pytest: unit tests and doctests, on two processes"
 	$(PY) -m pytest -m "not browser" -q -n 2
 
 # The book's build runs its pages one at a time, on one core: lint and the unit tests (which need no
-# book) run beside it, each one's output printed whole when it ends. Then the browser tests.
-test: $(TEST_STAMP) chromium engines servers
-	@echo "==> lint, the book and the unit tests side by side (each one's output shown when it ends)"
-	@$(MAKE) --no-print-directory -j3 --output-sync=target lint book unit
+# book) run beside it, each one's output printed whole when it ends, and the widget bundle is
+# fetched while pip installs. Then the browser tests.
+test: chromium engines servers
+	@echo "==> set-up, then lint, the book and the unit tests side by side (each one's output shown when it ends)"
+	@$(MAKE) --no-print-directory -j4 --output-sync=target ENV=$(TEST_STAMP) lint book unit
 	@echo "==> pytest: browser tests and the journeys in chromium, Firefox and WebKit, on two processes"
 	$(PY) -m pytest -m browser -q -n 2 --dist loadfile
 

@@ -332,21 +332,33 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(SLOW_FIRST)))
 
 
-# The browser files that take longest, longest first (their times from LANTERLOO_TIMELINE, below).
-# Two processes take whole files (--dist loadfile) in the order collected: a long file begun last
-# keeps one process busy for minutes while the other has nothing left to run.
+# Every browser file, the longest first (their times from LANTERLOO_TIMELINE, below, in a fresh
+# clone's `make test`). Two processes take whole files (--dist loadfile) in this order, each the
+# next when it is free: the longest begun first and the shortest kept for last, so that neither
+# process is left with minutes of work while the other has nothing to run.
 SLOW_FIRST = (
-    "tests/browser/test_inpage.py",
-    "tests/browser/test_accessibility.py",
-    "tests/browser/test_table_fits.py",
-    "tests/browser/test_play.py",
-    "tests/browser/test_site.py",
-    "tests/browser/test_kernels.py",
-    "tests/browser/test_withstand.py",
-    "tests/browser/test_tables.py",
-    "tests/journeys/test_webkit.py",
-    "tests/journeys/test_chromium.py",
-    "tests/journeys/test_firefox.py",
+    "tests/browser/test_inpage.py",  # 221 s
+    "tests/journeys/test_webkit.py",  # 142 s
+    "tests/browser/test_accessibility.py",  # 130 s
+    "tests/browser/test_play.py",  # 130 s
+    "tests/browser/test_table_fits.py",  # 122 s
+    "tests/browser/test_site.py",  # 106 s
+    "tests/browser/test_kernels.py",  # 86 s
+    "tests/browser/test_newcomer.py",  # 86 s
+    "tests/journeys/test_chromium.py",  # 78 s
+    "tests/browser/test_withstand.py",  # 74 s
+    "tests/journeys/test_firefox.py",  # 72 s
+    "tests/browser/test_tables.py",  # 71 s
+    "tests/browser/test_minute.py",  # 63 s
+    "tests/browser/test_shared.py",  # 40 s
+    "tests/browser/test_safety.py",  # 33 s
+    "tests/browser/test_first_minute.py",  # 32 s
+    "tests/browser/test_class.py",  # 26 s
+    "tests/browser/test_chips.py",  # 24 s
+    "tests/browser/test_deploy.py",  # 20 s
+    "tests/browser/test_base_url.py",  # 13 s
+    "tests/browser/test_watching.py",  # 11 s
+    "tests/browser/test_step_viewer.py",  # 6 s
 )
 
 

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.loo_helpers import check_cli
+
 ROOT = Path(__file__).resolve().parents[2]
 
 GOOD: dict[str, Any] = {
@@ -30,19 +32,20 @@ GOOD: dict[str, Any] = {
 
 
 def run(record: Any, *, raw: str | None = None) -> tuple[int, dict[str, Any]]:
-    text = raw if raw is not None else json.dumps(record)
-    proc = subprocess.run(
-        [sys.executable, "-m", "loo", "check", "-"], input=text, capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
-    assert proc.stderr == "", proc.stderr
-    lines = proc.stdout.strip().splitlines()
+    """``loo check -`` on the record (in this process: see check_cli)."""
+    status, out, err = check_cli(raw if raw is not None else json.dumps(record))
+    assert err == "", err
+    lines = out.strip().splitlines()
     assert len(lines) == 1, "one JSON object on one line"
-    return proc.returncode, json.loads(lines[0])
+    return status, json.loads(lines[0])
 
 
 def test_an_unfinished_legal_record_lists_the_legal_actions() -> None:
     status, out = run(GOOD)
     assert status == 0
+    proc = subprocess.run([sys.executable, "-m", "loo", "check", "-"], input=json.dumps(GOOD), capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)  # fmt: skip
+    assert (proc.returncode, proc.stderr, json.loads(proc.stdout)) == (status, "", out)  # its own process: the same
     assert out == {
         "ok": True,
         "complete": False,
@@ -162,11 +165,10 @@ GOLDEN = sorted(p for p in (ROOT / "tests" / "golden").glob("*.json") if not p.n
 def test_golden_records_of_the_sources_worked_examples(record: Path) -> None:
     """Each file is a worked example of the sources (its name gives the law); the checker's output must
     match the expected file exactly, field for field."""
-    proc = subprocess.run([sys.executable, "-m", "loo", "check", str(record)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)  # fmt: skip
-    assert proc.returncode == 0, proc.stdout
+    status, out, err = check_cli("", str(record))
+    assert status == 0 and err == "", out + err
     expected = json.loads(record.with_name(record.stem + ".expected.json").read_text())
-    assert json.loads(proc.stdout) == expected
+    assert json.loads(out) == expected
     assert GOLDEN, "no golden records found"
 
 

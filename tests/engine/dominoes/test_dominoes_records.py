@@ -6,8 +6,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +16,7 @@ from loo.core.rules import RecordError
 from loo.games.dominoes import RECORD_TYPE, DominoGame, DominoHand, DominoRecord, DominoRules
 from loo.records import check, load, record_type
 from loo.tiles import Tile
+from tests.helpers.loo_helpers import check_cli
 
 ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = ROOT / "tests" / "golden"
@@ -40,13 +39,12 @@ GOOD: dict[str, Any] = {
 
 
 def run(record: Any, *, raw: str | None = None) -> tuple[int, dict[str, Any]]:
-    text = raw if raw is not None else json.dumps(record)
-    proc = subprocess.run([sys.executable, "-m", "loo", "check", "-"], input=text, capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)  # fmt: skip
-    assert proc.stderr == "", proc.stderr
-    lines = proc.stdout.strip().splitlines()
+    """``loo check -`` on the record (in this process: see check_cli)."""
+    status, out, err = check_cli(raw if raw is not None else json.dumps(record))
+    assert err == "", err
+    lines = out.strip().splitlines()
     assert len(lines) == 1, "one JSON object on one line"
-    return proc.returncode, json.loads(lines[0])
+    return status, json.loads(lines[0])
 
 
 def test_the_registry_hands_domino_records_to_this_module() -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ from loo.games.nap.hand import NapHand
 from loo.games.nap.record import NapRecord
 from loo.games.nap.rules import NapRules
 from loo.records import check, load, record_type
+from tests.helpers.loo_helpers import check_cli
 from tests.helpers.nap_helpers import nap, push
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -43,12 +42,12 @@ GOOD: dict[str, Any] = {
 
 
 def run(record: Any) -> tuple[int, dict[str, Any]]:
-    proc = subprocess.run([sys.executable, "-m", "loo", "check", "-"], input=json.dumps(record), capture_output=True,
-                          text=True, cwd=ROOT, timeout=60)  # fmt: skip
-    assert proc.stderr == "", proc.stderr
-    lines = proc.stdout.strip().splitlines()
+    """``loo check -`` on the record (in this process: see check_cli)."""
+    status, out, err = check_cli(json.dumps(record))
+    assert err == "", err
+    lines = out.strip().splitlines()
     assert len(lines) == 1
-    return proc.returncode, json.loads(lines[0])
+    return status, json.loads(lines[0])
 
 
 def broken(path: str, value: Any) -> dict[str, Any]:
