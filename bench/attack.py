@@ -354,27 +354,34 @@ async def attack_sockets(served: Served, until: float, own: TableClient) -> None
 
 async def attack_seatget(served: Served, until: float, _own: TableClient) -> None:
     """Seat pages asked for and their websockets never opened: each held its seat and its place for good."""
-    own_origin = f"http://127.0.0.1:{port(served)}"
     answers: dict[int, int] = {}
     while time.monotonic() < until:
-        connection = http.client.HTTPConnection("127.0.0.1", port(served), timeout=60, source_address=(ATTACKER, 0))
-        try:
-            connection.request("POST", f"/tables/{TABLE}/shared", body="people=2", headers={
-                "Origin": own_origin, "Content-Type": "application/x-www-form-urlencoded"})  # fmt: skip
-            response = connection.getresponse()
-            page = response.read().decode("utf-8", "replace")
-            links = [link.replace("&amp;", "&") for link in _SEAT_LINK.findall(page)]
-            status = response.status
-            if links:  # the seat's page itself (its link redirects there), the websocket never opened
-                page = links[0].replace(f"/tables/{TABLE}?", f"/voila/render/{TABLE}.ipynb?")
-                status = await asyncio.to_thread(_get, served, page)
-        except OSError:
-            status = 0
-        finally:
-            connection.close()
+        status = await asyncio.to_thread(_seat_page_unconnected, served)
         answers[status] = answers.get(status, 0) + 1
         await asyncio.sleep(0.2)
     print(f"    (seat pages: {answers})")
+
+
+def _seat_page_unconnected(served: Served) -> int:
+    """A new shared table of two, made as its page's form does, and its first seat's page asked for
+    (its link redirects there), the websocket never opened: the status of that page, else of the POST.
+    On a thread: the reader's clicks share the benchmark's event loop, which a blocking request would hold."""
+    own_origin = f"http://127.0.0.1:{port(served)}"
+    connection = http.client.HTTPConnection("127.0.0.1", port(served), timeout=60, source_address=(ATTACKER, 0))
+    try:
+        connection.request("POST", f"/tables/{TABLE}/shared", body="people=2", headers={
+            "Origin": own_origin, "Content-Type": "application/x-www-form-urlencoded"})  # fmt: skip
+        response = connection.getresponse()
+        page = response.read().decode("utf-8", "replace")
+        status = response.status
+    except OSError:
+        return 0
+    finally:
+        connection.close()
+    links = [link.replace("&amp;", "&") for link in _SEAT_LINK.findall(page)]
+    if links:
+        status = _get(served, links[0].replace(f"/tables/{TABLE}?", f"/voila/render/{TABLE}.ipynb?"))
+    return status
 
 
 _SEAT_LINK = re.compile(r'class="link seat-link" href="([^"]*)"')
