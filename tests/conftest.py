@@ -179,6 +179,15 @@ def serve_server(
             proc.kill()
 
 
+def table_folder(folder: Path, *games: str) -> Path:
+    """A folder of table notebooks holding only ``games`` (``serve_server(..., tables=...)``): the server
+    preheats a kernel for each table notebook it has, one here for each game named and not six."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for game in games:
+        shutil.copy(ROOT / "book" / "tables" / f"{game}.ipynb", folder)
+    return folder
+
+
 def _start_server(folder: Path, args: list[str], max_files: int | None) -> subprocess.Popen[bytes]:
     env = {**os.environ, "LANTERLOO_LOG_DIR": str(folder)}
     env.pop("LANTERLOO_DB", None)

@@ -13,7 +13,6 @@ import http.client
 import os
 import random
 import re
-import shutil
 import signal
 import sqlite3
 import threading
@@ -27,7 +26,7 @@ from typing import Any, TypeVar
 import pytest
 
 from tests.browser.test_table_stopped import kernel_process
-from tests.conftest import ROOT, Served, run_async, serve_server
+from tests.conftest import Served, run_async, serve_server, table_folder
 from tests.helpers.disk import saved_count
 from tests.kernel_client import TableClient
 from tests.server.test_disk_faults import play, shown, until_saved
@@ -109,10 +108,7 @@ def within(seconds: float, call: Callable[[], T]) -> tuple[T | None, float]:
 @pytest.fixture
 def one_table(tmp_path: Path) -> Path:
     """A table folder with one table notebook: the server preheats one kernel, not six."""
-    tables = tmp_path / "tables"
-    tables.mkdir()
-    shutil.copy(ROOT / "book" / "tables" / f"{TABLE}.ipynb", tables)
-    return tables
+    return table_folder(tmp_path / "tables", TABLE)
 
 
 # ----- PostgreSQL frozen ----------------------------------------------------------------------------
