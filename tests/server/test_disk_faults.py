@@ -19,7 +19,7 @@ import time
 from contextlib import closing
 from pathlib import Path
 
-from tests.conftest import Served, run_async, serve_server
+from tests.conftest import Served, run_async, serve_server, table_folder
 from tests.helpers.disk import database_files, read_only, saved_count, small_disk
 from tests.kernel_client import TableClient
 from widgets.model import TableModel
@@ -31,6 +31,18 @@ from widgets.store import TableStore
 TABLE = "three-card-loo"
 DEAL = "l3.peel.s0.n482910233"  # Peel's single first (settled as dealt), then a hand for all five
 WAIT = 120.0  # a table's first page may wait for its kernel on a busy two-core machine
+
+
+def one_table(tmp_path: Path) -> Path:
+    """The test's table notebooks: the one it plays, so that its server preheats one kernel, not six."""
+    return table_folder(tmp_path / "tables", TABLE)
+
+
+# Two kernels of the table preheated (--class-size), for a test whose first two pages open on kernels
+# started in the same state of the disk either way: the second page need not wait for the pool's refill
+# (REFILL_DELAY_SECONDS, then a kernel's start). A test whose second page must have a kernel started
+# during the fault keeps one.
+TWO_READY = ("--class-size", "2")
 
 
 def shown(client: TableClient) -> str:
@@ -66,7 +78,7 @@ def test_a_database_made_read_only_under_a_running_server_kills_nothing_and_the_
 ) -> None:
     db = tmp_path / "db" / "tables.sqlite3"
     db.parent.mkdir()
-    with serve_server(tmp_path, "--db", str(db)) as served:
+    with serve_server(tmp_path, "--db", str(db), tables=one_table(tmp_path)) as served:
 
         async def scenario() -> None:
             own = await TableClient.open(served.base, TABLE, timeout=WAIT)
@@ -109,7 +121,10 @@ def test_a_server_started_on_a_read_only_database_plays_tables_that_say_they_are
         while model.saved_events < 3:
             assert model.act(model.legal()[0]) if model.legal() else model.new_hand()
         before = model.saved_events
-    with read_only(*database_files(db)), serve_server(tmp_path, "--db", str(db)) as served:
+    with (
+        read_only(*database_files(db)),
+        serve_server(tmp_path, "--db", str(db), *TWO_READY, tables=one_table(tmp_path)) as served,
+    ):
         assert "Games are NOT being saved" in served.log()
 
         async def scenario() -> None:
@@ -149,7 +164,9 @@ def to_act(db: Path, table_id: str) -> int | None:
 def test_a_shared_tables_move_made_on_a_full_disk_reaches_every_seat_once_the_disk_is_back(tmp_path: Path) -> None:
     with (
         small_disk(tmp_path / "disk") as disk,
-        serve_server(tmp_path, "--db", str(disk.folder / "t.sqlite3")) as served,
+        serve_server(
+            tmp_path, "--db", str(disk.folder / "t.sqlite3"), *TWO_READY, tables=one_table(tmp_path)
+        ) as served,
     ):
         db = disk.folder / "t.sqlite3"
         with TableStore(db) as store:  # this process's own connection, closed: the disk is the server's
@@ -197,7 +214,7 @@ def test_a_table_closed_while_the_disk_is_full_loses_none_of_its_moves(tmp_path:
     (widgets.lifeboat), which saves them once the disk has room."""
     with (
         small_disk(tmp_path / "disk") as disk,
-        serve_server(tmp_path, "--db", str(disk.folder / "t.sqlite3")) as served,
+        serve_server(tmp_path, "--db", str(disk.folder / "t.sqlite3"), tables=one_table(tmp_path)) as served,
     ):
         db = disk.folder / "t.sqlite3"
 
