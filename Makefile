@@ -123,15 +123,18 @@ CODE_HASH := $(shell cat $$(find loo widgets -name '*.py' -o -name '*.toml' | LC
 CODE_STAMP := _build/.code-$(CODE_HASH)
 
 book: $(ENV) $(WIDGET_JS)
-	@echo "==> the in-browser tables' files"
-	$(PY) web/build_inpage.py
-	@if [ ! -f $(CODE_STAMP) ]; then \
+	@# While it builds, _build/.book-building holds this shell's process id: the tests that serve the
+	@# book (tests/conftest.py::need_book) wait for it to go when they run beside the build.
+	@mkdir -p _build && echo $$$$ > _build/.book-building && trap 'rm -f _build/.book-building' EXIT && set -e; \
+	echo "==> the in-browser tables' files"; \
+	$(PY) web/build_inpage.py; \
+	if [ ! -f $(CODE_STAMP) ]; then \
 	  echo "==> the engine or the widgets changed: the pages will run again"; \
 	  rm -rf _build/.jupyter_cache _build/.doctrees _build/.code-*; mkdir -p _build; touch $(CODE_STAMP); \
-	fi
-	@echo "==> building the book"
-	$(VENV)/bin/jupyter-book build . -W -n --keep-going
-	cd _assets && for d in *; do rm -rf "../_build/html/$$d"; done
+	fi; \
+	echo "==> building the book"; \
+	$(VENV)/bin/jupyter-book build . -W -n --keep-going; \
+	(cd _assets && for d in *; do rm -rf "../_build/html/$$d"; done); \
 	cp -R _assets/. _build/html/
 
 serve: book
@@ -159,9 +162,10 @@ unit: $(TEST_STAMP) servers
 	@echo "==> pytest: unit tests and doctests, on two processes"
 	$(PY) -m pytest -m "not browser" -q -n 2
 
-# The book's build runs its pages one at a time, on one core: lint and the unit tests (which need no
-# book) run beside it, each one's output printed whole when it ends, and the widget bundle is
-# fetched while pip installs. Then the browser tests.
+# The book's build runs its pages one at a time, on one core: lint and the unit tests run beside it
+# (the few that serve the book run last, and wait for it: tests/conftest.py::need_book), each one's
+# output printed whole when it ends, and the widget bundle is fetched while pip installs. Then the
+# browser tests.
 test: chromium engines servers
 	@echo "==> set-up, then lint, the book and the unit tests side by side (each one's output shown when it ends)"
 	@$(MAKE) --no-print-directory -j4 --output-sync=target ENV=$(TEST_STAMP) lint book unit
