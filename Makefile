@@ -18,12 +18,14 @@ CONSTRAINTS := constraints.txt
 DEPS_HASH := $(shell cat pyproject.toml $(CONSTRAINTS) | sha1sum | cut -c1-12)
 RUNTIME_STAMP := $(VENV)/.runtime-$(DEPS_HASH)
 TEST_STAMP := $(VENV)/.test-$(DEPS_HASH)
-COMPILED_STAMP := $(VENV)/.compiled-$(DEPS_HASH)
 WIDGET_JS := _assets/widgets/embed-amd.js
 # Build isolation (setuptools for the editable install) takes the pins too.
 PIP := PIP_CONSTRAINT=$(CURDIR)/$(CONSTRAINTS) $(PY) -m pip
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
-export PYTHONDONTWRITEBYTECODE := 1
+# Python keeps the bytecode it compiles (in __pycache__, for -OO too: the table kernels'), so that
+# each module is compiled by the first process that imports it and by no other, even where the
+# environment asks otherwise: a test run starts hundreds of kernels, servers and pytest processes.
+unexport PYTHONDONTWRITEBYTECODE
 # Run apt-get as root, through sudo when not root.
 APT := DEBIAN_FRONTEND=noninteractive $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get
 
@@ -103,13 +105,8 @@ $(TEST_STAMP): pyproject.toml $(CONSTRAINTS) | $(VENV)/bin/python
 	$(PIP) install --quiet -e '.[test,postgres]'
 	touch $@ $(RUNTIME_STAMP)
 
-# Table kernels run python -OO (widgets/server/kernels.py) and nothing writes bytecode
-# (PYTHONDONTWRITEBYTECODE): their bytecode is compiled once here, on every core, after the last
-# pip run. ENV is the environment's stamp: the runtime's, or under `make test` the test tools' too.
+# ENV is the environment's stamp: the runtime's, or under `make test` the test tools' too.
 ENV ?= $(RUNTIME_STAMP)
-$(COMPILED_STAMP): $(ENV)
-	$(PY) -OO -m compileall -q -j 0 $(VENV)/lib
-	touch $@
 
 $(WIDGET_JS): web/package.json web/package-lock.json web/vendor.sh | system
 	@echo "==> vendoring the widget bundle from the npm registry (pinned in web/package-lock.json)"
@@ -126,25 +123,28 @@ CODE_HASH := $(shell cat $$(find loo widgets -name '*.py' -o -name '*.toml' | LC
 CODE_STAMP := _build/.code-$(CODE_HASH)
 
 book: $(ENV) $(WIDGET_JS)
-	@echo "==> the in-browser tables' files"
-	$(PY) web/build_inpage.py
-	@if [ ! -f $(CODE_STAMP) ]; then \
+	@# While it builds, _build/.book-building holds this shell's process id: the tests that serve the
+	@# book (tests/conftest.py::need_book) wait for it to go when they run beside the build.
+	@mkdir -p _build && echo $$$$ > _build/.book-building && trap 'rm -f _build/.book-building' EXIT && set -e; \
+	echo "==> the in-browser tables' files"; \
+	$(PY) web/build_inpage.py; \
+	if [ ! -f $(CODE_STAMP) ]; then \
 	  echo "==> the engine or the widgets changed: the pages will run again"; \
 	  rm -rf _build/.jupyter_cache _build/.doctrees _build/.code-*; mkdir -p _build; touch $(CODE_STAMP); \
-	fi
-	@echo "==> building the book"
-	$(VENV)/bin/jupyter-book build . -W -n --keep-going
-	cd _assets && for d in *; do rm -rf "../_build/html/$$d"; done
+	fi; \
+	echo "==> building the book"; \
+	$(VENV)/bin/jupyter-book build . -W -n --keep-going; \
+	(cd _assets && for d in *; do rm -rf "../_build/html/$$d"; done); \
 	cp -R _assets/. _build/html/
 
-serve: book $(COMPILED_STAMP)
+serve: book
 	@$(VENV)/bin/lanterloo --port $(PORT) --ip $(IP)
 
 # A class: listen on the network, print the address students type with its QR code, and make
 # CLASS_SIZE tables of CLASS_TABLE ready before they come.
 CLASS_SIZE ?= 30
 CLASS_TABLE ?= three-card-loo
-class: book $(COMPILED_STAMP)
+class: book
 	@$(VENV)/bin/lanterloo --class --port $(PORT) --class-size $(CLASS_SIZE) --class-table $(CLASS_TABLE)
 
 lint: $(TEST_STAMP)
@@ -158,18 +158,19 @@ lint: $(TEST_STAMP)
 # the longest first: each process starts its own chromium and servers, on ports of their own
 # (tests/conftest.py::serve_server). The journeys (tests/journeys) have one file per engine, so a
 # process runs at most the one Firefox or WebKit it was given.
-unit: $(TEST_STAMP) $(COMPILED_STAMP) servers
+unit: $(TEST_STAMP) servers
 	@echo "==> pytest: unit tests and doctests, on two processes"
 	$(PY) -m pytest -m "not browser" -q -n 2
 
-# The book's build runs its pages one at a time, on one core: lint and the unit tests (which need no
-# book) run beside it, each one's output printed whole when it ends, and the widget bundle is
-# fetched while pip installs. Then the browser tests.
+# The book's build runs its pages one at a time, on one core: lint and the unit tests run beside it
+# (the few that serve the book run last, and wait for it: tests/conftest.py::need_book), each one's
+# output printed whole when it ends, and the widget bundle is fetched while pip installs. Then the
+# browser tests.
 test: chromium engines servers
 	@echo "==> set-up, then lint, the book and the unit tests side by side (each one's output shown when it ends)"
 	@$(MAKE) --no-print-directory -j4 --output-sync=target ENV=$(TEST_STAMP) lint book unit
 	@echo "==> pytest: browser tests and the journeys in chromium, Firefox and WebKit, on two processes"
-	$(PY) -m pytest -m browser -q -n 2 --dist loadfile
+	$(PY) -m pytest -m browser -q -n 2 --dist loadfile tests/browser tests/journeys
 
 # pyproject.toml's ranges resolved afresh, for Debian 12's Python 3.11.2 (tools/lock.py).
 lock: $(VENV)/bin/python

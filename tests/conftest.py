@@ -134,6 +134,25 @@ class Served:
         return found
 
 
+def need_book() -> None:
+    """Fail unless the book is built. While `make book` builds it (``make test`` runs the unit tests
+    beside the build), wait for it to end, twenty minutes at most: the build keeps its shell's process
+    id in ``_build/.book-building`` until it ends (a file left by a build that was killed is ignored)."""
+    deadline = time.monotonic() + 1200
+    while _book_being_built() and time.monotonic() < deadline:
+        time.sleep(1)
+    if not (BOOK / "index.html").exists():
+        pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")
+
+
+def _book_being_built() -> bool:
+    try:
+        pid = int((ROOT / "_build" / ".book-building").read_text())
+    except (OSError, ValueError):
+        return False
+    return Path(f"/proc/{pid}").exists()
+
+
 @contextlib.contextmanager
 def serve_server(
     folder: Path,
@@ -149,8 +168,7 @@ def serve_server(
     among them) the server may open, soft and hard limit both; ``base_url`` is its ``--base-url``
     (the address yielded ends with it, less its last slash); ``port`` a port of the caller's choice.
     Yields the running server."""
-    if not (BOOK / "index.html").exists():
-        pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")
+    need_book()
     chosen = port is None
     for attempt in range(3):
         port = _free_port() if chosen else port
@@ -297,8 +315,7 @@ def static_site() -> Iterator[str]:
     """The built book alone, from a plain static file server: no Lanterloo server, no kernels."""
     import http.server
 
-    if not (BOOK / "index.html").exists():
-        pytest.fail("the book is not built: run `jupyter-book build . -W -n --keep-going` first (make test does)")
+    need_book()
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:
@@ -336,9 +353,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             ]
     if bad:
         raise pytest.UsageError("unknown law in a law marker:\n  " + "\n  ".join(bad))
-    # The longest files first (each keeps its own order): see SLOW_FIRST.
+    # The longest files first (each keeps its own order): see SLOW_FIRST. The tests that serve the
+    # book (tests/server) go last, so that under `make test`, where the unit tests run beside the
+    # book's build, they seldom wait for it (need_book).
     rank = {name: place for place, name in enumerate(SLOW_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(SLOW_FIRST)))
+    items.sort(
+        key=lambda item: (
+            rank.get(item.nodeid.split("::")[0], len(SLOW_FIRST)),
+            item.nodeid.startswith("tests/server/"),
+        )
+    )
 
 
 # Every browser file, the longest first (their times from LANTERLOO_TIMELINE, below, in a fresh

@@ -90,7 +90,9 @@ def _has(cls: str) -> re.Pattern[str]:
     return re.compile(rf"(^|\s){cls}(\s|$)")
 
 
-@pytest.mark.parametrize("reader", ["laptop", "phone"], indirect=True)
+# At a laptop's size the same first hand is walked in all three engines by
+# tests/journeys/journeys.py::test_a_newcomers_guided_first_hand_from_the_home_page; here, a phone's.
+@pytest.mark.parametrize("reader", ["phone"], indirect=True)
 def test_a_newcomer_on_a_static_host_plays_a_guided_first_hand_in_one_click(
     reader: tuple[Page, list[str]], static_site: str
 ) -> None:

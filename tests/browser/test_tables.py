@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -203,6 +204,15 @@ def test_while_a_table_opens_the_page_says_so_in_plain_words(page: Page, served:
     assert set(seen) <= {"Opening the table…", "Dealing the cards…"}, seen
 
 
+def saved_after(db: Path, table_id: str, count: int) -> int:
+    """How many events the table's saved game holds, once it holds more than ``count`` (10 s at most):
+    the table may be drawn a moment before its kernel has written the move."""
+    deadline = time.monotonic() + 10
+    while (saved := TableStore(db).count(table_id)) <= count and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return saved
+
+
 def test_a_reload_continues_the_game_at_the_same_point(page: Page, served: tuple[str, Path]) -> None:
     base, db = served
     errors = watch(page)
@@ -211,7 +221,7 @@ def test_a_reload_continues_the_game_at_the_same_point(page: Page, served: tuple
     for _ in range(4):
         act(page)
     before, hand = board(page), own_hand(page)
-    saved = TableStore(db).count(table_id)
+    saved = saved_after(db, table_id, 4)
     assert saved >= 5, "the start and every action are saved as they happen"
     page.reload(wait_until="commit", timeout=WAIT)
     expect(page.locator(".loo-table-view")).to_be_visible(timeout=WAIT)
@@ -220,6 +230,7 @@ def test_a_reload_continues_the_game_at_the_same_point(page: Page, served: tuple
     act(page)  # and it plays on from there, saving as it goes
     # One event, the reader's move; or, when that move dealt a hand settled as dealt (Peel: a single
     # after a hand in which every stander took a trick, L3-SGL-08), that deal and the one after it.
+    saved_after(db, table_id, saved)
     added = [event["type"] for event in TableStore(db).load(table_id).events[saved:]]
     assert len(added) == 1 or added == ["deal", "deal"], added
     assert errors == []

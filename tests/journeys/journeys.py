@@ -332,6 +332,7 @@ def test_a_newcomers_guided_first_hand_from_the_home_page(reader: Page, static_s
     by clicking, and at its end the guide says so and is finished (and stays finished on a reload)."""
     page = reader
     home(page, static_site)
+    page.visible(Target.role("link", "Play a hand now"), in_view=True)  # seen at once, with no scrolling
     page.click(Target.role("link", "Play a hand now"))
     table_ready(page, None)
     guide = Target.of("section.loo-guide")
