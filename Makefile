@@ -158,26 +158,27 @@ lint: $(TEST_STAMP)
 	$(VENV)/bin/mypy --strict loo widgets
 
 # The tests run on two processes (pytest-xdist); a third made the browser tests no quicker on two
-# cores, and slower each. The browser tests go to them a whole file at a time (--dist loadfile),
-# the longest first: each process starts its own chromium and servers, on ports of their own
-# (tests/conftest.py::serve_server). The journeys (tests/journeys) have one file per engine, so a
-# process runs at most the one Firefox or WebKit it was given.
-# The few unit tests that serve the book (tests/server) need it built: `make unit` builds it first,
-# and `make test` (UNIT_AFTER empty) builds it beside them, and they wait for it.
+# cores, and slower each. The tests go to them a whole file at a time (--dist loadfile), in the order
+# tests/conftest.py::_file_order gives (--no-loadscope-reorder: xdist would otherwise send the files
+# with the most tests first), the longest first: each browser process starts its own chromium and
+# servers, on ports of their own (tests/conftest.py::serve_server). The journeys (tests/journeys)
+# have one file per engine, so a process runs at most the one Firefox or WebKit it was given.
+# The few unit tests that serve the book (tests/conftest.py::NEEDS_BOOK) need it built: `make unit`
+# builds it first, and `make test` (UNIT_AFTER empty) builds it beside them, and they wait for it.
 UNIT_AFTER ?= book
 unit: $(TEST_STAMP) servers $(UNIT_AFTER)
 	@echo "==> pytest: unit tests and doctests, on two processes"
-	$(PY) -m pytest -m "not browser" -q -n 2
+	$(PY) -m pytest -m "not browser" -q -n 2 --dist loadfile --no-loadscope-reorder
 
 # The book's build runs its pages one at a time, on one core: lint and the unit tests run beside it
-# (the few that serve the book run last, and wait for it: tests/conftest.py::need_book), each one's
+# (the few that serve the book come late, and wait for it: tests/conftest.py::need_book), each one's
 # output printed whole when it ends, and the widget bundle is fetched while pip installs. Then the
 # browser tests.
 test: chromium engines servers
 	@echo "==> set-up, then lint, the book and the unit tests side by side (each one's output shown when it ends)"
 	@$(MAKE) --no-print-directory -j4 --output-sync=target ENV=$(TEST_STAMP) UNIT_AFTER= lint book unit
 	@echo "==> pytest: browser tests and the journeys in chromium, Firefox and WebKit, on two processes"
-	$(PY) -m pytest -m browser -q -n 2 --dist loadfile tests/browser tests/journeys
+	$(PY) -m pytest -m browser -q -n 2 --dist loadfile --no-loadscope-reorder tests/browser tests/journeys
 
 # pyproject.toml's ranges resolved afresh, for Debian 12's Python 3.11.2 (tools/lock.py).
 lock: $(VENV)/bin/python

@@ -329,20 +329,26 @@ def static_site() -> Iterator[str]:
     server.server_close()
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_itemcollected(item: pytest.Item) -> None:
     """Every test under tests/browser drives chromium, and every one under tests/journeys a browser of
     each engine: they are marked ``browser`` (``make unit`` leaves those out) by where they live, so a
-    new file there cannot forget the mark.
+    new file there cannot forget the mark."""
+    if any(Path(str(item.fspath)).resolve().is_relative_to(folder) for folder in BROWSER_FOLDERS):
+        item.add_marker(pytest.mark.browser)
 
-    A ``law`` marker names catalogue laws (``@pytest.mark.law("L3-PLAY-03")``): an ID that is not in
-    ``loo.laws.LAWS``, or a marker with no ID, stops the run before any test runs."""
+
+BROWSER_FOLDERS = [Path(__file__).resolve().parent / name for name in ("browser", "journeys")]
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own, which groups the items by a parameter of playwright's
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A ``law`` marker names catalogue laws (``@pytest.mark.law("L3-PLAY-03")``): an ID that is not in
+    ``loo.laws.LAWS``, or a marker with no ID, stops the run before any test runs. Then the files are
+    put in the order the test processes take them (:func:`_file_order`)."""
     from loo.laws import LAWS
 
-    folders = [Path(__file__).resolve().parent / name for name in ("browser", "journeys")]
     bad = []
     for item in items:
-        if any(Path(str(item.fspath)).resolve().is_relative_to(folder) for folder in folders):
-            item.add_marker(pytest.mark.browser)
         for marker in item.iter_markers("law"):
             if not marker.args or marker.kwargs:
                 bad.append(f"{item.nodeid}: @pytest.mark.law takes law IDs only, and at least one")
@@ -353,16 +359,44 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             ]
     if bad:
         raise pytest.UsageError("unknown law in a law marker:\n  " + "\n  ".join(bad))
-    # The longest files first (each keeps its own order): see SLOW_FIRST. The tests that serve the
-    # book (tests/server) go last, so that under `make test`, where the unit tests run beside the
-    # book's build, they seldom wait for it (need_book).
-    rank = {name: place for place, name in enumerate(SLOW_FIRST)}
-    items.sort(
-        key=lambda item: (
-            rank.get(item.nodeid.split("::")[0], len(SLOW_FIRST)),
-            item.nodeid.startswith("tests/server/"),
-        )
-    )
+    items.sort(key=_file_order([item.nodeid.split("::")[0] for item in items]))
+
+
+def _file_order(files: list[str]) -> Callable[[pytest.Item], tuple[int, int]]:
+    """The order the test processes take whole files in (``--dist loadfile --no-loadscope-reorder``;
+    each file keeps its own order). Browser files: SLOW_FIRST. Unit files: UNIT_SLOW_FIRST, then the
+    first half of the others, then the files that serve the book (NEEDS_BOOK, longest first: under
+    `make test` they run beside the book's build and wait for it, need_book, so they come once it is
+    usually done), then the rest, the shortest files, which keep both processes busy to the end."""
+    first = SLOW_FIRST + UNIT_SLOW_FIRST
+    light = [f for f in dict.fromkeys(files) if f not in first and f not in NEEDS_BOOK]
+    place = {name: (0, i) for i, name in enumerate(first)}
+    place |= {name: (2, i) for i, name in enumerate(NEEDS_BOOK)}
+    place |= {name: (1 if i < len(light) // 2 else 3, i) for i, name in enumerate(light)}
+    return lambda item: place[item.nodeid.split("::")[0]]
+
+
+# The unit files that take longest (LANTERLOO_TIMELINE, a fresh clone's `make test`), longest first.
+UNIT_SLOW_FIRST = (
+    "tests/engine/test_estimates.py",  # 80 s
+    "tests/engine/nap/test_nap_bots.py",  # 52 s
+    "tests/engine/dominoes/test_dominoes_bots.py",  # 37 s
+    "tests/widgets/test_questions.py",  # 35 s
+    "tests/widgets/test_shared_secrets.py",  # 34 s
+    "tests/widgets/test_hints.py",  # 21 s
+    "tests/engine/dominoes/test_dominoes_properties.py",  # 20 s
+    "tests/engine/test_bots.py",  # 20 s
+    "tests/engine/test_behaviour_pinned.py",  # 19 s
+    "tests/engine/test_estimates_honest.py",  # 18 s
+)
+# The unit files that start a server over the built book (serve_server), longest first.
+NEEDS_BOOK = (
+    "tests/server/test_disk_faults.py",  # 49 s
+    "tests/server/test_live_bounds.py",  # 40 s
+    "tests/server/test_database_stalls.py",  # 33 s
+    "tests/server/test_quiet_log.py",  # 3 s
+    "tests/server/test_console.py",  # 3 s
+)
 
 
 # Every browser file, the longest first (their times from LANTERLOO_TIMELINE, below, in a fresh
