@@ -113,8 +113,8 @@ def returning(
     """A reader's browser that has visited a table before: a chromium profile of its own whose Cache
     Storage holds the snapshot of Python the first visit kept, so that each whole hand below starts
     Python from it (a few seconds) rather than afresh (ten or more on a busy machine). The first visit
-    itself, and the snapshot's making and use, are tested on fresh profiles: see
-    test_a_return_visit_starts_python_from_the_snapshot_the_first_kept and the chapter's table."""
+    itself, and the snapshot's making and use, are tested on fresh profiles by the journeys
+    (tests/journeys: a chapter's table, reloaded mid-hand, comes back from the snapshot)."""
     context = browser_type.launch_persistent_context(
         tmp_path_factory.mktemp("returning"),
         executable_path=CHROMIUM,
@@ -169,51 +169,6 @@ def test_a_whole_hand_in_the_readers_browser(again: Page, static_site: str, game
     table.done()
 
 
-def test_a_chapter_on_a_static_host_offers_its_table_in_the_readers_browser(page: Page, static_site: str) -> None:
-    """With no server, the chapter's one *Play here* button opens the in-browser table right where the
-    reader clicked (seen, not a 0x0 frame: issue 27), says what it cannot hide, plays, and closes; the
-    server's tables are offered only as folded words."""
-    errors: list[str] = []
-    requests: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-    page.on("request", lambda r: requests.append(r.url))
-    page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(f"{static_site}/book/nap/orthodox.html")
-    offer = page.locator("#live-nap")
-    expect(offer.get_by_text("cannot hide the other hands")).to_be_visible()
-    expect(offer.get_by_text("make serve")).to_be_hidden()  # folded: a static host's reader needs no server
-    expect(offer.get_by_role("link", name="Open it on a page of its own")).to_have_attribute(
-        "href", "../../play/nap.html"
-    )
-    play_here = offer.get_by_role("button", name="Play here")
-    play_here.click()
-    frame = offer.locator("iframe")
-    expect(frame).to_be_visible()
-    table = page.frame_locator("#live-nap iframe")
-    expect(table.locator("[data-loo-ready]")).to_have_count(1, timeout=STARTS)
-    view = table.locator(".loo-table-view")
-    expect(view).to_be_visible()
-    expect(view).to_contain_text("(you)")
-    first = table.locator(".loo-choices button.mod-primary").first
-    expect(first).to_be_visible()
-    # the frame is a real size, and the table's first choice is inside the window as the reader sees it
-    box, choice = frame.bounding_box(), first.bounding_box()
-    assert box and box["width"] > 600 and box["height"] >= 520, box
-    assert choice and 0 <= choice["y"] and choice["y"] + choice["height"] <= 768, choice
-    first.click()  # and the table answers a click there
-    expect(view).to_be_visible()
-    close = offer.get_by_role("button", name="Close the table")
-    expect(close).to_have_attribute("aria-expanded", "true")
-    page.screenshot(path=str(ROOT / "test-results" / "inpage-in-chapter.png"), full_page=False)
-    close.click()
-    expect(offer.locator("iframe")).to_have_count(0)
-    expect(offer.get_by_role("button", name="Play here")).to_have_attribute("aria-expanded", "false")
-    assert errors == [], errors
-    origin = urlparse(static_site).netloc
-    assert [u for u in requests if urlparse(u).scheme in ("http", "https") and urlparse(u).netloc != origin] == []
-
-
 def test_a_play_page_opened_as_a_file_says_how_to_serve_the_folder(page: Page) -> None:
     book = ROOT / "_build" / "html"
     page.goto((book / "play" / "nap.html").as_uri())
@@ -229,20 +184,6 @@ def test_a_browser_without_webassembly_is_told_so(page: Page, static_site: str) 
     page.goto(f"{static_site}/play/irish-loo.html")
     expect(page.locator("[data-loo-status]")).to_contain_text("lacks WebAssembly or Web Workers")
     expect(page.locator(".loo-inpage-problem")).to_have_count(1)
-
-
-def test_a_return_visit_starts_python_from_the_snapshot_the_first_kept(page: Page, static_site: str) -> None:
-    """The first visit keeps a snapshot of Python with the table's modules imported; the next visit
-    (a reload here) restores it instead of starting Python afresh, and the table works as before."""
-    page.goto(f"{static_site}/play/five-card-loo.html")
-    expect(page.locator("[data-loo-ready]")).to_have_count(1, timeout=STARTS)
-    page.wait_for_function("() => window.lanterlooLog.some((l) => l.startsWith('kept a snapshot'))", timeout=WAIT)
-    page.reload()
-    expect(page.locator("[data-loo-ready]")).to_have_count(1, timeout=STARTS)
-    assert "started Python from the kept snapshot" in page.evaluate("window.lanterlooLog")
-    before = page.locator(".loo-board").inner_text()
-    page.locator(".loo-choices button.mod-primary").first.click()
-    expect(page.locator(".loo-board")).not_to_have_text(before, use_inner_text=True)
 
 
 # The same page script (table-keys.js) and widgets as at the server's tables, which play every game

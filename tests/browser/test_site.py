@@ -177,12 +177,14 @@ def embedded_table_id(page: Page) -> str:
 
 
 # The page asks the server whether it serves the tables with a HEAD request for itself; here that
-# answer is held back, as a busy server's would be.
+# answer is held back, as a busy server's would be, until the test lets it go (window.answerNow()):
+# held for a fixed time, it came before the click on a loaded machine.
 SLOW_ANSWER = """
 (() => {
   const fetchNow = window.fetch;
+  const held = new Promise((done) => { window.answerNow = done; });
   window.fetch = (what, how) => how && how.method === "HEAD"
-    ? new Promise((done) => setTimeout(done, 2500)).then(() => fetchNow(what, how))
+    ? held.then(() => fetchNow(what, how))
     : fetchNow(what, how);
 })();
 """
@@ -201,6 +203,7 @@ def test_play_here_pressed_before_a_busy_server_has_answered_opens_the_servers_t
     expect(play_here).to_be_visible()
     play_here.click()
     expect(offer.get_by_role("button", name="Opening…")).to_be_visible()
+    page.evaluate("window.answerNow()")
     frame = offer.locator("iframe")
     expect(frame).to_be_visible(timeout=10_000)
     assert page.evaluate("new URL(document.querySelector('#live-three-card-loo iframe').src).pathname") == (

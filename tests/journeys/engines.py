@@ -335,7 +335,18 @@ class Page:
     def click(self, target: Target, *, timeout: float = WAIT) -> Found:
         """A real pointer click on the visible ``target`` (scrolled into view first if needed)."""
         self.reveal(target, timeout=timeout)
-        found = self._until(f"{target} not to be covered", lambda: ((f := self.find(target)).hit, f), 5.0)
+        # Where it is now and where it was at the last look the same (a smooth scroll, a layout after a
+        # resize, may still be moving it: a click at where it was would land elsewhere), and uncovered;
+        # moved out of view meanwhile (the page above it grew), it is scrolled to again, as a person would.
+        seen: list[Found] = []
+
+        def settled() -> tuple[bool, Found]:
+            seen.append(self.find(target))
+            if seen[-1].visible and not seen[-1].in_view:
+                seen.append(self.reveal(target, timeout=timeout))
+            return len(seen) > 1 and seen[-1].hit and seen[-1].box == seen[-2].box, seen[-1]
+
+        found = self._until(f"{target} to stay still, not covered", settled, 5.0)
         self._pointer_click(target, found)
         return found
 

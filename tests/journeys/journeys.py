@@ -135,14 +135,26 @@ def act(page: Page, frame: str | None, button: Target) -> str:
         frame=frame,
     )
     page.click(button)
-    page.wait_for(
-        f"(before, doc) => !!doc.querySelector('.loo-result') || (({BOARD_TEXT})(0, doc) !== before"
-        " && !doc.querySelector('.loo-choices button[data-stale]'))",
-        before,
-        frame=frame,
-        timeout=60,
-    )
+    try:
+        page.wait_for(
+            f"(before, doc) => !!doc.querySelector('.loo-result') || (({BOARD_TEXT})(0, doc) !== before"
+            " && !doc.querySelector('.loo-choices button[data-stale]'))",
+            before,
+            frame=frame,
+            timeout=60,
+        )
+    except AssertionError as failure:  # what the table was doing, for whoever reads the failure
+        raise AssertionError(f"{failure}\n{page.evaluate(TABLE_STATE, frame=frame)}") from None
     return str(before)
+
+
+# The table's state when a click seemed to go unanswered: its buttons, a reel playing, Python's log.
+TABLE_STATE = (
+    "(_a, doc, win) => JSON.stringify({buttons: [...doc.querySelectorAll('.loo-choices button')].map((b) =>"
+    " [b.innerText, !!b.dataset.stale, b.disabled, b.getClientRects().length > 0]),"
+    " playing: !!doc.querySelector('.loo-playing'), status: (doc.querySelector('.loo-status') || {}).innerText,"
+    " log: (win.lanterlooLog || []).slice(-12)})"
+)
 
 
 def play_a_hand(page: Page, frame: str | None, *, take_back: bool, reload_at: int = 0) -> list[str]:
@@ -161,7 +173,10 @@ def play_a_hand(page: Page, frame: str | None, *, take_back: bool, reload_at: in
             break
         button = stand if page.find(stand).visible else first
         name = page.find(button).text
-        before = act(page, frame, button)
+        try:
+            before = act(page, frame, button)
+        except AssertionError as failure:
+            raise AssertionError(f"{failure}\nclicking {name!r} after {moves}") from None
         moves.append(name)
         if take_back and not taken_back and name != "Stand":
             taken_back = True
@@ -259,12 +274,24 @@ def test_a_chapters_table_in_the_readers_browser_on_a_static_host(reader: Page, 
     page = reader
     home(page, static_site)
     to_first_chapter_by_next(page)
+    # With no server to ask, the box says plainly that this table cannot hide the other hands, and
+    # leaves the server's tables as folded words (no "make serve" in view); its own page is a link away.
+    page.visible(Target.of(f"{BOX} *", name="cannot hide the other hands", match="contains"))
+    folded = page.find(Target.of(f"{BOX} code", name="make serve", match="contains"))
+    assert folded.count == 1 and folded.shown == 0, f"{page.engine}: {folded}"
+    page.visible(Target.role("link", "Open it on a page of its own", within=BOX))
+    href = page.evaluate("(css, doc) => doc.querySelector(css).getAttribute('href')", f"{BOX} a[data-loo-open-link]")
+    assert href == f"../play/{GAME}.html", href
     play_here(page)
     shots(page, "static-chapter-table", FRAME)
     moves = play_a_hand(page, FRAME, take_back=False, reload_at=2)
     assert "Stand" in moves and len(moves) >= 3, moves
     page.reveal(Target.of(".loo-result", frame=FRAME))
     shots(page, "static-finished-hand", FRAME, whole=False)
+    # Closed, the table goes, and the box offers it again.
+    page.click(Target.role("button", "Close the table", within=BOX))
+    page.wait_for("(css, doc) => !doc.querySelector(css)", FRAME)
+    page.visible(Target.role("button", "Play here", match="start", within=BOX))
 
 
 def test_a_chapters_server_table(reader: Page, served: Served) -> None:
