@@ -160,9 +160,9 @@ lint: $(TEST_STAMP)
 # The tests run on two processes (pytest-xdist); a third made the browser tests no quicker on two
 # cores, and slower each. The tests go to them a whole file at a time (--dist loadfile), in the order
 # tests/conftest.py::_file_order gives (--no-loadscope-reorder: xdist would otherwise send the files
-# with the most tests first), the longest unit files first: each browser process starts its own chromium and
-# servers, on ports of their own (tests/conftest.py::serve_server). The journeys (tests/journeys)
-# have one file per engine, so a process runs at most the one Firefox or WebKit it was given.
+# with the most tests first). Each browser process starts its own chromium and servers, on ports of
+# their own (tests/conftest.py::serve_server). The journeys (tests/journeys) have one file per
+# engine, so a process runs at most the one Firefox or WebKit it was given.
 # The few unit tests that serve the book (tests/conftest.py::NEEDS_BOOK) need it built: `make unit`
 # builds it first, and `make test` (UNIT_AFTER empty) builds it beside them, and they wait for it.
 UNIT_AFTER ?= book
