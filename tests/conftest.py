@@ -367,7 +367,8 @@ def _file_order(files: list[str]) -> Callable[[pytest.Item], tuple[int, int]]:
     each file keeps its own order). Browser files: BROWSER_ORDER. Unit files: UNIT_SLOW_FIRST, then the
     first half of the others, then the files that serve the book (NEEDS_BOOK, longest first: under
     `make test` they run beside the book's build and wait for it, need_book, so they come once it is
-    usually done), then the second half of the others: files of a few seconds each at most, which
+    usually done), then the second half of the others (no unit file outside those lists takes more
+    than about a dozen seconds), which
     keep both processes busy to the end."""
     first = BROWSER_ORDER + UNIT_SLOW_FIRST
     light = [f for f in dict.fromkeys(files) if f not in first and f not in NEEDS_BOOK]
