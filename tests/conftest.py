@@ -368,8 +368,7 @@ def _file_order(files: list[str]) -> Callable[[pytest.Item], tuple[int, int]]:
     first half of the others, then the files that serve the book (NEEDS_BOOK, longest first: under
     `make test` they run beside the book's build and wait for it, need_book, so they come once it is
     usually done), then the second half of the others (no unit file outside those lists takes more
-    than about a dozen seconds), which
-    keep both processes busy to the end."""
+    than about a dozen seconds), which keep both processes busy to the end."""
     first = BROWSER_ORDER + UNIT_SLOW_FIRST
     light = [f for f in dict.fromkeys(files) if f not in first and f not in NEEDS_BOOK]
     place = {name: (0, i) for i, name in enumerate(first)}
