@@ -9,6 +9,7 @@ reopen the saved game, which its address does: a new kernel resumes it from the 
 from __future__ import annotations
 
 import os
+import re
 import signal
 from pathlib import Path
 
@@ -55,3 +56,24 @@ def test_a_table_whose_kernel_was_killed_says_so_and_reopens_its_saved_game(page
     expect(page.locator(".loo-board")).to_have_text(before, use_inner_text=True)  # the game as it was saved
     expect(page.locator(".loo-table-stopped")).to_have_count(0)
     act(page)  # and it plays on
+
+
+def test_a_table_whose_kernel_was_gone_before_its_page_reached_it_says_so(page: Page, served_site: Served) -> None:
+    """The server answers that the page's kernel is not there (ended between serving the page and the
+    page's first word to it, as the culler did in CI with a 10 s --max-idle and a slow page). Voila's
+    widget manager then gives up and the table's plain-text stand-in ("VBox(children=...") was all a
+    reader saw; now the page says the table stopped, and its link opens the table again."""
+    gone = re.compile(r"/api/kernels/[^/?]+(\?.*)?$")
+    page.route(gone, lambda route: route.fulfill(status=404, body="{}"))
+    page.goto(served_site.base + "/tables/three-card-loo")
+    stopped = page.locator(".loo-table-stopped")
+    expect(stopped).to_be_visible(timeout=WAIT)
+    expect(stopped.get_by_text("This table has stopped.")).to_be_visible()
+    expect(page.locator(".loo-board")).to_have_count(0)
+    page.unroute(gone)
+    reopen = stopped.get_by_role("link", name="Reopen the saved game")  # the server gave it a table id
+    expect(reopen).to_be_focused()
+    reopen.click()
+    expect(page.locator(".loo-board")).to_be_visible(timeout=WAIT)
+    expect(page.locator(".loo-table-stopped")).to_have_count(0)
+    act(page)

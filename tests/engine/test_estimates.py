@@ -4,8 +4,8 @@
 - Repeatable: the same position gives the same choice and the same figures, 20 asks in 20, and
   another process (another ``PYTHONHASHSEED``) agrees, since the seed is a SHA-256 digest of the view.
 - Narrow: at three-card Loo the best choice's interval is under 1 chip wide.
-- Honest: each choice's estimate lies within 3 standard errors of a much larger independent estimate
-  (another seed, many more sampled deals) in three-card Loo, Nap and Domino Loo.
+- Honest: each choice's estimate lies within 3 standard errors of a larger independent estimate
+  (another seed, four times the sampled deals) in three-card Loo, Nap and Domino Loo.
 """
 
 from __future__ import annotations
@@ -199,15 +199,17 @@ HONESTY: list[tuple[str, Callable[[], View], Callable[[], SamplingPlayer[Any]]]]
 
 
 @pytest.mark.parametrize(("name", "position", "player"), HONESTY, ids=[h[0] for h in HONESTY])
-def test_each_estimate_lies_within_three_standard_errors_of_a_much_larger_independent_one(
+def test_each_estimate_lies_within_three_standard_errors_of_a_larger_independent_one(
     name: str, position: Callable[[], View], player: Callable[[], SamplingPlayer[Any]]
 ) -> None:
     view = position()
     hint = estimate(player(), view)
-    # Ten times the hint's worlds (at least 1,000): its interval about a third as wide as the hint's.
-    n = max(1000, -(-10 * hint.samples // 500) * 500)
+    # Four times the hint's worlds (at least 1,000): its interval half as wide as the hint's, so the two
+    # together are only 12% wider than the hint's alone (ten times, as before, made that 5% for 2.5
+    # times the work: the test's power hardly changes).
+    n = max(1000, -(-4 * hint.samples // 500) * 500)
     big = estimate(player(), view, seed=position_seed(view) ^ 0x5EED, least=n, most=n, batch=500)
-    assert big.samples == n >= 10 * hint.samples
+    assert big.samples == n >= 4 * hint.samples
     for small, large in zip(hint.values, big.values, strict=True):
         assert small.action == large.action
         se = math.hypot(small.width, large.width) / (2 * Z95)

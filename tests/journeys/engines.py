@@ -316,12 +316,22 @@ class Page:
         return self._until(function, check, timeout)
 
     def reveal(self, target: Target, *, timeout: float = WAIT) -> Found:
-        """Wait until ``target`` is visible and scroll it into view if it is not (as a person scrolls)."""
+        """Wait until ``target`` is visible and scroll it into view if it is not (as a person scrolls).
+
+        Scrolled to again every second while it is still out of view: a scroll begun as the page above
+        it grew or shrank (a frame resized, a result drawn) may stop short, as WebKitGTK's did in CI."""
         found = self.visible(target, timeout=timeout)
-        if not found.in_view:
+        if found.in_view:
+            return found
+        last_scroll = [0.0]
+
+        def scroll() -> None:
+            last_scroll[0] = time.monotonic()
             self.evaluate(
                 "(spec, doc) => { const [all, shown] = __select(spec, doc, true); const el = shown[0] || all[0];"
-                " if (el) el.scrollIntoView({block: 'center', inline: 'nearest'}); return 1; }",
+                " if (!el) return 0; const at = {block: 'center', inline: 'nearest'};"
+                " try { el.scrollIntoView({...at, behavior: 'instant'}); } catch (e) { el.scrollIntoView(at); }"
+                " return 1; }",
                 target.spec(),
                 frame=target.frame,
             )
@@ -329,8 +339,18 @@ class Page:
                 # WebKitGTK's scrollIntoView in a frame may leave the frame's scrolling boxes and the top
                 # page as they were: scroll each box that holds the target, then the top page, by hand.
                 self.evaluate(_INTO_VIEW, target.spec())
-            found = self.visible(target, in_view=True, timeout=timeout)
-        return found
+
+        def check() -> tuple[bool, Found]:
+            seen = self.find(target)
+            shown = seen.visible and seen.box["width"] > 0 and seen.box["height"] > 0
+            if shown and seen.in_view:
+                return True, seen
+            if time.monotonic() - last_scroll[0] >= 1.0:
+                with contextlib.suppress(EngineError):
+                    scroll()
+            return False, seen
+
+        return self._until(f"{target} to be visible in view", check, timeout)  # type: ignore[no-any-return]
 
     def click(self, target: Target, *, timeout: float = WAIT) -> Found:
         """A real pointer click on the visible ``target`` (scrolled into view first if needed)."""
