@@ -157,8 +157,9 @@ lint: $(TEST_STAMP)
 	@echo "==> mypy --strict loo widgets"
 	$(VENV)/bin/mypy --strict loo widgets
 
-# The tests run on two processes (pytest-xdist); a third made the browser tests no quicker on two
-# cores, and slower each. The tests go to them a whole file at a time (--dist loadfile), in the order
+# The browser tests run on two processes (pytest-xdist); a third made them no quicker on two cores,
+# and slower each. The unit tests run on three: their last two minutes are mostly servers waiting (a
+# stalled database, a dropped seat's half minute), which left a core idle with two. The tests go to them a whole file at a time (--dist loadfile), in the order
 # tests/conftest.py::_file_order gives (--no-loadscope-reorder: xdist would otherwise send the files
 # with the most tests first). Each browser process starts its own chromium and servers, on ports of
 # their own (tests/conftest.py::serve_server). The journeys (tests/journeys) have one file per
@@ -167,8 +168,8 @@ lint: $(TEST_STAMP)
 # builds it first, and `make test` (UNIT_AFTER empty) builds it beside them, and they wait for it.
 UNIT_AFTER ?= book
 unit: $(TEST_STAMP) servers $(UNIT_AFTER)
-	@echo "==> pytest: unit tests and doctests, on two processes"
-	$(PY) -m pytest -m "not browser" -q -n 2 --dist loadfile --no-loadscope-reorder
+	@echo "==> pytest: unit tests and doctests, on three processes"
+	$(PY) -m pytest -m "not browser" -q -n 3 --dist loadfile --no-loadscope-reorder
 
 # The book's build runs its pages one at a time, on one core: lint and the unit tests run beside it
 # (the few that serve the book come late, and wait for it: tests/conftest.py::need_book), each one's
