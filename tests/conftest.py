@@ -174,6 +174,8 @@ def serve_server(
         port = _free_port() if chosen else port
         assert port is not None
         args = ["--port", str(port), "--book", str(BOOK), "--db", str(folder / "tables.sqlite3"), *extra]
+        if "--log-level" not in extra:  # the whole log in server.out, where Served.log() reads it
+            args += ["--log-level", "info"]
         if tables is not None:
             args += ["--tables", str(tables)]
         if base_url != "/":
@@ -397,6 +399,7 @@ NEEDS_BOOK = (
     "tests/server/test_database_stalls.py",  # 33 s
     "tests/server/test_quiet_log.py",  # 3 s
     "tests/server/test_console.py",  # 3 s
+    "tests/server/test_terminal.py",  # 10 s
 )
 
 

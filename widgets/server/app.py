@@ -14,6 +14,8 @@ import secrets
 import signal
 import socket
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +47,7 @@ from widgets.server.guards import (
     quiet_accept_handler,
 )
 from widgets.server.kernels import TableKernelSpecManager
-from widgets.server.logs import LOG_DATEFMT, LOG_FORMAT, log_request, share_server_log
+from widgets.server.logs import LOG_DATEFMT, LOG_FORMAT, log_request, share_server_log, split_server_log
 from widgets.server.pages import (
     DEFAULT_BOOK,
     DEFAULT_TABLES,
@@ -464,6 +466,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--keep-days", type=float, default=365, help="forget games not played for this many days (default: 365)"
     )
+    parser.add_argument(
+        "--log-file",
+        type=Path,
+        default=None,
+        help="the server's log, every line of it (default: server-<port>.log in $LANTERLOO_LOG_DIR, else in "
+        "~/.cache/lanterloo/logs)",
+    )
+    parser.add_argument(
+        "--log-level",
+        choices=["debug", "info", "warning", "error"],
+        default="warning",
+        help="the least serious log lines shown on the terminal as well as in the log file (default: warning; "
+        "info shows Voila's and each kernel's lines, as the log file has them)",
+    )
     args, extra = parser.parse_known_args(argv)
     if args.ip is None:
         args.ip = "0.0.0.0" if args.teach else "127.0.0.1"
@@ -549,40 +565,51 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as problem:  # a setting Voila could not take (a bad value, say)
         return _fail(f"Voila would not start with the settings given: {problem}")
     keep_own_tornado_settings(app)
+    log_file = args.log_file if args.log_file is not None else log_dir() / f"server-{args.port}.log"
+    try:
+        split_server_log(app.log, log_file, getattr(logging, args.log_level.upper()))
+    except OSError as error:
+        return _fail(f"cannot write the server's log at {log_file}: {error.strerror}")
     share_server_log(app.log)
     if unused or idle:
         log.info("forgot %d tables never played and %d not played for %g days", unused, idle, args.keep_days)
     pruned = prune_kernel_logs()
     if pruned:
         log.info("removed %d kernel logs older than %d days from %s", pruned, KERNEL_LOG_DAYS, log_dir())
+    words: list[str] = []
     if not_saving is None:
-        print(f"Games are saved in {shown(str(db))}", flush=True)
-    else:
+        words.append(f"Games are saved in {shown(str(db))}")
+    else:  # said at once, and not only once the tables are ready
         print(
             f"Games are NOT being saved just now: {not_saving}. The tables are played all the same, each saying "
             "its game is not being saved, and saving starts again once the database can be written.",
             flush=True,
         )
-    print(
+    words.append(
         f"At most {args.max_tables} live tables at once (--max-tables), "
-        f"{LanterlooServer.max_tables_per_client} for one client address (--max-tables-per-client)",
-        flush=True,
+        f"{LanterlooServer.max_tables_per_client} for one client address (--max-tables-per-client)"
     )
-    if args.class_size > 1:
-        print(
-            f"{args.class_size} tables of {', '.join(pools)} are being made ready for a class (--class-size), "
-            f"about {args.class_size * 50} MB: give them a minute before the students open theirs",
-            flush=True,
-        )
+    words.append(f"The server's log: {log_file}  (--log-level info shows it here too)")
     urls = student_addresses(args.ip, args.port)
     if urls:
-        print(class_banner(urls, colour=sys.stdout.isatty()), flush=True)
+        words.append(class_banner(urls, colour=sys.stdout.isatty()))
         project = f"http://127.0.0.1:{args.port}{base_url}class"
-        print(f"A page to project, with the address and its QR code: {project}", flush=True)
+        words.append(f"A page to project, with the address and its QR code: {project}")
     here = "127.0.0.1" if args.ip in ("0.0.0.0", "") else args.ip
-    print(f"Lanterloo is being served at http://{here}:{args.port}{base_url}  (press Ctrl-C to stop)", flush=True)
+    words.append(f"Lanterloo is being served at http://{here}:{args.port}{base_url}  (press Ctrl-C to stop)")
     address = f"http://{here}:{args.port}{base_url}console"
-    print(console_banner(address, LanterlooServer.console_token, args.port, base_url), flush=True)
+    words.append(console_banner(address, LanterlooServer.console_token, args.port, base_url))
+    preheated = sum(int(c.get("pool_size", 0)) for c in config.VoilaKernelManager.kernel_pools_config.values())
+    if args.class_size > 1:
+        print(
+            f"Making {preheated} tables ready, {args.class_size} of them of {', '.join(pools)} for a class "
+            f"(--class-size, about {args.class_size * 50} MB): the addresses follow when they are ready",
+            flush=True,
+        )
+    else:
+        print(f"Lanterloo is starting: making its {preheated} tables ready…", flush=True)
+    kernels = lambda: getattr(app, "kernel_manager", None)  # noqa: E731 (Voila makes it as it starts)
+    announce_when_ready(kernels, preheated, "\n".join(words), limit=60 + 2 * preheated)
     # Voila stops its loop on SIGTERM; make Ctrl-C do the same, quietly.
     signal.signal(signal.SIGINT, app._handle_signal_stop)
     # What the start made (Voila, Jupyter's machinery, the engine: some 400,000 objects) lives as long as
@@ -594,6 +621,38 @@ def main(argv: list[str] | None = None) -> int:
     forget_address(args.port)
     print("Lanterloo server stopped.", flush=True)
     return 0
+
+
+def ready_kernels(manager: Any) -> int:
+    """How many of Voila's preheated kernels have run their table notebook and wait for a reader."""
+    pools = getattr(manager, "_pools", None) or {}
+    tasks = [task for pool in pools.values() for task in pool]
+    return sum(1 for t in tasks if hasattr(t, "done") and t.done() and not t.cancelled() and t.exception() is None)
+
+
+def announce_when_ready(
+    manager: Callable[[], Any], expected: int, words: str, *, limit: float, every: float = 0.5
+) -> None:
+    """Print ``words`` (the addresses, the console, where games are saved) once the ``expected``
+    preheated tables are ready, so that a teacher reads the addresses when students may use them;
+    after ``limit`` seconds, print them all the same, with how many tables are ready. ``manager`` gives
+    Voila's kernel manager, which Voila makes as it starts."""
+    started = time.monotonic()
+
+    def look() -> None:
+        ready = ready_kernels(manager())
+        late = time.monotonic() - started > limit
+        if ready < expected and not late:
+            return
+        checking.stop()
+        if ready >= expected:
+            head = f"Ready: {expected} tables waiting for readers."
+        else:
+            head = f"Not every table is ready yet ({ready} of {expected} after {limit:g} s); the rest follow."
+        print(f"{head}\n{words}", flush=True)
+
+    checking = tornado.ioloop.PeriodicCallback(look, every * 1000)
+    checking.start()
 
 
 def _more_files() -> None:

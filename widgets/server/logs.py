@@ -12,9 +12,11 @@ net under it; a seat's invitation token opens that seat's cards.
 from __future__ import annotations
 
 import logging
+import logging.handlers
 import math
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import tornado.httputil
@@ -255,6 +257,45 @@ class NoTraceback(logging.Filter):
 
 
 ZMQ_CALLBACK = "Uncaught exception in ZMQStream callback"
+
+
+# The server's log file: a few megabytes, then the oldest lines go (two older files are kept).
+LOG_FILE_BYTES = 5 << 20
+# What a server says on its terminal unless asked for more (--log-level): warnings and errors.
+TERMINAL_LEVEL = logging.WARNING
+# Warnings a teacher's terminal need not show, every start: the table notebooks are the server's own and
+# are run by design, so their being "not trusted" (jupyter_server says so of each) tells nobody anything.
+TERMINAL_NOISE = ("Notebook %s is not trusted",)
+
+
+class NotOnTheTerminal(logging.Filter):
+    """Leaves out of the terminal the lines in :data:`TERMINAL_NOISE` (the log file keeps them)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg not in TERMINAL_NOISE
+
+
+def split_server_log(
+    voila_log: logging.Logger | logging.LoggerAdapter[Any], path: Path, terminal_level: int = TERMINAL_LEVEL
+) -> logging.Handler:
+    """Every line of the server's log (Voila's and, once :func:`share_server_log` has run, the
+    server's own) to the file at ``path``; to the terminal, only lines at ``terminal_level`` or above,
+    less :data:`TERMINAL_NOISE` unless the terminal was asked for everything (``--log-level info``).
+
+    A teacher's terminal is often mirrored on the projector: it showed Voila's own address line (a
+    second, different address), a trust warning for each table notebook and a line for each kernel
+    started, around the few lines a teacher needs (issue 29)."""
+    logger = voila_log.logger if isinstance(voila_log, logging.LoggerAdapter) else voila_log
+    to_file = logging.handlers.RotatingFileHandler(path, maxBytes=LOG_FILE_BYTES, backupCount=2, encoding="utf-8")
+    to_file.setFormatter(logging.Formatter(LOG_FORMAT, LOG_DATEFMT))
+    to_file.setLevel(min(terminal_level, logging.INFO))
+    for handler in logger.handlers:
+        handler.setLevel(terminal_level)
+        if terminal_level > logging.INFO:
+            handler.addFilter(NotOnTheTerminal())
+    logger.addHandler(to_file)
+    logger.setLevel(min(terminal_level, logging.INFO))
+    return to_file
 
 
 def share_server_log(voila_log: logging.Logger | logging.LoggerAdapter[Any]) -> None:
