@@ -107,6 +107,16 @@ class Served:
     def log(self) -> str:
         return (self.folder / "server.out").read_text(errors="replace")
 
+    def ready(self, timeout: float = 90) -> str:
+        """Wait until the server has said it is ready (its block of addresses, printed once its
+        preheated tables are: widgets.server.app.announce_when_ready); what it has printed by then."""
+        deadline = time.monotonic() + timeout
+        while "Ready: " not in (said := self.log()) and "Not every table is ready yet" not in said:
+            if time.monotonic() > deadline:
+                pytest.fail(f"the server never said it was ready:\n{said[-3000:]}")
+            time.sleep(0.1)
+        return said
+
     def console_address(self) -> str:
         """The teacher's console's address with its token, from the file the server keeps it in for
         its owner (``$LANTERLOO_LOG_DIR``, the run's folder here); its output never holds the token."""

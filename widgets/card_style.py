@@ -211,6 +211,7 @@ TABLE_RULES = (
     ".loo-reel-near{display:flex;flex-wrap:wrap;align-items:center;justify-content:center;gap:8px 16px;"
     "padding-top:10px!important;margin-left:0!important;margin-right:0!important}"
     ".loo-reel-hand{opacity:.8}.loo-reel-hand svg{max-width:100%;height:auto}"
+    ".loo-own-waiting{opacity:.8}.loo-own-note{margin:2px 0 0;font-size:13px;max-width:22em;text-align:center}"
     ".loo-reel-near .loo-show-rest{width:auto;height:auto;min-height:32px;padding:4px 14px;font-size:14px}"
     # The controls under the hand, as wide as their words, so that they sit on one line.
     ".loo-controls .jupyter-button,.loo-controls .widget-toggle-button{width:auto;min-width:6.5em;padding:0 12px}"

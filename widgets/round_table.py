@@ -204,10 +204,22 @@ def round_board_html(
         )
         sides.append(f'<div class="loo-side loo-side-{where}">{seats}</div>')
     own = ""
+    waiting = view.to_act != seat and view.settlement is None  # drawn greyed: not to be played yet
     if show_own and view.hand:  # once every piece is played, no empty drawing of the hand
         pam = pam_card(view)
         named = ", ".join(piece_name(c, pam) for c in view.hand)
         own = pieces_html(view.hand, width=64, label=f"your hand: {named}", four_colour=four_colour)
+        if waiting:
+            own = f'<div class="loo-own-waiting">{own}</div>'
+    elif show_own and view.hand is None and 0 <= seat < len(view.hand_sizes) and view.hand_sizes[seat]:
+        # Three-card Loo: a hand is looked at only when its owner's turn to declare comes (CF-17).
+        # It is dealt all the same: drawn face down, with why, so that nobody thinks they have none.
+        size = view.hand_sizes[seat]
+        own = (
+            f'<div class="loo-own-waiting">{_face_down(size, f"your hand: {size} face down", tiles)}</div>'
+            f'<p class="loo-own-note">Your {size} cards, face down: you look at them when your turn to '
+            "declare comes (CF-17).</p>"
+        )
     facts = _facts_html(view, names, seat, four_colour=four_colour, tiles=tiles, note=note)
     laid = f'<div class="loo-over">{over}</div>' if over else ""
     trick = _trick_html(view, names, four_colour=four_colour, tiles=tiles)

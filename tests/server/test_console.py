@@ -436,7 +436,7 @@ def test_the_servers_start_output_never_holds_the_consoles_token_and_says_where_
         address = served.console_address()
         token = served.console_token()
         kept = tmp_path / f"console-{urllib.parse.urlsplit(served.base).port}.txt"
-        output = served.log()
+        output = served.ready()
         assert token not in output and re.search(r"token=[\w-]", output) is None, output
         assert f"{served.base}/console" in output and str(kept) in output and f'"$(cat {kept})"' in output
         assert stat.S_IMODE(kept.stat().st_mode) == 0o600, "readable by its owner alone"

@@ -108,7 +108,7 @@ async def seat_page(base: str, link: str, browser: str) -> tuple[int, str]:
     client = AsyncHTTPClient(force_instance=True)
     try:
         answer = await client.fetch(
-            origin(base) + link, headers={"Cookie": f"loo-browser={browser}"}, raise_error=False, request_timeout=120
+            link, headers={"Cookie": f"loo-browser={browser}"}, raise_error=False, request_timeout=120
         )
     finally:
         client.close()

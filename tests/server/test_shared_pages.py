@@ -16,6 +16,7 @@ from tornado.httpclient import AsyncHTTPClient
 from tests.conftest import run_async
 from tests.server.test_server import fetch_at_once, reserved
 from widgets.seating import SeatBook
+from widgets.server import classroom
 from widgets.server import pages as server_pages
 from widgets.server.pages import DEFAULT_TABLES
 from widgets.server.seats import TableSeats
@@ -146,3 +147,20 @@ def test_the_console_knows_one_deal_written_for_any_seat() -> None:
     assert same_deal(at_ann, at_cat)
     assert same_deal(parse_deal_code("l3.peel.s0.n5"), parse_deal_code("l3.peel.s1.n5.d4"))
     assert not same_deal(at_ann, parse_deal_code("l3.peel.s0.n6.d4"))
+
+
+def test_a_teacher_on_loopback_hands_out_links_at_the_address_students_reach(tmp_path: Path) -> None:
+    """Issue 29: a teacher on the server's own computer (127.0.0.1) opened a shared table and its links
+    named 127.0.0.1, which on a student's device is the student's own machine. With the server reachable
+    on the network (its first student address, set as it starts), every link handed out names that."""
+    lan = "http://192.0.2.7:8000"
+    classroom.set_public_origin(lan + "/")
+    try:
+        (opened,) = ask(app(tmp_path / "t.sqlite3"), [("POST", "/tables/nap/shared", "people=2", OWN)])
+    finally:
+        classroom.set_public_origin(None)
+    body = opened.body.decode()
+    links = re.findall(r'class="link seat-link" href="([^"]*)">([^<]*)<', body)
+    assert opened.code == 200 and len(links) == 4
+    assert all(href.startswith(f"{lan}/tables/nap?") and text == href for href, text in links), links
+    assert "127.0.0.1" not in body and "localhost" not in body

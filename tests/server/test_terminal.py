@@ -8,7 +8,6 @@ terminal is asked for them (``--log-level info``, which every other test's serve
 
 from __future__ import annotations
 
-import time
 import urllib.parse
 from pathlib import Path
 
@@ -21,11 +20,7 @@ def test_the_class_terminal_says_ready_once_with_the_addresses_and_keeps_the_res
     tables = table_folder(tmp_path / "tables", TABLE)
     with serve_server(tmp_path, "--class", "--class-size", "2", "--log-level", "warning", tables=tables) as served:
         port = urllib.parse.urlsplit(served.base).port
-        out = tmp_path / "server.out"
-        deadline = time.monotonic() + 90
-        while "Ready:" not in out.read_text() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        terminal = out.read_text()
+        terminal = served.ready()
         token = served.console_token()
         log_file = tmp_path / f"server-{port}.log"
         log = log_file.read_text()

@@ -313,3 +313,34 @@ def test_a_reload_while_the_store_cannot_be_written_keeps_the_seat_for_its_own_b
         book.claim(table, tokens[0], "b")
     with pytest.raises(StoreError):
         book.claim(table, tokens[1], "a")  # a seat no browser holds yet is claimed only by a write
+
+
+def _own_place(page: ipw.Widget) -> str:
+    """The reader's own place on the cloth (the bottom seat), from the seat page's drawn table."""
+
+    def walk(w: Any) -> Any:
+        yield w
+        for child in getattr(w, "children", ()):
+            yield from walk(child)
+
+    board = next(w.value for w in walk(page) if '<div class="loo-board">' in str(getattr(w, "value", "")))
+    return str(board.split('class="loo-seat loo-at-bottom', 1)[1])
+
+
+def test_every_seat_sees_its_own_hand_in_its_place_greyed_or_face_down_until_its_turn(store: TableStore) -> None:
+    """Issue 29: at a shared table a student whose turn had not come saw nothing at their seat and
+    thought they had been dealt no cards. Before their turn to declare (CF-17: a hand is looked at
+    then) their cards are drawn face down with why; once looked at, they stay in view, greyed while
+    another player is to act."""
+    table, tokens, models = seated(store)
+    assert models[0].hand.to_act == 1
+    waiting = _own_place(seat_page(store, table, tokens[0], browser="b0"))
+    assert 'aria-label="your hand: 3 face down"' in waiting and "loo-own-waiting" in waiting
+    assert "you look at them when your turn to declare comes (CF-17)" in waiting
+    acting = _own_place(seat_page(store, table, tokens[1], browser="b1"))
+    assert "loo-own-waiting" not in acting and "face down" not in acting.split("</div></div>")[0]
+    assert models[1].act(next(a for a in models[1].legal() if a.value == "stand"))
+    models[0].catch_up()
+    looked = _own_place(seat_page(store, table, tokens[1], browser="b1"))  # seat 2 is to act now
+    named = ", ".join(str(c) for c in models[1].view().hand or ())
+    assert models[1].hand.to_act != 1 and "loo-own-waiting" in looked and 'aria-label="your hand: ' in looked, named

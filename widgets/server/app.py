@@ -33,7 +33,7 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from widgets.card_style import PAGE_SHEET_ENV, SHEET_PATH
 from widgets.safety import KERNEL_LOG_DAYS, log_dir, prune_kernel_logs
-from widgets.server.classroom import ClassPageHandler, class_banner, student_addresses
+from widgets.server.classroom import ClassPageHandler, class_banner, set_public_origin, student_addresses
 from widgets.server.compress import compress_responses
 from widgets.server.console import console_banner, console_routes, forget_address
 from widgets.server.errors import quiet_routes
@@ -591,6 +591,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     words.append(f"The server's log: {log_file}  (--log-level info shows it here too)")
     urls = student_addresses(args.ip, args.port)
+    set_public_origin(urls[0] if urls else None)  # the links handed out to students (issue 29)
     if urls:
         words.append(class_banner(urls, colour=sys.stdout.isatty()))
         project = f"http://127.0.0.1:{args.port}{base_url}class"

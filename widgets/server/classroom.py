@@ -94,6 +94,49 @@ def student_addresses(ip: str, port: int) -> list[str]:
     return student_urls(listening_ipv4(ip), port)
 
 
+# The origin students reach the server at (the first of :func:`student_addresses`, without its last
+# slash), set as the server starts (widgets.server.app.main); None when only this computer can reach it.
+_public_origin: str | None = None
+
+
+def set_public_origin(url: str | None) -> None:
+    global _public_origin
+    _public_origin = url.rstrip("/") if url else None
+
+
+def is_loopback_host(host: str) -> bool:
+    """Whether ``host`` (a request's host name, without its port) names this computer only."""
+    name = host.strip("[]").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def handed_out_origin(protocol: str, host: str, host_name: str, public: str | None = None) -> str:
+    """The scheme and host of an address the server hands out to be opened on other devices (a seat's
+    invitation link, say), for a request that came to ``protocol``://``host``.
+
+    A teacher on the server's own computer often reaches it at 127.0.0.1 or localhost: a link copied
+    from that request would send a student's device to itself. Then the address students reach it at
+    (``public``, by default the one the server found as it started) is given instead; a request that
+    came by any other name (the LAN address, a proxy's name) is answered with that name.
+
+    >>> handed_out_origin("http", "127.0.0.1:8000", "127.0.0.1", "http://192.168.1.20:8000")
+    'http://192.168.1.20:8000'
+    >>> handed_out_origin("http", "192.168.1.20:8000", "192.168.1.20", "http://10.0.0.5:8000")
+    'http://192.168.1.20:8000'
+    >>> handed_out_origin("http", "localhost:8000", "localhost", None)   # nobody else can reach it
+    'http://localhost:8000'
+    """
+    public = _public_origin if public is None else public
+    if public and is_loopback_host(host_name):
+        return public
+    return f"{protocol}://{host}"
+
+
 def qr_matrix(text: str) -> list[list[bool]]:
     """The QR code of ``text`` (error correction M, so a projected code survives a little glare),
     as rows of modules, True for dark, without its quiet zone."""

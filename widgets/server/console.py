@@ -65,6 +65,7 @@ from widgets.server.class_tables import (
     records_lines,
     warm_up,
 )
+from widgets.server.classroom import handed_out_origin
 from widgets.server.database import DatabaseAway, in_database, send_database_away
 from widgets.server.errors import QuietLog
 from widgets.server.pages import base_url
@@ -442,7 +443,7 @@ class ConsoleOpen(ConsoleHandler):
         except DatabaseAway as away:
             send_database_away(self, away)
             return
-        host = f"{self.request.protocol}://{self.request.host}"
+        host = handed_out_origin(self.request.protocol, self.request.host, self.request.host_name)
         parts = []
         for n, (table_id, tokens, players) in enumerate(opened, start=1):
             parts.append(f"<h2>Table {n}</h2>" + links_html(game, table_id, tokens, players, host, base=base_url(self)))

@@ -27,6 +27,7 @@ from loo.registry import entry
 from widgets.dealcode import USUAL_SEATS, DealCodeError, parse_deal_code
 from widgets.model import DEFAULT_NAMES
 from widgets.seating import COMPUTER, PERSON, SeatBook
+from widgets.server.classroom import handed_out_origin
 from widgets.server.database import DatabaseAway, in_database, send_database_away, warn_now_and_then
 from widgets.server.seats import TableSeats, send_tables_full
 from widgets.store import TableStore
@@ -108,7 +109,7 @@ def links_html(game: str, table_id: str, tokens: list[str], players: list[str], 
         who = "a computer player (a player may take it with this link)" if player == COMPUTER else "a player"
         rows.append(
             f'<tr><td>{html.escape(DEFAULT_NAMES[i])}</td><td>{who}</td><td><a class="link seat-link" '
-            f'href="{html.escape(link)}">{html.escape(host + link)}</a></td></tr>'
+            f'href="{html.escape(host + link)}">{html.escape(host + link)}</a></td></tr>'
         )
     return (
         '<div class="scroll"><table class="seat-links"><tr><th>Seat</th><th>Played by</th><th>Invitation link</th></tr>'
@@ -194,7 +195,7 @@ class SharedTableHandler(tornado.web.RequestHandler):
         finally:
             if self.seats is not None and held is not None:
                 self.seats.rehold(held, opened)  # held for the table opened; given back if none was
-        host = f"{self.request.protocol}://{self.request.host}"
+        host = handed_out_origin(self.request.protocol, self.request.host, self.request.host_name)
         self.finish(page(title, (
             "<p>Give each player the link of their seat; open your own here. A seat belongs to the first "
             "browser that opens its link, and comes back to it after a reload.</p>"
