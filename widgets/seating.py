@@ -162,6 +162,16 @@ class SeatBook:
             raise StoreError(f"the seat could not be claimed: {error}") from error
         return exists is None  # a token that opens no seat: nothing to claim (the table's page says so)
 
+    def free(self, table_id: str, seat: int) -> bool:
+        """Let the next browser to open ``seat``'s link have it, whoever held it (the teacher's console,
+        for a student whose browser crashed and cannot close its page): True if there is such a seat.
+        The browser that held it may claim it again like any other; its heartbeats mark it no more."""
+        with self.store.writing() as db:
+            changed = db.execute(
+                "UPDATE seats SET claimed_by = NULL, seen = NULL WHERE table_id = ? AND seat = ?", (table_id, seat)
+            ).rowcount
+        return bool(changed == 1)
+
     def _holder(self, table_id: str, token: str) -> str | None:
         """The browser that holds the seat ``token`` opens, as read now; None if none, or if it cannot be read."""
         try:

@@ -113,8 +113,15 @@ def test_three_students_and_two_computers_play_a_hand(browser: Browser, served_s
 
     # A second browser at Ann's link is refused while her page is open.
     other = browser.new_context()
-    response = other.new_page().goto(links[0])
+    refused = other.new_page()
+    response = refused.goto(links[0])
     assert response is not None and response.status == 409
+    # It says when the seat comes free, and asks again by itself until then (or until told to stop).
+    expect(refused.get_by_text("Asking again in")).to_be_visible()
+    stop = refused.get_by_role("button", name="Stop asking")
+    expect(stop).to_be_visible()
+    stop.click()
+    expect(refused.get_by_text("Stopped asking. Reload this page to ask again.")).to_be_visible()
     other.close()
 
     times: list[float] = []

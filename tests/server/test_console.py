@@ -29,7 +29,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
 from tests.conftest import ROOT, run_async, serve_server
 from tests.server.test_server import reserved
-from widgets.seating import SeatBook
+from widgets.seating import AWAY_SECONDS, SeatBook
 from widgets.server import database as server_database
 from widgets.server import errors as server_errors
 from widgets.server import logs as server_logs
@@ -37,6 +37,7 @@ from widgets.server.console import console_routes
 from widgets.server.errors import quiet_routes
 from widgets.server.logs import ClientLog
 from widgets.server.pages import DEFAULT_TABLES
+from widgets.server.shared_pages import RETRY_SECONDS, open_shared, taken_page
 from widgets.store import TableStore
 
 T = TypeVar("T")
@@ -445,3 +446,47 @@ def test_the_servers_start_output_never_holds_the_consoles_token_and_says_where_
         with browser.open(address, timeout=30) as opened:  # the address opens the console
             assert opened.status == 200 and opened.url == f"{served.base}/console"
     assert not kept.exists(), "its token opens nothing once the server has stopped"
+
+
+def test_the_teacher_frees_a_held_seat_and_the_next_browser_to_open_its_link_has_it(tmp_path: Path) -> None:
+    """Issue 29: a student whose browser crashed was locked out of their seat until it came free by itself.
+    The face-up table lists the people's seats, held or free, each held one with a button that frees it;
+    after it, the seat's link opens for another browser, and the browser that held it no longer does."""
+    db = tmp_path / "t.sqlite3"
+    with TableStore(db) as store:
+        table_id, tokens, _players = open_shared(store, "three-card-loo", 2)
+        store.append(table_id, 0, [{"type": "start", "code": "l3.peel.s0.n1"}])  # its first hand dealt
+        book = SeatBook(store)
+        assert book.claim(table_id, tokens[0], "crashed-browser")
+        assert not book.claim(table_id, tokens[0], "new-browser"), "held while its page is here"
+
+    async def scenario(ask: Asker) -> list[HTTPResponse]:
+        cookie = await ask.sign_in()
+        return [
+            await ask("GET", f"/console/table/{table_id}", cookie=cookie),
+            await ask("POST", f"/console/table/{table_id}/free", "seat=0", cookie=cookie),
+            await ask("POST", f"/console/table/{table_id}/free", "seat=0", cookie=cookie, origin="http://evil.test"),
+            await ask("POST", f"/console/table/{table_id}/free", "seat=9", cookie=cookie),
+            await ask("POST", f"/console/table/{table_id}/free", "seat=Ann", cookie=cookie),
+            await ask("GET", f"/console/table/{table_id}", cookie=cookie),
+        ]
+
+    before, freed, forged, no_seat, not_a_seat, after = talk(console_app(db), scenario)
+    assert before.code == 200 and before.body.count(b'class="free-seat"') == 1, "one held seat, one button"
+    assert b"held, its page is open" in before.body
+    assert b"free (the next browser to open its link has it)" in before.body
+    assert freed.code == 303 and freed.headers["Location"] == f"/console/table/{table_id}"
+    assert [forged.code, no_seat.code, not_a_seat.code] == [403, 404, 400]
+    assert after.body.count(b'class="free-seat"') == 0
+    with TableStore(db) as store:
+        book = SeatBook(store)
+        assert book.claim(table_id, tokens[0], "new-browser"), "the next browser to open the link has it"
+        assert not book.claim(table_id, tokens[0], "crashed-browser"), "and holds it while its page is here"
+
+
+def test_a_refused_seats_page_says_when_it_comes_free_and_asks_again_by_itself() -> None:
+    taken = taken_page()
+    assert f"about {round(AWAY_SECONDS)} seconds after that page has gone" in taken
+    assert "ask the teacher to free this one from the console" in taken
+    assert f"Asking again in {RETRY_SECONDS} s." in taken and "location.reload()" in taken
+    assert '<button id="loo-retry-stop" type="button">Stop asking</button>' in taken

@@ -40,7 +40,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import Any, TypeVar
@@ -55,7 +55,7 @@ from widgets.card_style import SHEET_PATH
 from widgets.chips import seat_words
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.model import TableModel
-from widgets.seating import COMPUTER, SeatBook
+from widgets.seating import COMPUTER, PERSON, SeatBook, SeatRow
 from widgets.server.class_tables import (
     LIVE_HOURS,
     MAX_TABLES,
@@ -555,7 +555,51 @@ class ConsoleTable(ConsoleHandler):
         # Seat -1: nobody's "you"; every hand drawn from ``holdings``, face up.
         board = board_html(hand.view(0), model.names, -1, show_own=True, open_hands=holdings, open_label=", face up")
         sheet = f'<link rel="stylesheet" href="{self.base()}{SHEET_PATH}">'
-        return title, refresh + sheet + nav + board
+        seats = self.seats_html(SeatBook(store).seats(table_id), model.names, table_id) if hand_arg is None else ""
+        return title, refresh + sheet + nav + board + seats
+
+    def seats_html(self, rows: list[SeatRow], names: Sequence[str], table_id: str) -> str:
+        """A shared table's people's seats, each held or free, with a button that frees a held one."""
+        people = [r for r in rows if r.player == PERSON]
+        if not people:
+            return ""
+        now = time.time()
+        action = html.escape(self.link(f"/console/table/{table_id}/free"))
+        items = []
+        for row in people:
+            name = html.escape(names[row.seat] if row.seat < len(names) else f"Seat {row.seat + 1}")
+            if row.claimed_by is None:
+                items.append(f"<li>{name}: free (the next browser to open its link has it)</li>")
+                continue
+            state = "its page is open" if row.here(now) else "its page has gone; it comes free by itself soon"
+            items.append(
+                f'<li>{name}: held, {state} <form method="post" action="{action}" class="free-seat" '
+                f'style="display:inline"><input type="hidden" name="seat" value="{row.seat}">'
+                f'<button aria-label="Free {name}\'s seat">Free this seat</button></form></li>'
+            )
+        return (
+            '<h2>Seats</h2><ul class="seats">' + "".join(items) + "</ul>"
+            '<p class="note">Freeing a seat lets the next browser to open its link have it: for a student whose '
+            "browser crashed, or who moved to another device. Their page asks again every few seconds.</p>"
+        )
+
+
+class ConsoleFreeSeat(ConsoleHandler):
+    """``POST /console/table/<id>/free``: a shared table's seat freed for the next browser to open its link."""
+
+    async def post(self, table_id: str) -> None:
+        try:
+            seat = int(self.get_body_argument("seat", ""))
+        except ValueError:
+            raise tornado.web.HTTPError(400, reason="no seat named") from None
+        try:
+            freed = await self.database(lambda store: SeatBook(store).free(table_id, seat))
+        except DatabaseAway as away:
+            send_database_away(self, away)
+            return
+        if not freed:
+            raise tornado.web.HTTPError(404, reason="no such seat at that table")
+        self.redirect(self.link(f"/console/table/{table_id}"), status=303)
 
 
 class ConsoleRecords(ConsoleHandler):
@@ -604,6 +648,7 @@ def console_routes(token: str | None, db: Path | str | None, tables: Path, *, ba
         (base + r"/console/open", ConsoleOpen),
         (base + r"/console/results", ConsoleResults),
         (base + r"/console/table/([A-Za-z0-9_-]{22})", ConsoleTable),
+        (base + r"/console/table/([A-Za-z0-9_-]{22})/free", ConsoleFreeSeat),
         (base + r"/console/records\.jsonl", ConsoleRecords),
         (base + r"/console/sign-out", ConsoleSignOut),
         (base + r"/console(/.*)", ConsoleNothing),

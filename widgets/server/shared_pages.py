@@ -26,7 +26,7 @@ import tornado.web
 from loo.registry import entry
 from widgets.dealcode import USUAL_SEATS, DealCodeError, parse_deal_code
 from widgets.model import DEFAULT_NAMES
-from widgets.seating import COMPUTER, PERSON, SeatBook
+from widgets.seating import AWAY_SECONDS, COMPUTER, PERSON, SeatBook
 from widgets.server.classroom import handed_out_origin
 from widgets.server.database import DatabaseAway, in_database, send_database_away, warn_now_and_then
 from widgets.server.seats import TableSeats, send_tables_full
@@ -217,10 +217,36 @@ def shared_tables_html(games: list[str], base: str = "/") -> str:
     )
 
 
+# How often a page refused a seat (another browser's page holds it) asks again.
+RETRY_SECONDS = 5
+_RETRY_SCRIPT = """<script>
+(function () {
+  var left = %d, said = document.getElementById("loo-retry"), stop = document.getElementById("loo-retry-stop");
+  var timer = setInterval(function () {
+    left -= 1;
+    if (left <= 0) { clearInterval(timer); said.textContent = "Asking again\u2026"; location.reload(); return; }
+    said.textContent = "Asking again in " + left + " s.";
+  }, 1000);
+  stop.addEventListener("click", function () {
+    clearInterval(timer); stop.hidden = true;
+    said.textContent = "Stopped asking. Reload this page to ask again.";
+  });
+})();
+</script>"""
+
+
 def taken_page() -> str:
+    """The page for a seat another browser holds: what happens and when, and it asks again by itself
+    every :data:`RETRY_SECONDS` (a reload), so the seat opens here as soon as it is free (issue 29)."""
+    away = round(AWAY_SECONDS)
     return page("This seat is taken", (
-        "<p>Another browser has this seat and its page is open. If that was you on another computer, close "
-        "that page: the seat comes free here half a minute later. Otherwise ask for the link of your own seat.</p>"
+        "<p>Another browser has this seat and its page is open. If that was you (a browser that crashed, "
+        f"another computer), close that page if you can: the seat comes free about {away} seconds after that "
+        "page has gone, and this page then opens it by itself. Otherwise ask for the link of your own seat, "
+        "or ask the teacher to free this one from the console.</p>"
+        f'<p><span id="loo-retry">Asking again in {RETRY_SECONDS} s.</span> '
+        '<button id="loo-retry-stop" type="button">Stop asking</button></p>'
+        + _RETRY_SCRIPT % RETRY_SECONDS
     ))  # fmt: skip
 
 
