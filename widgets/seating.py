@@ -44,6 +44,33 @@ AWAY_SECONDS = 30.0
 anyone at the table (or the teacher) may give it to a computer player."""
 HEARTBEAT_SECONDS = 5.0
 TOKEN_BYTES = 12  # 16 characters of base64url: 96 bits, unguessable
+# A seat's join code: six characters a student reads off a projector and types on a phone, from letters
+# and digits that no font confuses (no 0/O, 1/I/L, 2/Z, 5/S, 8/B). 24**6 is some 190 million codes;
+# a code opens its seat only while its table is live (JOIN_HOURS), the invitation link's token always.
+CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY3467"
+CODE_LENGTH = 6
+JOIN_HOURS = 12.0
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def shown_code(code: str) -> str:
+    """A join code as shown: two groups of three, ``ACD-EFG``."""
+    return f"{code[:3]}-{code[3:]}"
+
+
+def typed_code(text: str) -> str | None:
+    """A join code as a student typed it (any case, spaces or a hyphen between), or None if it cannot be one.
+
+    >>> typed_code(" acd-efg "), typed_code("ACDEFG"), typed_code("ACDEF0"), typed_code("toolong1")
+    ('ACDEFG', 'ACDEFG', None, None)
+    """
+    code = "".join(c for c in text.upper() if c not in " -\t")
+    if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+        return None
+    return code
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS seats (
@@ -54,6 +81,11 @@ _SCHEMA = (
     claimed_by TEXT,
     seen       REAL,
     PRIMARY KEY (table_id, seat)
+)""",
+    """CREATE TABLE IF NOT EXISTS seat_codes (
+    code     TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+    token    TEXT NOT NULL
 )""",
     """CREATE TABLE IF NOT EXISTS pending_deals (
     table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
@@ -106,6 +138,12 @@ class SeatBook:
                 "INSERT INTO seats (table_id, seat, token, player) VALUES (?, ?, ?, ?)",
                 [(table_id, i, token, player) for i, (token, player) in enumerate(zip(tokens, players, strict=True))],
             )
+            for token in tokens:  # a join code each, drawn again in the rare case it is taken
+                while not db.execute(
+                    "INSERT INTO seat_codes (code, table_id, token) VALUES (?, ?, ?) ON CONFLICT (code) DO NOTHING",
+                    (new_join_code(), table_id, token),
+                ).rowcount:
+                    pass
             if deal is not None:
                 db.execute("INSERT INTO opening_deals (table_id, code) VALUES (?, ?)", (table_id, deal))
         return tokens
@@ -121,6 +159,25 @@ class SeatBook:
             "SELECT seat, token, player, claimed_by, seen FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
         )
         return [SeatRow(int(r[0]), str(r[1]), str(r[2]), r[3], r[4]) for r in rows]
+
+    def join_codes(self, table_id: str) -> list[str]:
+        """The table's seats' join codes, in seat order (none: it is not a shared table)."""
+        rows = self.store.rows(
+            "SELECT c.code FROM seat_codes c JOIN seats s ON s.token = c.token WHERE s.table_id = ? ORDER BY s.seat",
+            (table_id,),
+        )
+        return [str(r[0]) for r in rows]
+
+    def by_join_code(self, code: str, now: float | None = None) -> tuple[str, str, str] | None:
+        """The seat a join code opens, as (table id, the table's page, the seat's token), while its table is
+        live (opened or played within :data:`JOIN_HOURS`); None otherwise."""
+        since = (time.time() if now is None else now) - JOIN_HOURS * 3600
+        rows = self.store.rows(
+            "SELECT t.id, t.page, c.token FROM seat_codes c JOIN tables t ON t.id = c.table_id "
+            "WHERE c.code = ? AND t.updated >= ?",
+            (code, since),
+        )
+        return (str(rows[0][0]), str(rows[0][1]), str(rows[0][2])) if rows else None
 
     def seat_of(self, table_id: str, token: str) -> int | None:
         """The seat ``token`` opens at the table, or None if it opens none there."""

@@ -5,6 +5,7 @@ only, within the client's share of tables; and the tables list's links to it."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +16,12 @@ from tornado.httpclient import AsyncHTTPClient
 
 from tests.conftest import run_async
 from tests.server.test_server import fetch_at_once, reserved
-from widgets.seating import SeatBook
+from widgets.seating import CODE_ALPHABET, JOIN_HOURS, SeatBook, typed_code
 from widgets.server import classroom
 from widgets.server import pages as server_pages
 from widgets.server.pages import DEFAULT_TABLES
 from widgets.server.seats import TableSeats
-from widgets.server.shared_pages import SharedTableHandler
+from widgets.server.shared_pages import JoinHandler, SharedTableHandler
 from widgets.store import TableStore
 
 
@@ -164,3 +165,52 @@ def test_a_teacher_on_loopback_hands_out_links_at_the_address_students_reach(tmp
     assert opened.code == 200 and len(links) == 4
     assert all(href.startswith(f"{lan}/tables/nap?") and text == href for href, text in links), links
     assert "127.0.0.1" not in body and "localhost" not in body
+
+
+def test_a_student_joins_a_seat_by_its_code_typed_as_read_off_the_teachers_screen(tmp_path: Path) -> None:
+    """Issue 29: a seat's link was some 100 characters to copy by hand. Each seat now has a six-character
+    join code, shown beside its link with a QR code of the link; the students' landing (/join) names
+    the class's game, takes the code (any case, with or without its hyphen) to the seat, and offers
+    playing alone and the book."""
+    db = tmp_path / "t.sqlite3"
+    application = tornado.web.Application(
+        [
+            (r"/tables/([a-z0-9-]+)/shared/?", SharedTableHandler, {"tables": DEFAULT_TABLES, "db": db, "seats": None}),
+            (r"/join/?", JoinHandler, {"db": db, "games": ["nap"]}),
+        ]
+    )
+    (opened,) = ask(application, [("POST", "/tables/nap/shared", "people=2", OWN)])
+    body = opened.body.decode()
+    codes = re.findall(r'<td class="seat-code"><strong>([A-Z0-9]{3}-[A-Z0-9]{3})</strong></td>', body)
+    links = [h.replace("&amp;", "&") for h in re.findall(r'class="link seat-link" href="([^"]*)"', body)]
+    assert len(codes) == len(set(codes)) == 4 and len(links) == 4
+    assert body.count('class="loo-class-qr"') == 4 and "/join</strong> and types their seat" in body
+    assert all(typed_code(c) is not None and set(c.replace("-", "")) <= set(CODE_ALPHABET) for c in codes)
+
+    typed = codes[1].lower()  # as a student types it on a phone
+    landing, joined, spaced, unknown, nonsense = ask(
+        application,
+        [
+            ("GET", "/join", None, None),
+            ("GET", f"/join?code={typed}", None, None),
+            ("GET", f"/join?code=+{codes[2].replace('-', '+')}+", None, None),
+            ("GET", "/join?code=AAA-AAA", None, None),
+            ("GET", "/join?code=hello", None, None),
+        ],
+    )
+    page = landing.body.decode()
+    assert landing.code == 200 and "Today: Nap" in page and 'action="/join"' in page and 'name="code"' in page
+    assert 'href="/tables/nap">Play Nap on your own</a>' in page and 'class="join-book" href="/"' in page
+    assert joined.code == 303 and links[1].endswith(joined.headers["Location"]), (joined.headers, links[1])
+    assert spaced.code == 303 and links[2].endswith(spaced.headers["Location"])
+    assert unknown.code == 404 and b"No table has the code AAA-AAA just now" in unknown.body
+    assert nonsense.code == 400 and b"is not a seat code" in nonsense.body
+    for answer in (unknown, nonsense):
+        assert b"Traceback" not in answer.body and b'name="code"' in answer.body  # the form again, to try again
+
+    # A code opens its seat only while its table is live; the link's token always does.
+    with TableStore(db) as store:
+        book = SeatBook(store)
+        code = typed_code(codes[0])
+        assert code is not None and book.by_join_code(code) is not None
+        assert book.by_join_code(code, now=time.time() + (JOIN_HOURS + 1) * 3600) is None

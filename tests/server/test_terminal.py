@@ -9,6 +9,7 @@ terminal is asked for them (``--log-level info``, which every other test's serve
 from __future__ import annotations
 
 import urllib.parse
+import urllib.request
 from pathlib import Path
 
 from tests.conftest import serve_server, table_folder
@@ -21,6 +22,9 @@ def test_the_class_terminal_says_ready_once_with_the_addresses_and_keeps_the_res
     with serve_server(tmp_path, "--class", "--class-size", "2", "--log-level", "warning", tables=tables) as served:
         port = urllib.parse.urlsplit(served.base).port
         terminal = served.ready()
+        # The address students are given opens their landing, not the book (issue 29, point 1).
+        with urllib.request.urlopen(served.base + "/", timeout=30) as landing:
+            assert landing.url == served.base + "/join" and b"Join your table" in landing.read()
         token = served.console_token()
         log_file = tmp_path / f"server-{port}.log"
         log = log_file.read_text()

@@ -76,7 +76,7 @@ from widgets.server.seats import (
     default_share,
     open_tables_database,
 )
-from widgets.server.shared_pages import SEAT_HEADER, SharedTableHandler
+from widgets.server.shared_pages import SEAT_HEADER, JoinHandler, SharedTableHandler
 from widgets.server.sockets import (
     MAX_MESSAGE_BYTES,
     RECONNECT_GRACE_SECONDS,
@@ -111,6 +111,8 @@ class LanterlooServer(Voila):  # type: ignore[misc]
     console_token: str | None = None  # the teacher's console's token, made at start (widgets.server.console)
     behind_proxy = False  # --behind-proxy: a reader's address is the one the proxy names (X-Real-IP)
     reconnect_grace = RECONNECT_GRACE_SECONDS  # --reconnect-grace
+    class_games: tuple[str, ...] = ("three-card-loo",)  # --class-table: the games the students' landing names
+    students_land = False  # --class: the root address opens the students' landing (/join), not the book
 
     def listen(self) -> None:
         """Voila's ``listen``, with the HTTP server's timeouts and sizes bounded (see the module's
@@ -215,6 +217,10 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             )
         )
         handlers.extend(console_routes(self.console_token, self.db_path, Path(self.root_dir), base=base))  # issue 21
+        # The students' landing (issue 29): a seat's join code, playing alone, the book.
+        handlers.append((base + r"/join/?", JoinHandler, {"db": self.db_path, "games": list(self.class_games)}))
+        if self.students_land:  # what the address students are given opens
+            handlers.append((base + r"/", tornado.web.RedirectHandler, {"url": self.base_url + "join"}))
         # Last, so that every Voila route above wins: the book answers everything else.
         BookHandler.tables = tuple(
             sorted(p.stem for p in Path(self.root_dir).glob("*.ipynb") if TABLE_NAME.match(p.stem))
@@ -554,6 +560,8 @@ def main(argv: list[str] | None = None) -> int:
     LanterlooServer.behind_proxy = args.behind_proxy
     LanterlooServer.max_tables_per_client = min(args.max_tables_per_client, args.max_tables)
     LanterlooServer.console_token = secrets.token_urlsafe(24)
+    LanterlooServer.class_games = tuple(pools) or ("three-card-loo",)
+    LanterlooServer.students_land = bool(args.teach)
     _more_files()
     LanterlooServer.reconnect_grace = args.reconnect_grace
     config = server_config(

@@ -69,7 +69,7 @@ from widgets.server.classroom import handed_out_origin
 from widgets.server.database import DatabaseAway, in_database, send_database_away
 from widgets.server.errors import QuietLog
 from widgets.server.pages import base_url
-from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared, page, same_origin
+from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared_with_codes, page, same_origin
 from widgets.store import BadTableId, TableStore, UnknownTable
 
 log = logging.getLogger("lanterloo.server")
@@ -439,14 +439,17 @@ class ConsoleOpen(ConsoleHandler):
             self.finish(page("Teacher's console", f"<p>Those tables cannot be opened: {html.escape(str(error))}.</p>"))
             return
         try:
-            opened = await self.database(lambda store: [open_shared(store, game, people, code) for _ in range(count)])
+            opened = await self.database(
+                lambda store: [open_shared_with_codes(store, game, people, code) for _ in range(count)]
+            )
         except DatabaseAway as away:
             send_database_away(self, away)
             return
         host = handed_out_origin(self.request.protocol, self.request.host, self.request.host_name)
         parts = []
-        for n, (table_id, tokens, players) in enumerate(opened, start=1):
-            parts.append(f"<h2>Table {n}</h2>" + links_html(game, table_id, tokens, players, host, base=base_url(self)))
+        for n, (table_id, tokens, players, codes) in enumerate(opened, start=1):
+            seats = links_html(game, table_id, tokens, players, host, base=base_url(self), codes=codes)
+            parts.append(f"<h2>Table {n}</h2>{seats}")
         back = html.escape(self.link("/console"))
         kept = DEAL_KEPT if code else ""
         self.finish(page(f"{count} tables of {game}", kept + "".join(parts) + f'<p><a href="{back}">Back</a></p>'))

@@ -26,8 +26,8 @@ import tornado.web
 from loo.registry import entry
 from widgets.dealcode import USUAL_SEATS, DealCodeError, parse_deal_code
 from widgets.model import DEFAULT_NAMES
-from widgets.seating import AWAY_SECONDS, COMPUTER, PERSON, SeatBook
-from widgets.server.classroom import handed_out_origin
+from widgets.seating import AWAY_SECONDS, COMPUTER, PERSON, SeatBook, shown_code, typed_code
+from widgets.server.classroom import handed_out_origin, qr_svg
 from widgets.server.database import DatabaseAway, in_database, send_database_away, warn_now_and_then
 from widgets.server.seats import TableSeats, send_tables_full
 from widgets.store import TableStore
@@ -54,6 +54,8 @@ PAGE_STYLE = """
   input, select, button { font: inherit; padding: .3rem .5rem; }
   button { background: #174a7c; color: #fff; border: 0; border-radius: .3rem; padding: .4rem 1rem; cursor: pointer; }
   .note { color: #555; font-size: .9rem; }
+  .seat-qr svg { width: 6rem; height: 6rem; display: block; }
+  .seat-code strong { font-size: 1.3rem; letter-spacing: .08em; white-space: nowrap; }
 """
 
 
@@ -102,17 +104,54 @@ def open_shared(store: TableStore, game: str, people: int, deal: str | None = No
     return table_id, tokens, players
 
 
-def links_html(game: str, table_id: str, tokens: list[str], players: list[str], host: str, *, base: str = "/") -> str:
+def open_shared_with_codes(
+    store: TableStore, game: str, people: int, deal: str | None = None
+) -> tuple[str, list[str], list[str], list[str]]:
+    """:func:`open_shared`, and the seats' join codes."""
+    table_id, tokens, players = open_shared(store, game, people, deal)
+    return table_id, tokens, players, SeatBook(store).join_codes(table_id)
+
+
+def links_html(
+    game: str,
+    table_id: str,
+    tokens: list[str],
+    players: list[str],
+    host: str,
+    *,
+    base: str = "/",
+    codes: list[str] | None = None,
+) -> str:
+    """A shared table's seats, each with its invitation link (whole, at ``host``) and, given ``codes``,
+    its join code to type at ``<host><base>join`` and a QR code of the link to scan (issue 29)."""
     rows = []
+    with_codes = codes is not None and len(codes) == len(tokens)
     for i, (token, player) in enumerate(zip(tokens, players, strict=True)):
-        link = seat_link(game, table_id, token, base=base)
+        link = host + seat_link(game, table_id, token, base=base)
         who = "a computer player (a player may take it with this link)" if player == COMPUTER else "a player"
+        extra = ""
+        if with_codes and codes is not None:
+            code = shown_code(codes[i])
+            extra = (
+                f'<td class="seat-code"><strong>{code}</strong></td>'
+                f'<td class="seat-qr">{qr_svg(link, label=f"{DEFAULT_NAMES[i]}: a QR code of the seat link")}</td>'
+            )
         rows.append(
-            f'<tr><td>{html.escape(DEFAULT_NAMES[i])}</td><td>{who}</td><td><a class="link seat-link" '
-            f'href="{html.escape(host + link)}">{html.escape(host + link)}</a></td></tr>'
+            f'<tr><td>{html.escape(DEFAULT_NAMES[i])}</td><td>{who}</td>{extra}<td><a class="link seat-link" '
+            f'href="{html.escape(link)}">{html.escape(link)}</a></td></tr>'
         )
+    head = "<th>Code</th><th>QR code</th>" if with_codes else ""
+    where = (
+        f'<p class="note">A student opens <strong>{html.escape(host + base)}join</strong> and types their seat\'s '
+        "code, or scans its QR code, or opens its link.</p>"
+        if with_codes
+        else ""
+    )
     return (
-        '<div class="scroll"><table class="seat-links"><tr><th>Seat</th><th>Played by</th><th>Invitation link</th></tr>'
+        where
+        + '<div class="scroll"><table class="seat-links"><tr><th>Seat</th><th>Played by</th>'
+        + head
+        + "<th>Invitation link</th></tr>"
         + "".join(rows)
         + "</table></div>"
     )
@@ -183,7 +222,9 @@ class SharedTableHandler(tornado.web.RequestHandler):
         opened: str | None = None
         try:
             people = max(1, min(int(people_arg), USUAL_SEATS[game]))
-            table_id, tokens, players = await in_database(self.db, lambda store: open_shared(store, game, people, deal))
+            table_id, tokens, players, codes = await in_database(
+                self.db, lambda store: open_shared_with_codes(store, game, people, deal)
+            )
             opened = table_id
         except (ValueError, DealCodeError) as error:
             self.set_status(400)
@@ -200,7 +241,9 @@ class SharedTableHandler(tornado.web.RequestHandler):
             "<p>Give each player the link of their seat; open your own here. A seat belongs to the first "
             "browser that opens its link, and comes back to it after a reload.</p>"
             + (DEAL_KEPT if deal else "")
-            + links_html(game, table_id, tokens, players, host, base=str(self.settings.get("base_url") or "/"))
+            + links_html(
+                game, table_id, tokens, players, host, base=str(self.settings.get("base_url") or "/"), codes=codes
+            )
         )))  # fmt: skip
 
 
@@ -294,3 +337,72 @@ async def claim_seat(handler: tornado.web.RequestHandler, db: Path | str | None,
         return False
     handler.request.headers[SEAT_HEADER] = browser
     return True
+
+
+JOIN_STYLE = (
+    "<style>.join-game{font-size:2rem;margin:.2rem 0 1rem}.join form{font-size:1.4rem}"
+    ".join input[name=code]{font-size:1.6rem;width:7.5em;letter-spacing:.12em;text-transform:uppercase}"
+    ".join button{font-size:1.4rem}.join-other{font-size:1.2rem}.join-wrong{color:#8a1c1c;font-weight:600}"
+    "</style>"
+)
+
+
+def join_page(games: list[str], base: str, *, typed: str = "", wrong: str = "") -> str:
+    """The students' landing (what a class's address opens): the class's game large, a box for the
+    join code of their seat, playing on their own a click away, and the book a link away (issue 29)."""
+    names = " or ".join(html.escape(entry(g).title) for g in games) if games else "Loo"
+    solo = " · ".join(
+        f'<a class="join-solo" href="{base}tables/{g}">Play {html.escape(entry(g).in_text)} on your own</a>'
+        for g in games
+    )
+    said = f'<p class="join-wrong" role="alert">{html.escape(wrong)}</p>' if wrong else ""
+    return page("Join a table", (
+        JOIN_STYLE
+        + f'<div class="join"><p class="join-game">Today: {names}</p>'
+        "<h2>Join your table</h2>"
+        "<p>Type the code of your seat (six letters and digits, from your teacher's screen or your slip), or "
+        "scan its QR code with your phone's camera.</p>"
+        + said
+        + f'<form method="get" action="{base}join"><label>Seat code <input name="code" required '
+        f'autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="9" '
+        f'value="{html.escape(typed)}" placeholder="ACD-EFG"></label><button>Join</button></form>'
+        f'<p class="join-other">{solo}</p>'
+        f'<p class="join-other"><a class="join-book" href="{base}">The book: the history and the rules of the games</a>'
+        "</p></div>"
+    ))  # fmt: skip
+
+
+class JoinHandler(tornado.web.RequestHandler):
+    """``/join``: the students' landing; ``/join?code=ACD-EFG`` takes a student to that code's seat."""
+
+    def initialize(self, db: Path | str | None, games: list[str]) -> None:
+        self.db = db
+        self.games = games
+
+    async def get(self) -> None:
+        self.set_header("Cache-Control", "no-store")
+        base = str(self.settings.get("base_url") or "/")
+        typed = self.get_query_argument("code", "").strip()[:40]
+        if not typed:
+            self.finish(join_page(self.games, base))
+            return
+        code = typed_code(typed)
+        if code is None:
+            self.set_status(400)
+            self.finish(join_page(self.games, base, typed=typed, wrong=(
+                f"“{typed}” is not a seat code: a code is six letters and digits, like ACD-EFG."
+            )))  # fmt: skip
+            return
+        try:
+            seat = await in_database(self.db, lambda store: SeatBook(store).by_join_code(code))
+        except DatabaseAway as away:
+            send_database_away(self, away)
+            return
+        if seat is None:
+            self.set_status(404)
+            self.finish(join_page(self.games, base, typed=shown_code(code), wrong=(
+                f"No table has the code {shown_code(code)} just now. Check it with your teacher."
+            )))  # fmt: skip
+            return
+        table_id, game, token = seat
+        self.redirect(seat_link(game, table_id, token, base=base), status=303)
