@@ -60,7 +60,9 @@ class Postgres:
         if self._shared is None:
             self._shared = self.new_database()
         with psycopg.connect(self._shared, autocommit=True, options="-c lock_timeout=5000") as admin:
-            admin.execute("DROP TABLE IF EXISTS seat_codes, seats, pending_deals, opening_deals, events, tables, lanterloo_schema")
+            admin.execute(
+                "DROP TABLE IF EXISTS seat_codes, seats, pending_deals, opening_deals, events, tables, lanterloo_schema"
+            )
         return self._shared
 
     def log(self) -> str:

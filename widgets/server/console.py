@@ -452,7 +452,8 @@ class ConsoleOpen(ConsoleHandler):
             parts.append(f"<h2>Table {n}</h2>{seats}")
         back = html.escape(self.link("/console"))
         kept = DEAL_KEPT if code else ""
-        self.finish(page(f"{count} tables of {game}", kept + "".join(parts) + f'<p><a href="{back}">Back</a></p>'))
+        title = f"{count} table{'' if count == 1 else 's'} of {entry(game).in_text}"
+        self.finish(page(title, kept + "".join(parts) + f'<p><a href="{back}">Back</a></p>'))
 
 
 class ConsoleResults(ConsoleHandler):
@@ -559,7 +560,12 @@ class ConsoleTable(ConsoleHandler):
         board = board_html(hand.view(0), model.names, -1, show_own=True, open_hands=holdings, open_label=", face up")
         sheet = f'<link rel="stylesheet" href="{self.base()}{SHEET_PATH}">'
         seats = self.seats_html(SeatBook(store).seats(table_id), model.names, table_id) if hand_arg is None else ""
-        return title, refresh + sheet + nav + board + seats
+        # The projector view (issue 29): ?projector=1 (kept by the page's refresh), or its button here.
+        projector = (
+            f'<script src="{self.base()}/voila/templates/lanterloo/static/projector.js" '
+            'data-where=".loo-projector-place" data-width="800"></script><p class="loo-projector-place"></p>'
+        )
+        return title, refresh + sheet + projector + nav + board + seats
 
     def seats_html(self, rows: list[SeatRow], names: Sequence[str], table_id: str) -> str:
         """A shared table's people's seats, each held or free, with a button that frees a held one."""
