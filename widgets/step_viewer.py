@@ -198,6 +198,11 @@ STYLE = (
     "border-radius:6px;background:#f6f6f6;color:#1a1a1a;cursor:pointer}"
     ".loo-steps-bar button:disabled{opacity:.45;cursor:default}"
     ".loo-steps-bar button:focus-visible{outline:3px solid #e0a000;outline-offset:1px}"
+    ".loo-steps-bar .loo-steps-big-toggle{margin-left:auto}"
+    ".loo-steps-bar .loo-steps-big-toggle[aria-pressed=true]{background:#1d5a3c;color:#fff}"
+    ".loo-steps.loo-steps-big{position:fixed;inset:0;z-index:2000;margin:0;background:#fff;overflow:auto;"
+    "padding:10px 16px;box-sizing:border-box}"
+    ".loo-steps.loo-steps-big>*{zoom:var(--loo-steps-zoom,2)}"
     ".loo-steps-head{margin:4px 0;font-weight:600}"
     ".loo-steps-note{margin:4px 0 8px;padding:6px 8px;background:#f4efdf;color:#1a1a1a;border-left:3px solid #c9a646}"
     ".loo-steps-trick,.loo-steps-miss{margin:6px 0}"
@@ -291,6 +296,22 @@ SCRIPT = """<script>
       event.stopPropagation();
       go(name);
     });
+    var big = root.querySelector("[data-loo-big]");
+    function enlarge(on) {
+      root.classList.toggle("loo-steps-big", on);
+      big.setAttribute("aria-pressed", on ? "true" : "false");
+      var zoom = Math.max(1, Math.min(2.4, window.innerWidth / 820));
+      root.style.setProperty("--loo-steps-zoom", zoom.toFixed(3));
+      root.focus();
+    }
+    if (big) {
+      big.addEventListener("click", function () { enlarge(!root.classList.contains("loo-steps-big")); });
+      root.addEventListener("keydown", function (event) {
+        if (event.key === "Escape" && root.classList.contains("loo-steps-big")) { enlarge(false); }
+      });
+      if (new URLSearchParams(location.search).get("projector") === "1" &&
+          document.querySelector("[data-loo-steps]") === root) { enlarge(true); }
+    }
     var note = root.querySelector("[data-loo-nojs]");
     if (note) { note.parentNode.removeChild(note); }
     bar.hidden = false;
@@ -323,6 +344,10 @@ def _controls(steps: int, start: int = 0) -> str:
         text_html = f"<span data-loo-play-text>{text}</span>" if name == "play" else text
         inner = f"{icon_html} {text_html}" if name in ("first", "back", "play") else f"{text_html} {icon_html}"
         buttons.append(f'<button type="button" data-loo-go="{name}" aria-label="{aria}"{disabled}>{inner}</button>')
+    # The projector view (issue 29): the viewer over the whole window, drawn large; Escape leaves it.
+    buttons.append(
+        '<button type="button" class="loo-steps-big-toggle" data-loo-big aria-pressed="false">Projector view</button>'
+    )
     return '<div class="loo-steps-bar" data-loo-bar hidden>' + "".join(buttons) + "</div>"
 
 

@@ -75,6 +75,27 @@ def test_a_class_joins_by_code_and_link_plays_a_hand_and_the_teacher_compares_an
     expect(console.get_by_text(f"{lan}/join", exact=True)).to_be_visible()
     assert "127.0.0.1" not in console.locator("main").inner_text(), "a loopback address handed out"
     console.screenshot(path=str(SHOTS / "class-console-opened.png"), full_page=True)
+    # Printed: a slip for each player (table, seat, the address, the code, a QR code), and nothing else.
+    expect(console.get_by_role("button", name="Print the slips")).to_be_visible()
+    console.emulate_media(media="print")
+    slips = console.locator(".slip")
+    expect(slips).to_have_count(3)
+    for i in range(3):
+        expect(slips.nth(i)).to_be_visible()
+        expect(slips.nth(i).locator(".slip-code")).to_have_text(codes[i])
+        expect(slips.nth(i).locator("svg")).to_be_visible()
+    expect(console.locator("table.seat-links")).to_be_hidden()
+    console.screenshot(path=str(SHOTS / "class-slips-printed.png"), full_page=True)
+    console.emulate_media(media="screen")
+    expect(console.locator(".slip").first).to_be_hidden()
+    # On the projector: the codes and QR codes large, the links (for copying) left out.
+    console.set_viewport_size({"width": 1920, "height": 1080})
+    console.get_by_role("button", name="Projector view").click()
+    expect(console.locator(".seat-code strong").first).to_be_visible()
+    expect(console.locator("a.seat-link").first).to_be_hidden()
+    assert console.evaluate("() => getComputedStyle(document.body).zoom") == "2.4"
+    console.screenshot(path=str(SHOTS / "class-projector-codes.png"))
+    console.set_viewport_size({"width": 1366, "height": 900})
     table_id = re.search(r"table=([A-Za-z0-9_-]{22})", links[0])
     assert table_id is not None
 

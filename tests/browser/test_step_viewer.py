@@ -170,3 +170,34 @@ def test_without_scripts_every_position_shows(browser: Browser) -> None:
         expect(viewer.locator("[data-loo-nojs]")).to_be_visible()
     finally:
         context.close()
+
+
+def test_the_projector_view_fills_the_window_with_large_cards_and_words_and_escape_leaves_it(quiet: Page) -> None:
+    """Issue 29: at 1920x1080 the viewer sat in a column with 13-15 px words and small cards. Its
+    "Projector view" button lays it over the whole window, drawn large; Escape (or the button) leaves."""
+    quiet.set_viewport_size({"width": 1920, "height": 1080})
+    quiet.set_content(page_of("<h1>A chapter</h1><p>Its words.</p>", html_of(LOO)))
+    viewer = quiet.locator("[data-loo-steps]")
+    toggle = button(viewer, "Projector view")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    box = viewer.bounding_box()
+    assert box is not None and (box["x"], box["y"], box["width"], box["height"]) == (0, 0, 1920, 1080), box
+    sizes = quiet.evaluate(
+        """() => {
+          const frame = document.querySelector('[data-loo-frame]:not([hidden])');
+          const cards = [...frame.querySelectorAll('svg')].map(e => e.getBoundingClientRect().height);
+          const words = [...frame.querySelectorAll('p, span')].filter(e => e.getBoundingClientRect().height > 0)
+            .map(e => e.getBoundingClientRect().height);
+          return {tallest: Math.max(...cards), line: Math.min(...words)};
+        }"""
+    )
+    assert sizes["tallest"] >= 120 and sizes["line"] >= 24, sizes  # a line box at 24 px or more
+    quiet.screenshot(path=str(Path(__file__).resolve().parents[2] / "test-results" / "step-viewer-projector.png"))
+    quiet.keyboard.press("ArrowRight")  # its keys still step
+    shows(viewer, 1)
+    quiet.keyboard.press("Escape")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    box = viewer.bounding_box()
+    assert box is not None and box["width"] < 1920

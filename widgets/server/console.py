@@ -54,8 +54,8 @@ from widgets.board import action_label, board_html
 from widgets.card_style import SHEET_PATH
 from widgets.chips import seat_words
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
-from widgets.model import TableModel
-from widgets.seating import COMPUTER, PERSON, SeatBook, SeatRow
+from widgets.model import DEFAULT_NAMES, TableModel
+from widgets.seating import COMPUTER, PERSON, SeatBook, SeatRow, shown_code
 from widgets.server.class_tables import (
     LIVE_HOURS,
     MAX_TABLES,
@@ -65,11 +65,11 @@ from widgets.server.class_tables import (
     records_lines,
     warm_up,
 )
-from widgets.server.classroom import handed_out_origin
+from widgets.server.classroom import handed_out_origin, qr_svg
 from widgets.server.database import DatabaseAway, in_database, send_database_away
 from widgets.server.errors import QuietLog
 from widgets.server.pages import base_url
-from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared_with_codes, page, same_origin
+from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared_with_codes, page, same_origin, seat_link
 from widgets.store import BadTableId, TableStore, UnknownTable
 
 log = logging.getLogger("lanterloo.server")
@@ -453,7 +453,53 @@ class ConsoleOpen(ConsoleHandler):
         back = html.escape(self.link("/console"))
         kept = DEAL_KEPT if code else ""
         title = f"{count} table{'' if count == 1 else 's'} of {entry(game).in_text}"
-        self.finish(page(title, kept + "".join(parts) + f'<p><a href="{back}">Back</a></p>'))
+        join = f"{host}{base_url(self)}join"
+        self.finish(page(title, (
+            OPENED_STYLE + kept
+            + '<p class="opened-tools"><button type="button" class="print-slips" onclick="window.print()">Print the '
+            'slips</button> <span class="note">one slip for each player: table, seat, code and QR code</span>'
+            '<span class="loo-projector-place"></span></p>'
+            + f'<script src="{self.base()}/voila/templates/lanterloo/static/projector.js" '
+            'data-where=".loo-projector-place" data-width="640" data-remember="no"></script>'
+            + "".join(parts)
+            + slips_html(game, [(n, *o) for n, o in enumerate(opened, start=1)], host, base_url(self), join)
+            + f'<p><a href="{back}">Back</a></p>'
+        )))  # fmt: skip
+
+
+# The page of tables just opened: on a projector, the codes and QR codes alone (the links are for
+# copying); printed, the slips alone, cut along their dashed lines and handed out.
+OPENED_STYLE = (
+    "<style>.slips{display:none}"
+    "html.loo-projector .seat-links td:last-child,html.loo-projector .seat-links th:last-child,"
+    "html.loo-projector .opened-tools .note,html.loo-projector .deal-kept{display:none}"
+    "@media print{main>*:not(.slips){display:none!important}"
+    ".slips{display:grid;grid-template-columns:1fr 1fr;gap:0}"
+    ".slip{border:1px dashed #000;padding:.4cm;break-inside:avoid;display:flex;gap:.4cm;align-items:center}"
+    ".slip svg{width:3cm;height:3cm;flex:none}.slip p{margin:.1cm 0}.slip .slip-code{font-size:20pt;"
+    "font-weight:700;letter-spacing:.08em}}</style>"
+)
+
+
+def slips_html(
+    game: str, tables: list[tuple[int, str, list[str], list[str], list[str]]], host: str, base: str, join: str
+) -> str:
+    """A slip for each person's seat of each table (number, id, tokens, players, join codes): the table
+    and seat, the address to open and the code to type, and a QR code of the seat's link. Printed only."""
+    slips = []
+    for number, table_id, tokens, players, codes in tables:
+        for seat, (token, player, code) in enumerate(zip(tokens, players, codes, strict=True)):
+            if player != PERSON:
+                continue
+            name = DEFAULT_NAMES[seat] if seat < len(DEFAULT_NAMES) else f"Seat {seat + 1}"
+            link = host + seat_link(game, table_id, token, base=base)
+            qr = qr_svg(link, label=f"Table {number}, {name}: a QR code of the seat's link")
+            slips.append(
+                f'<div class="slip"><div><p>Table {number}, the seat of {html.escape(name)}</p>'
+                f"<p>Open <strong>{html.escape(join)}</strong> and type</p>"
+                f'<p class="slip-code">{shown_code(code)}</p><p>or scan this code.</p></div>{qr}</div>'
+            )
+    return '<section class="slips" aria-label="Slips to print">' + "".join(slips) + "</section>"
 
 
 class ConsoleResults(ConsoleHandler):

@@ -7,12 +7,14 @@
    button (a toggle, aria-pressed), puts the class loo-projector on the document, and the page's
    body is drawn larger by CSS zoom: as much as the screen's width allows the page's width to grow,
    at most MOST times. The button keeps the choice in the address, so that a reload, or the address
-   opened on the projector's computer, shows the same view. */
+   opened on the projector's computer, shows the same view (unless data-remember="no": the answer to
+   a form's POST, which a reload would send again). */
 (function () {
   "use strict";
   var me = document.currentScript;
   var WHERE = (me && me.getAttribute("data-where")) || "body";
   var WIDTH = parseFloat((me && me.getAttribute("data-width")) || "1000") || 1000;
+  var REMEMBER = !(me && me.getAttribute("data-remember") === "no");  /* "no": a page a POST answered */
   var MOST = 2.4, KEY = "projector";
   var root = document.documentElement, button = null;
   var style = document.createElement("style");
@@ -33,7 +35,7 @@
   function set(on, remember) {
     root.classList.toggle("loo-projector", on);
     if (button) { button.setAttribute("aria-pressed", on ? "true" : "false"); }
-    if (remember) {
+    if (remember && REMEMBER) {
       var address = new URL(location.href);
       if (on) { address.searchParams.set(KEY, "1"); } else { address.searchParams.delete(KEY); }
       history.replaceState(history.state, "", address.href);
