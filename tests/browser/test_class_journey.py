@@ -85,6 +85,8 @@ def test_a_class_joins_by_code_and_link_plays_a_hand_and_the_teacher_compares_an
         expect(slips.nth(i).locator(".slip-code")).to_have_text(codes[i])
         expect(slips.nth(i).locator("svg")).to_be_visible()
     expect(console.locator("table.seat-links")).to_be_hidden()
+    printed = console.locator(".slips").inner_text()
+    assert f"{lan}/join" in printed and "127.0.0.1" not in printed and "localhost" not in printed
     console.screenshot(path=str(SHOTS / "class-slips-printed.png"), full_page=True)
     console.emulate_media(media="screen")
     expect(console.locator(".slip").first).to_be_hidden()
