@@ -165,7 +165,8 @@ def test_a_client_cannot_name_the_seats_browser_itself(tmp_path: Path) -> None:
 
 
 def test_voila_hands_the_seats_browser_to_the_kernel_where_it_looks() -> None:
-    from widgets.server.app import DEFAULT_TABLES, server_config
+    from widgets.server.app import server_config
+    from widgets.server.pages import DEFAULT_TABLES
 
     config = server_config(tables=DEFAULT_TABLES, port=8000, ip="127.0.0.1", max_idle=600)
     assert list(config.VoilaConfiguration.http_header_envs) == [SEAT_HEADER]

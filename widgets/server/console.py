@@ -37,11 +37,9 @@ import hmac
 import html
 import json
 import logging
-import os
 import secrets
 import time
-from collections.abc import Callable, Sequence
-from contextlib import suppress
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -54,8 +52,8 @@ from widgets.board import action_label, board_html
 from widgets.card_style import SHEET_PATH
 from widgets.chips import seat_words
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
-from widgets.model import DEFAULT_NAMES, TableModel
-from widgets.seating import COMPUTER, PERSON, SeatBook, SeatRow, shown_code
+from widgets.model import TableModel
+from widgets.seating import COMPUTER, SeatBook
 from widgets.server.class_tables import (
     LIVE_HOURS,
     MAX_TABLES,
@@ -65,11 +63,12 @@ from widgets.server.class_tables import (
     records_lines,
     warm_up,
 )
-from widgets.server.classroom import handed_out_origin, qr_svg
+from widgets.server.classroom import handed_out_origin
 from widgets.server.database import DatabaseAway, in_database, send_database_away
 from widgets.server.errors import QuietLog
+from widgets.server.handouts import OPENED_STYLE, seats_html, slips_html
 from widgets.server.pages import base_url
-from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared_with_codes, page, same_origin, seat_link
+from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared_with_codes, page, same_origin
 from widgets.store import BadTableId, TableStore, UnknownTable
 
 log = logging.getLogger("lanterloo.server")
@@ -115,52 +114,6 @@ class ConsoleSessions:
 
 
 T = TypeVar("T")
-
-
-def address_file(port: int) -> Path:
-    """Where the server keeps its console's address, token and all (:func:`keep_address`): the
-    server's folder in the user's cache (``$LANTERLOO_LOG_DIR``, its kernels' logs), one file a port."""
-    from widgets.safety import log_dir
-
-    return log_dir() / f"console-{port}.txt"
-
-
-def keep_address(path: Path, address: str) -> None:
-    """Write ``address`` (the console's, with its token) to ``path``, readable and writable by this
-    user alone: never to the terminal, which a classroom's projector may show (issue 28). A file left
-    by an earlier start is replaced, never written through (it could be a link elsewhere)."""
-    path.unlink(missing_ok=True)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    with os.fdopen(descriptor, "w") as kept:
-        kept.write(address + "\n")
-
-
-def console_banner(address: str, token: str, port: int, base_url: str) -> str:
-    """What the server says at start of the teacher's console (``address``, without its ``token``):
-    how to open it, never the token (a teacher's terminal is often on the projector). The address with
-    its token goes to a file its owner alone may read (:func:`keep_address`)."""
-    path = address_file(port)
-    try:
-        keep_address(path, f"{address}?token={token}")
-    except OSError as error:
-        return (
-            f"The teacher's console is at {address}, but its token could not be kept in {path} ({error}): "
-            "start the server again once that folder can be written."
-        )
-    return (
-        f"The teacher's console is at {address}; its address with the token, to keep to yourself, is in\n"
-        f"  {path}  (readable by you alone). Open it from this machine with:\n"
-        f'  xdg-open "$(cat {path})"\n'
-        f"  Opened once, the token is swapped for a session cookie in that browser and the address bar shows "
-        f"{base_url}console alone; on another computer, open {base_url}console and paste the token (the part "
-        "after token= in that file)."
-    )
-
-
-def forget_address(port: int) -> None:
-    """The server has stopped: its console's token opens nothing now, and its file goes."""
-    with suppress(OSError):
-        address_file(port).unlink(missing_ok=True)
 
 
 def same_deal(a: DealCode, b: DealCode) -> bool:
@@ -467,41 +420,6 @@ class ConsoleOpen(ConsoleHandler):
         )))  # fmt: skip
 
 
-# The page of tables just opened: on a projector, the codes and QR codes alone (the links are for
-# copying); printed, the slips alone, cut along their dashed lines and handed out.
-OPENED_STYLE = (
-    "<style>.slips{display:none}"
-    "html.loo-projector .seat-links td:last-child,html.loo-projector .seat-links th:last-child,"
-    "html.loo-projector .opened-tools .note,html.loo-projector .deal-kept{display:none}"
-    "@media print{main>*:not(.slips){display:none!important}"
-    ".slips{display:grid;grid-template-columns:1fr 1fr;gap:0}"
-    ".slip{border:1px dashed #000;padding:.4cm;break-inside:avoid;display:flex;gap:.4cm;align-items:center}"
-    ".slip svg{width:3cm;height:3cm;flex:none}.slip p{margin:.1cm 0}.slip .slip-code{font-size:20pt;"
-    "font-weight:700;letter-spacing:.08em}}</style>"
-)
-
-
-def slips_html(
-    game: str, tables: list[tuple[int, str, list[str], list[str], list[str]]], host: str, base: str, join: str
-) -> str:
-    """A slip for each person's seat of each table (number, id, tokens, players, join codes): the table
-    and seat, the address to open and the code to type, and a QR code of the seat's link. Printed only."""
-    slips = []
-    for number, table_id, tokens, players, codes in tables:
-        for seat, (token, player, code) in enumerate(zip(tokens, players, codes, strict=True)):
-            if player != PERSON:
-                continue
-            name = DEFAULT_NAMES[seat] if seat < len(DEFAULT_NAMES) else f"Seat {seat + 1}"
-            link = host + seat_link(game, table_id, token, base=base)
-            qr = qr_svg(link, label=f"Table {number}, {name}: a QR code of the seat's link")
-            slips.append(
-                f'<div class="slip"><div><p>Table {number}, the seat of {html.escape(name)}</p>'
-                f"<p>Open <strong>{html.escape(join)}</strong> and type</p>"
-                f'<p class="slip-code">{shown_code(code)}</p><p>or scan this code.</p></div>{qr}</div>'
-            )
-    return '<section class="slips" aria-label="Slips to print">' + "".join(slips) + "</section>"
-
-
 class ConsoleResults(ConsoleHandler):
     """``/console/results?code=``: every table whose game began at that deal, hand by hand, side by side."""
 
@@ -605,39 +523,14 @@ class ConsoleTable(ConsoleHandler):
         # Seat -1: nobody's "you"; every hand drawn from ``holdings``, face up.
         board = board_html(hand.view(0), model.names, -1, show_own=True, open_hands=holdings, open_label=", face up")
         sheet = f'<link rel="stylesheet" href="{self.base()}{SHEET_PATH}">'
-        seats = self.seats_html(SeatBook(store).seats(table_id), model.names, table_id) if hand_arg is None else ""
+        rows = SeatBook(store).seats(table_id) if hand_arg is None else []
+        seats = seats_html(rows, model.names, self.link(f"/console/table/{table_id}/free"))
         # The projector view (issue 29): ?projector=1 (kept by the page's refresh), or its button here.
         projector = (
             f'<script src="{self.base()}/voila/templates/lanterloo/static/projector.js" '
             'data-where=".loo-projector-place" data-width="800"></script><p class="loo-projector-place"></p>'
         )
         return title, refresh + sheet + projector + nav + board + seats
-
-    def seats_html(self, rows: list[SeatRow], names: Sequence[str], table_id: str) -> str:
-        """A shared table's people's seats, each held or free, with a button that frees a held one."""
-        people = [r for r in rows if r.player == PERSON]
-        if not people:
-            return ""
-        now = time.time()
-        action = html.escape(self.link(f"/console/table/{table_id}/free"))
-        items = []
-        for row in people:
-            name = html.escape(names[row.seat] if row.seat < len(names) else f"Seat {row.seat + 1}")
-            if row.claimed_by is None:
-                items.append(f"<li>{name}: free (the next browser to open its link has it)</li>")
-                continue
-            state = "its page is open" if row.here(now) else "its page has gone; it comes free by itself soon"
-            items.append(
-                f'<li>{name}: held, {state} <form method="post" action="{action}" class="free-seat" '
-                f'style="display:inline"><input type="hidden" name="seat" value="{row.seat}">'
-                f'<button aria-label="Free {name}\'s seat">Free this seat</button></form></li>'
-            )
-        return (
-            '<h2>Seats</h2><ul class="seats">' + "".join(items) + "</ul>"
-            '<p class="note">Freeing a seat lets the next browser to open its link have it: for a student whose '
-            "browser crashed, or who moved to another device. Their page asks again every few seconds.</p>"
-        )
-
 
 class ConsoleFreeSeat(ConsoleHandler):
     """``POST /console/table/<id>/free``: a shared table's seat freed for the next browser to open its link."""
