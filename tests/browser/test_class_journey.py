@@ -160,15 +160,19 @@ def test_a_class_joins_by_code_and_link_plays_a_hand_and_the_teacher_compares_an
     for seat in seats:
         expect(seat.page.locator(".loo-result")).to_be_visible(timeout=WAIT)
 
-    # The teacher deals one code to every table, and compares the tables' results at the first deal.
-    console.goto(f"{served.base}/console")
-    console.fill(".deal-every input[name=code]", "l3.peel.s0.n12345")
-    console.get_by_role("button", name="Deal it").click()
-    expect(console.locator(".dealt")).to_be_visible()
+    # The teacher compares the tables' results at the deal they began at, then deals one code to every
+    # table: a table between hands deals it at once, as a new game (so its game no longer began at DEAL).
     console.goto(f"{served.base}/console")
     console.fill(".results input[name=code]", DEAL)
     console.get_by_role("button", name="Compare the tables").click()
     expect(console.locator("section.table-result", has_text=table_id[1][:6])).to_be_visible()
+    console.goto(f"{served.base}/console")
+    console.fill(".deal-every input[name=code]", "l3.peel.s0.n12345")
+    console.get_by_role("button", name="Deal it").click()
+    expect(console.locator(".dealt")).to_be_visible()
+    for seat in seats:  # the new hand reaches every student's table
+        expect(seat.page.locator(".loo-result")).to_have_count(0, timeout=WAIT)
+        expect(seat.page.locator(".loo-board")).to_be_visible()
 
     # On a projector: the student's table and the teacher's face-up view, at 1920x1080.
     for name, address in (

@@ -26,7 +26,9 @@
     ".loo-projector-toggle{font:inherit;font-size:.85rem;margin-left:.6em;padding:.15em .6em;border:1px solid #555;" +
     "border-radius:.3em;background:#fff;color:#222;cursor:pointer}" +
     ".loo-projector-toggle[aria-pressed=true]{background:#1d5a3c;color:#fff;border-color:#1d5a3c}" +
-    ".loo-projector-toggle:focus-visible{outline:3px solid #e0a000;outline-offset:1px}";
+    ".loo-projector-toggle:focus-visible{outline:3px solid #e0a000;outline-offset:1px}" +
+    /* A phone projects nothing: there the button would only push the table down. */
+    "@media (max-width:700px){html:not(.loo-projector) .loo-projector-toggle{display:none}}";
   (document.head || root).appendChild(style);
   function fit() {
     var zoom = Math.max(1, Math.min(MOST, window.innerWidth / WIDTH));
