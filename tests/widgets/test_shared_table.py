@@ -12,6 +12,7 @@ from typing import Any
 import ipywidgets as ipw
 import pytest
 
+from widgets.board import piece_name
 from widgets.dealcode import parse_deal_code
 from widgets.journal import StoreError
 from widgets.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, WAITING_MESSAGE
@@ -342,5 +343,7 @@ def test_every_seat_sees_its_own_hand_in_its_place_greyed_or_face_down_until_its
     assert models[1].act(next(a for a in models[1].legal() if a.value == "stand"))
     models[0].catch_up()
     looked = _own_place(seat_page(store, table, tokens[1], browser="b1"))  # seat 2 is to act now
-    named = ", ".join(str(c) for c in models[1].view().hand or ())
-    assert models[1].hand.to_act != 1 and "loo-own-waiting" in looked and 'aria-label="your hand: ' in looked, named
+    held = models[1].view().hand
+    assert held and models[1].hand.to_act != 1 and "loo-own-waiting" in looked
+    named = ", ".join(piece_name(c, None) for c in held)
+    assert f'aria-label="your hand: {named}"' in looked, (named, looked[:400])
