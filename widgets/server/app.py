@@ -136,8 +136,9 @@ class LanterlooServer(Voila):  # type: ignore[misc]
         start_seat_heartbeats(self.db_path, self.kernel_manager.list_kernel_ids)  # widgets.server.presence
         start_forgetting_unused(self.db_path)
         pools = getattr(self.kernel_manager, "kernel_pools_config", None) or {}
-        preheated = sum(int(c.get("pool_size", 0)) for c in pools.values() if isinstance(c, dict))
-        sockets = bound_kernel_sockets(self.kernel_manager, self.max_tables + preheated, self.max_tables_per_client)
+        sockets = bound_kernel_sockets(
+            self.kernel_manager, self.max_tables + preheated_kernels(pools), self.max_tables_per_client
+        )
         self.log.info("At most %d table connections at once, %d for one client address", sockets.total,
                       sockets.per_client)  # fmt: skip
         tornado.ioloop.PeriodicCallback(self._release_departed, 1000 * min(15.0, self.reconnect_grace / 4)).start()
@@ -474,7 +475,7 @@ def main(argv: list[str] | None = None) -> int:
     words.append(f"Lanterloo is being served at http://{here}:{args.port}{base_url}  (press Ctrl-C to stop)")
     address = f"http://{here}:{args.port}{base_url}console"
     words.append(console_banner(address, LanterlooServer.console_token, args.port, base_url))
-    preheated = sum(int(c.get("pool_size", 0)) for c in config.VoilaKernelManager.kernel_pools_config.values())
+    preheated = preheated_kernels(config.VoilaKernelManager.kernel_pools_config)
     if args.class_size > 1:
         print(
             f"Making {preheated} tables ready, {args.class_size} of them of {', '.join(pools)} for a class "
@@ -496,6 +497,11 @@ def main(argv: list[str] | None = None) -> int:
     forget_address(args.port)
     print("Lanterloo server stopped.", flush=True)
     return 0
+
+
+def preheated_kernels(pools: Any) -> int:
+    """How many kernels Voila's pools keep ready (its ``kernel_pools_config``: a pool size per notebook)."""
+    return sum(int(c.get("pool_size", 0)) for c in (pools or {}).values() if isinstance(c, dict))
 
 
 def ready_kernels(manager: Any) -> int:

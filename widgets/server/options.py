@@ -40,8 +40,9 @@ def command_line(program: str) -> argparse.ArgumentParser:
         dest="teach",
         action="store_true",
         help="serve a class: listen on every network address (as --ip 0.0.0.0, unless --ip is given), print "
-        "the addresses students type with a QR code (also shown large at /class, for a projector), and "
-        "preheat --class-size tables",
+        "the addresses students type with a QR code (also shown large at /class, for a projector), open the "
+        "students' page (/join: a seat's code, playing alone, the book) at the root address, and preheat "
+        "--class-size tables",
     )
     parser.add_argument(
         "--class-size",
