@@ -22,18 +22,38 @@ KERNEL_FRAMES = """
 (() => {
   const Native = window.WebSocket;
   window.__kernelFrames = [];
+  window.__kernelAsked = [];  // the msg_id of each request the page sent its kernel
+  window.__kernelIdle = [];   // the text of each "idle" status the kernel sent (naming the request done)
+  const text = (data) => typeof data === "string" ? data
+    : data instanceof ArrayBuffer || ArrayBuffer.isView(data) ? new TextDecoder().decode(data) : "";
   const note = () => window.__kernelFrames.push(performance.now());
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
       if (String(args[0]).includes("/channels")) {
-        this.addEventListener("message", note);
+        this.addEventListener("message", (event) => {
+          note();
+          const said = text(event.data);
+          if (/"execution_state":\\s*"idle"/.test(said)) { window.__kernelIdle.push(said); }
+        });
         const send = this.send.bind(this);
-        this.send = (data) => { note(); return send(data); };
+        this.send = (data) => {
+          note();
+          const asked = /"msg_id":\\s*"([^"]+)"/.exec(text(data));
+          if (asked) { window.__kernelAsked.push(asked[1]); }
+          return send(data);
+        };
       }
     }
   };
 })();
+"""
+
+# True once the kernel has answered every request the page sent it (its "idle" status, whose parent is
+# the request, has come) and the websocket has then been silent for a moment.
+ALL_ANSWERED = """
+() => window.__kernelAsked.every((id) => window.__kernelIdle.some((said) => said.includes(id)))
+  && performance.now() - Math.max(0, ...window.__kernelFrames) > 300
 """
 
 
@@ -70,11 +90,13 @@ def test_the_computer_players_cards_come_in_turn_and_the_last_trick_is_one_key_a
         expect(page.locator(".loo-show-rest")).to_be_visible()
         expect(page.locator(".loo-choices")).to_be_hidden()  # the choices wait for the moves
         expect(laid_by("Ben")).to_have_count(0)  # the computer players' cards come after
-        # The click's answer is all in once the websocket has been silent for a moment: from there to the
-        # end of the moves the page is alone (a pace kept by the kernel would send each move in turn).
-        page.wait_for_function(
-            "() => performance.now() - Math.max(0, ...window.__kernelFrames) > 300", timeout=5_000, polling=50
-        )
+        # The click's answer is all in once the kernel has said it is done with the click (its "idle"
+        # status: a click's answer can pause while its move is saved, longer than any quiet spell on a
+        # busy machine): from there to the end of the moves the page is alone (a pace kept by the kernel
+        # would send each move in turn).
+        page.wait_for_function(ALL_ANSWERED, timeout=10_000, polling=50)
+        assert page.evaluate("window.__kernelAsked.length") > 0, "the click sent the kernel nothing"
+        expect(page.locator(".loo-show-rest")).to_be_visible()  # the moves still being laid out
         quiet_from = page_now(page)
         expect(laid_by("Ben")).to_be_visible(timeout=5_000)
         expect(page.locator(".loo-announce")).to_contain_text("Ben plays")
