@@ -142,13 +142,13 @@ your own computer; the tables served by the Lanterloo server keep them hidden.</
 <noscript>This table needs JavaScript, which is turned off in this browser.</noscript></div>
 <div class="loo-inpage-table" data-loo-table-slot></div>
 </main>
+<script src="../inpage/inpage.js?v={js}"></script>
 <script src="../widgets/require.js"></script>
 <script>require.config({{paths: {{"@jupyter-widgets": "../widgets",
   "@jupyter-widgets/html-manager/dist": "../widgets"}}}});</script>
 <script src="../widgets/embed-amd.js"></script>
 <script src="../inpage/table-keys.js?v={keys}"></script>
 <script src="../inpage/guide.js?v={guide}"></script>
-<script src="../inpage/inpage.js?v={js}"></script>
 </body>
 </html>
 """

@@ -50,12 +50,25 @@ def test_every_book_page_passes_axe(page: Page, static_site: str) -> None:
     assert not found, "\n".join(f"{path}: {p}" for path, ps in found.items() for p in ps)
 
 
+# The server's page around a table (its template: the minute, the introduction, the projector button) is
+# every game's; the table's own widgets, with a hint and the Ledger and Rules tabs, are the same at the
+# server and in the reader's browser, where tests/browser/test_inpage.py checks them for every game. Here
+# every game's page as it opens, and the tabs and a hint at one game's (the hint's words come from the
+# server's own player).
+FULLY_CHECKED = "nap"
+assert FULLY_CHECKED in TABLES
+
+
 @pytest.mark.parametrize("table", TABLES)
 def test_every_live_table_passes_axe(page: Page, site: str, table: str) -> None:
     page.goto(f"{site}/tables/{table}")
     expect(page.locator(".loo-table-view")).to_be_visible(timeout=30_000)
     fits_a_phone_and_shows_its_focus(page)
-    table_passes_axe(page)
+    if table == FULLY_CHECKED:
+        table_passes_axe(page)
+    else:
+        problems = axe_problems(page)
+        assert not problems, "\n".join(problems)
 
 
 def fits_a_phone_and_shows_its_focus(page: Page) -> None:

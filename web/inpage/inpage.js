@@ -167,11 +167,21 @@
   worker.postMessage({ type: "boot", manifest: manifest.href });
   worker.postMessage({ type: "open", game: game, query: location.search, saved: kept() });
 
-  window.require(["@jupyter-widgets/html-manager"], function (htmlManager) {
-    manager = new htmlManager.HTMLManager();
-    for (var i = 0; i < early.length; i++) fromPython(early[i]);
-    early = [];
-  }, function (error) {
-    say("The table's drawing code could not be loaded: " + error + ". Reloading the page may help.", true);
-  });
+  // The page loads this script before the widget manager's bundle (embed-amd.js, 3.6 MB to parse and
+  // run), so that Python starts in the worker while the bundle loads; the manager is asked for once
+  // the page's scripts have all run.
+  function drawWhenReady() {
+    window.require(["@jupyter-widgets/html-manager"], function (htmlManager) {
+      manager = new htmlManager.HTMLManager();
+      for (var i = 0; i < early.length; i++) fromPython(early[i]);
+      early = [];
+    }, function (error) {
+      say("The table's drawing code could not be loaded: " + error + ". Reloading the page may help.", true);
+    });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", drawWhenReady);
+  } else {
+    drawWhenReady();
+  }
 })();
