@@ -3,6 +3,7 @@ process runs one engine's browser and `--dist loadfile` spreads the engines over
 
 import pytest
 
+from tests.journeys.class_journey import *  # noqa: F403  (a student at a class's table)
 from tests.journeys.journeys import *  # noqa: F403  (the journeys and their fixtures, collected here)
 
 

@@ -14,6 +14,7 @@ visit kept (journeys.NO_SNAPSHOT_IN_WEBKIT says why); Chromium and Firefox check
 import pytest
 
 from tests.journeys import journeys
+from tests.journeys.class_journey import *  # noqa: F403  (a student at a class's table)
 from tests.journeys.journeys import *  # noqa: F403  (the journeys and their fixtures, collected here)
 
 del test_a_chapters_server_table  # noqa: F821  (see above: not yet dependable in WebKit)

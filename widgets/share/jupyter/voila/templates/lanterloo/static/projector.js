@@ -19,7 +19,11 @@
   var root = document.documentElement, button = null;
   var style = document.createElement("style");
   style.textContent =
-    "html.loo-projector body{zoom:var(--loo-zoom,1.75)}" +
+    /* The body's width is set, not left to the window: WebKit lays a zoomed body's auto width out at
+       the window's whole width and then zooms it, so the page ran off the screen's right side. A width
+       given is zoomed by every engine alike: the window's width over the zoom fills the screen. */
+    "html.loo-projector body{zoom:var(--loo-zoom,1.75);width:var(--loo-width,auto);box-sizing:border-box;" +
+    "margin-left:0;margin-right:0}" +
     /* The table's introduction and its game in a minute are for a reader at their own screen: the
        projected table leaves them out (the button brings them back). */
     "html.loo-projector details[data-loo-intro],html.loo-projector details[data-loo-minute]{display:none}" +
@@ -33,6 +37,7 @@
   function fit() {
     var zoom = Math.max(1, Math.min(MOST, window.innerWidth / WIDTH));
     root.style.setProperty("--loo-zoom", zoom.toFixed(3));
+    root.style.setProperty("--loo-width", (root.clientWidth / zoom).toFixed(2) + "px");
   }
   function set(on, remember) {
     root.classList.toggle("loo-projector", on);
@@ -43,6 +48,10 @@
       history.replaceState(history.state, "", address.href);
     }
     fit();
+    /* Voila's page lays its panels out in script (Lumino), from the window's size, again on a resize:
+       told of one, it lays them out at the zoom just set (WebKit kept the unzoomed layout, whose
+       table then ran off the screen's right side). */
+    window.dispatchEvent(new Event("resize"));
   }
   function place() {
     var into = document.querySelector(WHERE);
