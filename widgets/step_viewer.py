@@ -200,6 +200,8 @@ STYLE = (
     ".loo-steps-bar button:focus-visible{outline:3px solid #e0a000;outline-offset:1px}"
     ".loo-steps-bar .loo-steps-big-toggle{margin-left:auto}"
     ".loo-steps-bar .loo-steps-big-toggle[aria-pressed=true]{background:#1d5a3c;color:#fff}"
+    # a phone projects nothing: there the button only took a line of the bar (as the tables' own button)
+    "@media (max-width:700px){.loo-steps-bar .loo-steps-big-toggle[aria-pressed=false]{display:none}}"
     ".loo-steps.loo-steps-big{position:fixed;inset:0;z-index:2000;margin:0;background:#fff;overflow:auto;"
     "padding:10px 16px;box-sizing:border-box}"
     ".loo-steps.loo-steps-big>*{zoom:var(--loo-steps-zoom,2)}"

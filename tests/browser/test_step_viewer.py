@@ -201,3 +201,6 @@ def test_the_projector_view_fills_the_window_with_large_cards_and_words_and_esca
     expect(toggle).to_have_attribute("aria-pressed", "false")
     box = viewer.bounding_box()
     assert box is not None and box["width"] < 1920
+    quiet.set_viewport_size({"width": 390, "height": 844})  # a phone projects nothing: no button there
+    expect(toggle).to_be_hidden()
+    expect(viewer.locator("[data-loo-go=forward]")).to_be_visible()
