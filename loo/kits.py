@@ -53,6 +53,9 @@ class Kit:
     # A game of many hands with its chip ledger: (rules, players, rng, first_dealer) -> a game whose
     # next_hand() deals from its ``rng`` and whose settle() books the finished hand.
     new_game: Callable[[Any, Sequence[str], random.Random, int], TableGame]
+    # The most players the pack or the set serves under these rules (AMB-02): a table, a record or a
+    # deal code with more is refused.
+    max_seats: Callable[[Any], int]
 
 
 def loo_kit() -> Kit:
@@ -71,6 +74,7 @@ def loo_kit() -> Kit:
         fast=fast,
         fast_for=lambda rules: rules.game is Game.THREE_CARD,
         new_game=lambda rules, players, rng, first: LooGame(rules, players, rng, first_dealer=first),
+        max_seats=lambda rules: rules.game.max_seats,
     )
 
 
@@ -104,6 +108,7 @@ def _nap_kit() -> Kit:
         fast=fast,
         fast_for=lambda rules: not (rules.peep or rules.sir_garnet or rules.purchase),
         new_game=lambda rules, players, rng, first: NapGame(rules, players, rng, first_dealer=first),
+        max_seats=lambda rules: rules.max_seats(),
     )
 
 
@@ -112,6 +117,7 @@ def _domino_kit() -> Kit:
     from loo.games.dominoes.bots import BOTS as DOMINO_BOTS
     from loo.games.dominoes.fast import play_random_domino_hand
     from loo.games.dominoes.rules import Variant
+    from loo.games.dominoes.state import PLAYERS
 
     def make_domino_bot(name: str) -> Bot[Any]:
         if name not in DOMINO_BOTS:
@@ -136,6 +142,7 @@ def _domino_kit() -> Kit:
         fast=fast,
         fast_for=lambda rules: rules.game is Variant.LOO,
         new_game=lambda rules, players, rng, first: DominoGame(rules, players, rng, first_dealer=first),
+        max_seats=lambda rules: max(PLAYERS),  # DL-EQP-02
     )
 
 

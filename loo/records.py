@@ -31,7 +31,7 @@ from loo.registry import GAMES, Family, UnknownGame, family
 
 FORMAT = "loo-record/1"
 OTHER_GAMES = tuple(g.name for g in GAMES if g.family is not Family.LOO)  # read by their own modules
-MAX_SEATS = 10
+MAX_SEATS = 17  # the most players any game seats: Irish Loo's pack serves 17 hands of three (AMB-02)
 """The most players at one table (a deal code's ``c10``); Nap's pack holds ten hands of five."""
 MAX_NAME_CHARS = 40
 """The longest player's name a record may give."""
@@ -89,6 +89,8 @@ class Record:
         game = rules.game
         seats, dealer, pool = read_table(
             obj,
+            most=game.max_seats,
+            why_most=f"at {game.value}, all the pack serves: AMB-02",
             least_pool=rules.deal_price,
             stake="chips of the deal price, which the dealer has just paid into it "
             + ("(L5-STK-01)" if game is Game.FIVE_CARD else "(L3-STK-07)"),
@@ -312,19 +314,23 @@ def read_header(obj: Any) -> dict[str, Any]:
     return obj
 
 
-def read_table(obj: dict[str, Any], *, least_pool: int = 0, stake: str = "") -> tuple[tuple[str, ...], int, int]:
+def read_table(
+    obj: dict[str, Any], *, least_pool: int = 0, stake: str = "", most: int = MAX_SEATS, why_most: str = ""
+) -> tuple[tuple[str, ...], int, int]:
     """The seats, the dealer and the pool of a record, each checked; raises :class:`RecordError`.
 
     Every game's records, ``loo check`` and a table's loaded record alike, are read by this one
-    rule: two to :data:`MAX_SEATS` players, each named by a different name of one to
-    :data:`MAX_NAME_CHARS` characters; a pool of no more than :data:`MAX_POOL` chips, and of at least
-    ``least_pool``, the stake ``stake`` says was just paid for this deal.
+    rule: two to ``most`` players (:data:`MAX_SEATS` unless the game seats fewer, which ``why_most``
+    says), each named by a different name of one to :data:`MAX_NAME_CHARS` characters; a pool of no
+    more than :data:`MAX_POOL` chips, and of at least ``least_pool``, the stake ``stake`` says was
+    just paid for this deal.
     """
     seats = obj.get("seats")
     if not isinstance(seats, list):
         raise RecordError("seats", "must be a list of player names")
-    if not 2 <= len(seats) <= MAX_SEATS:
-        raise RecordError("seats", f"a table seats two to {MAX_SEATS} players, not {len(seats)}")
+    if not 2 <= len(seats) <= most:
+        because = f" ({why_most})" if why_most else ""
+        raise RecordError("seats", f"a table seats two to {most} players{because}, not {len(seats)}")
     first: dict[str, int] = {}
     for i, name in enumerate(seats):
         if not isinstance(name, str) or not name.strip():

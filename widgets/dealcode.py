@@ -260,8 +260,12 @@ def parse_deal_code(text: str, *, game: str | None = None, rules: Any = None) ->
             raise DealCodeError(f"{TAGS[tag]} is missing: a deal code names it as {tag}…, like l3.peel.s0.n12345")
     seats = values.get("c")
     n = seats if seats is not None else USUAL_SEATS[found_game]
-    if not 2 <= n <= MAX_SEATS:
-        raise DealCodeError(f"the number of seats must be from c2 to c{MAX_SEATS}, not c{n}")
+    game_kit = kit(found_game)
+    most = game_kit.max_seats(game_kit.read_rules(found_game, read_rules))
+    if not 2 <= n <= most:
+        raise DealCodeError(
+            f"the number of seats must be from c2 to c{most}, all that {found_game} serves here (AMB-02), not c{n}"
+        )
     for tag in ("s", "d"):
         if tag in values and not 0 <= values[tag] < n:
             raise DealCodeError(
@@ -282,7 +286,6 @@ def parse_deal_code(text: str, *, game: str | None = None, rules: Any = None) ->
     # Last, the engine itself must deal it: a kind of deal the game lacks, a pool it cannot hold. A code
     # without a pool is checked with one deal's stakes (a record's pool holds at least the dealer's).
     try:
-        game_kit = kit(found_game)
         pool = deal.pool if deal.pool is not None else game_kit.pool(game_kit.read_rules(found_game, read_rules), n)
         load(json.dumps(deal.record([f"Seat {i}" for i in range(n)], pool)))
     except RecordError as error:

@@ -57,7 +57,11 @@ from widgets.table_words import cited
 
 log = logging.getLogger("lanterloo.widgets.model")
 
-DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
+# A name for each seat of the largest table (loo.records.MAX_SEATS: Irish Loo's 17, AMB-02).
+DEFAULT_NAMES = (
+    "Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy",
+    "Jon", "Kay", "Lou", "Max", "Ned", "Ola", "Pia", "Rex",
+)  # fmt: skip
 SEATS = USUAL_SEATS  # the players at a new table of each game (loo.registry)
 PIECE_VERBS = ("play",)
 SEED_LIMIT = 10**9  # a new deal's seed is from 1 to SEED_LIMIT - 1

@@ -22,9 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from loo import records
 from loo.__main__ import main
 from loo.core.rules import RecordError
+from loo.games.loo.rules import Game
 from loo.records import MAX_POOL, Record
 from loo.tiles import Tile, TileError
 
@@ -134,14 +134,28 @@ def test_a_record_nesting_four_deep_is_read_and_eleven_deep_is_not() -> None:
 def test_AMB_02_a_seeded_loo_deal_for_more_players_than_the_pack_serves_is_refused(
     game: str, players: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """AMB-02: a seeded deal the pack cannot serve names `seats`, as Nap and the domino games do. Ten
-    seats are the most a record has, and they fit; with that bound lifted the reader still refuses it."""
-    monkeypatch.setattr(records, "MAX_SEATS", 20)
+    """AMB-02: a seeded deal the pack cannot serve names `seats`, as Nap and the domino games do: refused
+    by the record's reader at the game's own limit, and by the deal itself were that limit lifted."""
+    with pytest.raises(RecordError) as raised:
+        Record.from_json({"format": "loo-record/1", "game": game, "seats": [f"P{i}" for i in range(players)],
+                          "dealer": 0, "pool": 5, "deal": {"seed": 4}})  # fmt: skip
+    assert raised.value.field == "seats" and "AMB-02" in raised.value.message
+    monkeypatch.setattr(Game, "max_seats", property(lambda _self: 20))
     obj = {"format": "loo-record/1", "game": game, "seats": [f"P{i}" for i in range(players)], "dealer": 0,
            "pool": 5, "deal": {"seed": 4}}  # fmt: skip
     with pytest.raises(RecordError) as raised:
         Record.from_json(obj)
     assert raised.value.field == "seats" and "AMB-02" in raised.value.message
+
+
+@pytest.mark.law("AMB-02")
+@pytest.mark.parametrize(("game", "players"), [("three-card-loo", 16), ("five-card-loo", 10), ("irish-loo", 17)])
+def test_AMB_02_a_loo_record_seats_all_the_pack_serves_not_ten(game: str, players: int) -> None:
+    """AMB-02 (Peel: three-card Loo for any number the pack allows): a record seats as many players as the
+    pack deals a hand to, with the miss and the turn-up; ten was a bound of the reader's own."""
+    record = Record.from_json({"format": "loo-record/1", "game": game, "seats": [f"P{i}" for i in range(players)],
+                               "dealer": 0, "pool": 5, "deal": {"seed": 4}})  # fmt: skip
+    assert len(record.seats) == players and all(len(h) == Game(game).hand_size for h in record.hands if h)
 
 
 @pytest.mark.parametrize("turnup", ["²-1", "٣-6", "6-３", "1-" + "1" * 5000, "0" * 5000 + "7-1"])

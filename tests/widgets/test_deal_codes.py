@@ -230,3 +230,44 @@ def test_the_longest_legal_code_is_read_and_its_saved_game_resumes(game: str) ->
         assert table.act(table.legal()[0])
     again = TableModel.resume(journals, table_id)
     assert again.view() == table.view() and again.rules == table.rules
+
+
+@pytest.mark.law("AMB-02")
+def test_AMB_02_a_table_of_twelve_at_three_card_loo_is_dealt_by_its_code_and_drawn_with_every_seat(
+    tmp_path: Path,
+) -> None:
+    """Peel's three-card Loo is for "any number up to a dozen" and more; the catalogue's limit is what
+    the pack serves with the miss, sixteen (AMB-02). A class table of twelve is dealt by its code, saved,
+    played and drawn with all twelve players; seventeen is refused, naming the limit."""
+    code = parse_deal_code("l3.peel.s0.n77.c12.knormal")
+    assert code.n_seats == 12
+    store = TableStore(tmp_path / "t.sqlite3")
+    table_id = store.new_table("three-card-loo")
+    table = served_table("three-card-loo", "peel", f"table={table_id}&deal={code}", store=store)
+    assert isinstance(table, LiveTable) and len(table.model.names) == 12
+    drawn = _state(table)
+    assert all(f"{name} " in drawn or f"{name}<" in drawn for name in table.model.names), table.model.names
+    moves = 0
+    while table.model.legal() and moves < 20:  # the reader's moves, the computer players' between them
+        table.model.act(table.model.legal()[0])
+        moves += 1
+    assert moves >= 2 and table.model.hand.is_over
+    assert store.count(table_id) > moves  # saved as played: the start, each move, the others' between
+    assert parse_deal_code("l3.peel.s0.n77.c16").n_seats == 16
+    with pytest.raises(DealCodeError) as refused:
+        parse_deal_code("l3.peel.s0.n77.c17")
+    assert "c2 to c16" in refused.value.message and "AMB-02" in refused.value.message
+
+
+@pytest.mark.law("AMB-02")
+@pytest.mark.parametrize(
+    ("code", "most"),
+    [("l5.pam.s0.n1.c11", 10), ("il.irish.s0.n1.c18", 17), ("nap.hoffmann.s0.n1.c11", 10),
+     ("dl.celko.s0.n1.c5", 4)],
+)  # fmt: skip
+def test_AMB_02_each_games_deal_code_seats_what_its_pack_or_set_serves_and_no_more(code: str, most: int) -> None:
+    with pytest.raises(DealCodeError) as refused:
+        parse_deal_code(code)
+    assert f"c2 to c{most}" in refused.value.message and "AMB-02" in refused.value.message
+    fits = code.rsplit(".c", 1)[0] + f".c{most}"
+    assert parse_deal_code(fits).n_seats == most

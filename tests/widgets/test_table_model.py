@@ -235,7 +235,7 @@ def _seeded(game: str, seats: list[object]) -> str:
 
 
 UNREADABLE = [
-    ("three-card-loo", _seeded("three-card-loo", [f"P{i}" for i in range(30)]), "seats: a table seats two to 10"),
+    ("three-card-loo", _seeded("three-card-loo", [f"P{i}" for i in range(30)]), "seats: a table seats two to 16"),
     ("nap", _seeded("nap", ["Ann", "Ben", "Ann", "Dan"]), "seats[2]: 'Ann' is the name at seats[0] too"),
     ("three-card-loo", _seeded("three-card-loo", ["Ann", "Ann", "Cat"]), "seats[1]: 'Ann' is the name at seats[0]"),
     ("domino-loo", _seeded("domino-loo", ["Ann", "Ben", "Ben"]), "seats[2]: 'Ben' is the name at seats[1]"),

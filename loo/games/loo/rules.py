@@ -41,6 +41,16 @@ class Game(StrEnum):
         return self is Game.THREE_CARD
 
     @property
+    def max_seats(self) -> int:
+        """AMB-02: the most players the pack of 52 serves, a hand each, the miss's and the turn-up:
+        16 at three-card Loo, 10 at five-card, 17 at Irish Loo.
+
+        >>> [g.max_seats for g in Game]
+        [16, 10, 17]
+        """
+        return (52 - 1 - (self.hand_size if self.has_miss else 0)) // self.hand_size
+
+    @property
     def exchanges(self) -> bool:
         return self is not Game.THREE_CARD
 
