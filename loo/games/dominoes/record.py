@@ -5,6 +5,7 @@ boneyard, top first), or ``{"seed": N}``; read, written and replayed."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -73,6 +74,8 @@ class DominoRecord:
         n = len(seats)
         if n not in PLAYERS:
             raise RecordError("seats", f"the domino games are for two, three or four players (DL-EQP-02), not {n}")
+        if chips:
+            check_chip_pool(rules, pool, n)
         if obj.get("deal_kind", "normal") != "normal":
             raise RecordError("deal_kind", f"every domino deal is normal, not {obj.get('deal_kind')!r}")
         deal = obj.get("deal")
@@ -170,6 +173,34 @@ class DominoRecord:
 
 RECORD_TYPE = DominoRecord
 """The record class :func:`loo.records.record_type` hands ``domino-loo`` and ``domino-rounce`` records to."""
+
+
+def check_chip_pool(rules: DominoRules, pool: int, players: int) -> None:
+    """A pool a hand of Domino Loo for chips can start with, or :class:`RecordError` naming ``pool``.
+
+    Every stake paid into the pool is a multiple of the deal price (an ante, the dealer's stake, a loo
+    of the pool as it stood; a capped loo a multiple of the cap's players), so the pool always is: five
+    chips at the source's stakes, whose pool "is always divisible evenly by five" (DL-SC-03). And a
+    pool holding only the dealer's stake was empty before it: everyone antes again (DL-SC-01, DL-SC-02).
+
+    >>> check_chip_pool(DominoRules(), 27, 4)
+    Traceback (most recent call last):
+    loo.core.rules.RecordError: pool: 27 chips cannot be the pool: every stake into it is a multiple of 5 chips, so the pool always is (DL-SC-03)
+    """  # noqa: E501
+    price = rules.deal_price
+    step = math.gcd(price, rules.domino_loo_cap * players)  # no cap: gcd(price, 0) is the price
+    if pool % step:
+        raise RecordError(
+            "pool",
+            f"{pool} chips cannot be the pool: every stake into it is a multiple of {step} chips, so the pool "
+            "always is (DL-SC-03)",
+        )
+    if pool == price:
+        raise RecordError(
+            "pool",
+            f"holds only the dealer's {price} chips: a pool left empty is anted again by every player, {price} "
+            f"each with the dealer's {price} on top, {price * (players + 1)} at {players} players (DL-SC-01, DL-SC-02)",
+        )
 
 
 def _tile(value: Any, where: str) -> Tile:

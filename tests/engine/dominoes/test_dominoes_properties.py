@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from loo.actions import Action, IllegalActionError
 from loo.core.hand import Phase
+from loo.core.rules import RecordError
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.games.dominoes import (
     BOTS,
@@ -24,6 +25,7 @@ from loo.games.dominoes import (
     DominoRules,
     DominoScoring,
 )
+from loo.games.dominoes.record import check_chip_pool
 from loo.laws import LAWS
 from loo.records import check
 from loo.tiles import Tile, full_set
@@ -51,9 +53,20 @@ def hands(draw: st.DrawFn) -> tuple[DominoHand, random.Random]:
     rules = draw(rules_strategy())
     seats = draw(st.integers(2, 4))
     rng = random.Random(draw(st.integers(0, 2**32)))
-    least = rules.deal_price if rules.domino_scoring is DominoScoring.CHIPS else 0  # the dealer's stake (DL-SC-05)
-    pool = draw(st.sampled_from([least, 25, 27, 115]))
+    if rules.domino_scoring is DominoScoring.CHIPS:  # a pool a hand can start with (DL-SC-01..03)
+        pools = (rules.deal_price * (seats + 1), 25, 27, 115)
+        pool = draw(st.sampled_from([p for p in pools if _can_start(rules, p, seats)]))
+    else:
+        pool = 0
     return DominoHand.deal(rules, rng, seats=seats, dealer=draw(st.integers(0, seats - 1)), pool=pool), rng
+
+
+def _can_start(rules: DominoRules, pool: int, seats: int) -> bool:
+    try:
+        check_chip_pool(rules, pool, seats)
+    except RecordError:
+        return False
+    return True
 
 
 def tiles_everywhere(hand: DominoHand) -> Counter[Tile]:
@@ -224,6 +237,8 @@ def test_chips_are_conserved_over_long_games_and_points_games_end(
         if game.is_over:
             break
         hand = game.next_hand()
+        if rules.domino_scoring is DominoScoring.CHIPS:
+            check_chip_pool(rules, hand.pool, players)  # DL-SC-01..03: what a record of the hand may hold
         while not hand.is_over:
             seat = hand.to_act
             assert seat is not None

@@ -222,3 +222,31 @@ def test_the_golden_domino_records_are_named_by_law_and_check_clean() -> None:
     rounce = json.loads((GOLDEN / "DL-rounce-DR-03-09-a-dummy-and-the-count.expected.json").read_text())
     assert rounce["points"] == [-3, 5, 0, -2]
     assert Tile.parse("5-0") == golden("DL-rounce-DR-03-09-a-dummy-and-the-count").turnup
+
+
+@pytest.mark.law("DL-SC-03")
+def test_DL_SC_03_a_pool_that_is_not_a_multiple_of_five_is_refused() -> None:
+    """004: the pool "is always divisible evenly by five" at the source's stakes of five chips: a record
+    with a pool of 27 is refused naming `pool` and the law; 30 is read."""
+    obj = json.loads((GOLDEN / "DL-SC-06-hand-1-pool-25.json").read_text())
+    with pytest.raises(RecordError) as refused:
+        DominoRecord.from_json({**obj, "pool": 27})
+    assert refused.value.field == "pool" and "DL-SC-03" in refused.value.message
+    assert DominoRecord.from_json({**obj, "pool": 30}).pool == 30
+    # With loos capped at 2 chips a player (DL-SC-07), a loo of 8 chips at four players may be paid in:
+    # every pool is then a multiple of gcd(5, 8) = 1, and 27 can be one.
+    with_a_cap = {**obj, "pool": 27, "rules": {"preset": "celko", "domino-loo-cap": 2}}
+    assert DominoRecord.from_json(with_a_cap).pool == 27
+
+
+@pytest.mark.law("DL-SC-01", "DL-SC-02")
+def test_DL_SC_01_DL_SC_02_a_pool_of_only_the_dealers_stake_is_refused_everyone_antes_an_empty_pool() -> None:
+    """A four-player hand whose pool holds only the dealer's 5: the pool was empty, so each player antes
+    5 and the dealer 5 more, 25 in all. Refused, naming the 25; `loo check` says so as an invalid record."""
+    obj = json.loads((GOLDEN / "DL-SC-06-hand-1-pool-25.json").read_text())
+    with pytest.raises(RecordError) as refused:
+        DominoRecord.from_json({**obj, "pool": 5})
+    assert refused.value.field == "pool" and "25 at 4 players" in refused.value.message
+    assert "DL-SC-01" in refused.value.message and "DL-SC-02" in refused.value.message
+    status, said = check(json.dumps({**obj, "pool": 5}))
+    assert status == 2 and said["error"] == "invalid-record" and "DL-SC-02" in said["message"], said
