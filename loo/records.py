@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from loo.actions import Action, IllegalActionError
+from loo.actions import VERBS, Action, IllegalActionError, Verb
 from loo.cards import Card, CardError
 from loo.core.hand import TrickHand
 from loo.core.rules import RecordError
@@ -27,11 +27,18 @@ from loo.games.loo.dealing import deal_cards
 from loo.games.loo.hand import LooHand
 from loo.games.loo.rules import FirstDealMode, Game, Rules
 from loo.games.loo.state import DealKind
-from loo.registry import GAMES, Family, UnknownGame, family
+from loo.registry import GAMES, Family, UnknownGame, entry, family
 
 FORMAT = "loo-record/1"
 OTHER_GAMES = tuple(g.name for g in GAMES if g.family is not Family.LOO)  # read by their own modules
 MAX_SEATS = 17  # the most players any game seats: Irish Loo's pack serves 17 hands of three (AMB-02)
+# The verbs each Loo game's records may write (docs/records.md, Actions): the dealer's play of the miss
+# for the pool at three-card Loo, which alone has a miss; exchanges and Pam's game's turn-up at five-card.
+LOO_VERBS: dict[Game, tuple[Verb, ...]] = {
+    Game.THREE_CARD: (Verb.DECLARE, Verb.FOR_POOL, Verb.PLAY),
+    Game.FIVE_CARD: (Verb.DECLARE, Verb.TAKE_TURNUP, Verb.EXCHANGE, Verb.PLAY),
+    Game.IRISH: (Verb.DECLARE, Verb.EXCHANGE, Verb.PLAY),
+}
 """The most players at one table (a deal code's ``c10``); Nap's pack holds ten hands of five."""
 MAX_NAME_CHARS = 40
 """The longest player's name a record may give."""
@@ -118,7 +125,9 @@ class Record:
             hands, miss, turnup, stock = _dealt_from_seed(rules, seed, n, dealer, deal_kind)
         else:
             hands, miss, turnup, stock = _read_cards(deal, rules, n, dealer, deal_kind)
-        actions = read_actions(obj, n)
+        actions = read_actions(
+            obj, n, game=entry(game.value).in_text, verbs=LOO_VERBS[game], pam=game is Game.FIVE_CARD
+        )
         return cls(
             game=game,
             rules=rules,
@@ -356,11 +365,32 @@ def read_table(
     return tuple(seats), dealer, pool
 
 
-def read_actions(obj: dict[str, Any], n: int, piece: Callable[[str], Any] = Card.parse) -> tuple[Action, ...]:
+def read_actions(
+    obj: dict[str, Any],
+    n: int,
+    piece: Callable[[str], Any] = Card.parse,
+    *,
+    game: str = "this game",
+    verbs: Sequence[Verb] = VERBS,
+    pam: bool = False,
+) -> tuple[Action, ...]:
+    """A record's actions, each read. An action ``game`` never has, a verb not of ``verbs`` or a
+    "Pam be civil" where there is no Pam (``pam``), is refused as a record of another game, naming the
+    field: an unreadable record (``loo check`` exits 2). An action of the game where its laws forbid it
+    is an illegal action (exit 1), found by replaying the record."""
     raw_actions = obj.get("actions", [])
     if not isinstance(raw_actions, list):
         raise RecordError("actions", "must be a list")
-    return tuple(Action.from_record(a, where=f"actions[{i}]", seats=n, piece=piece) for i, a in enumerate(raw_actions))
+    actions = []
+    for i, raw in enumerate(raw_actions):
+        action = Action.from_record(raw, where=f"actions[{i}]", seats=n, piece=piece)
+        if action.verb not in verbs:
+            said = f"{game} has no {str(action.verb)!r}: its actions are {', '.join(map(str, verbs))}"
+            raise RecordError(f"actions[{i}].{action.verb}", said)
+        if action.civil and not pam:
+            raise RecordError(f"actions[{i}].civil", f"{game} has no Pam: no action says 'Pam be civil'")
+        actions.append(action)
+    return tuple(actions)
 
 
 def read_pieces(value: Any, where: str, piece: Callable[[str], Any] = Card.parse) -> tuple[Any, ...]:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from loo.laws import LAWS
 from tests.helpers.loo_helpers import check_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,6 +82,50 @@ def test_an_illegal_action_exits_1_naming_the_action_seat_and_law() -> None:
     assert status == 1
     assert out["ok"] is False and out["action"] == 2 and out["seat"] == 2 and out["law"] == "L3-DECL-05"
     assert "miss" in out["message"]
+
+
+GOLDEN_OF = {
+    "three-card-loo": "L3-DIV-02-one-chip-a-trick", "five-card-loo": "L5-STK-03-half-a-crown",
+    "nap": "NAP-CALL-04-the-dealer-calls-one", "domino-loo": "DL-SC-06-hand-1-pool-25",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("game", "action", "field"),
+    [
+        ("three-card-loo", {"call": "2"}, "actions[0].call"),
+        ("three-card-loo", {"exchange": []}, "actions[0].exchange"),
+        ("three-card-loo", {"take-turnup": "2C"}, "actions[0].take-turnup"),
+        ("three-card-loo", {"play": "AS", "civil": True}, "actions[0].civil"),
+        ("nap", {"take-turnup": "2C"}, "actions[0].take-turnup"),
+        ("nap", {"declare": "stand"}, "actions[0].declare"),
+        ("domino-loo", {"play": "6-6", "civil": True}, "actions[0].civil"),
+        ("domino-loo", {"call": "pass"}, "actions[0].call"),
+        ("domino-loo", {"exchange": []}, "actions[0].exchange"),
+    ],
+)
+def test_an_action_of_another_game_exits_2_naming_it_and_the_games_own_verbs(
+    game: str, action: dict[str, Any], field: str
+) -> None:
+    """One rule: a verb the game never has (or Pam's "be civil" without Pam) makes a record of another
+    game, which cannot be read: exit 2 naming the field. A verb of the game that its laws or options
+    forbid there is an illegal action: exit 1 with its law (as below)."""
+    record = json.loads((ROOT / "tests" / "golden" / f"{GOLDEN_OF[game]}.json").read_text())
+    record["actions"] = [{"seat": 0, **action}, *record["actions"]]
+    status, out = run(record)
+    assert status == 2 and out["error"] == "invalid-record", out
+    assert out["message"].startswith(f"{field}: "), out["message"]
+    assert "has no" in out["message"]
+
+
+@pytest.mark.parametrize("game, action", [("five-card-loo", {"take-turnup": "2C"}), ("nap", {"garnet": []})])
+def test_a_verb_of_the_game_used_where_its_laws_forbid_is_an_illegal_action_exit_1(
+    game: str, action: dict[str, Any]
+) -> None:
+    record = json.loads((ROOT / "tests" / "golden" / f"{GOLDEN_OF[game]}.json").read_text())
+    record["actions"] = [{"seat": 0, **action}, *record["actions"]]
+    status, out = run(record)
+    assert status == 1 and out["action"] == 0 and out["law"] in LAWS, out
 
 
 def test_the_short_forms_of_cards_are_read() -> None:

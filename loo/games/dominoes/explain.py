@@ -167,6 +167,10 @@ class DominoExplainer(TrickHand):
             return ("DL-GEN-01", "dominoes have no Pam, so no action says 'Pam be civil'")
         if action.verb == "take-turnup" and seat == self.dealer and s.declared[seat] is not None:
             return self._why_not_turnup_after_declaring(seat)
+        if action.verb == "declare" and seat == self.dealer and s.turnup_taken and not s.announcing:
+            return ("DL-DLR-04", f"{self._who(seat)} has declared: a dealer who takes the turn-up says stand or "
+                                 "for the pool after it only when playing for the pool is open (DL-DLR-03, DL-DLR-07); "
+                                 "otherwise taking it is the dealer's stand")  # fmt: skip
         assert s.to_act is not None
         if seat != s.to_act:
             if s.phase is Phase.PLAY:

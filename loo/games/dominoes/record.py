@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from loo.actions import Verb
 from loo.core.rules import RecordError
 from loo.games.dominoes.hand import DominoHand, deal_tiles
 from loo.games.dominoes.rules import DominoRules, DominoScoring, Variant
@@ -25,11 +26,14 @@ from loo.records import (
     read_table,
     replay_actions,
 )
+from loo.registry import entry
 from loo.tiles import Tile, TileError
 
 __all__ = ["RECORD_TYPE", "Deal", "DominoRecord"]
 
 Deal = tuple[Sequence[Sequence[Tile]], Tile, Sequence[Tile]]
+# The verbs a domino record may write (docs/records.md, Actions); Rounce adds a dummy's discards.
+DOMINO_VERBS = (Verb.DECLARE, Verb.TAKE_TURNUP, Verb.FOR_POOL, Verb.PLAY)
 
 
 # ----- records -------------------------------------------------------------------------------------
@@ -93,10 +97,8 @@ class DominoRecord:
             hands, stock = tuple(tuple(h) for h in dealt), tuple(rest)
         else:
             hands, turnup, stock = _read_tiles(deal, n)
-        actions = read_actions(obj, n, piece=Tile.parse)
-        for i, action in enumerate(actions):
-            if action.civil:
-                raise RecordError(f"actions[{i}].civil", "dominoes have no Pam: no action says 'Pam be civil'")
+        verbs = (*DOMINO_VERBS, Verb.EXCHANGE) if rules.dummies else DOMINO_VERBS  # DR-03: a dummy's discards
+        actions = read_actions(obj, n, piece=Tile.parse, game=entry(rules.game.value).in_text, verbs=verbs)
         return cls(
             game=rules.game,
             rules=rules,

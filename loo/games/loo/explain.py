@@ -103,7 +103,7 @@ class Explaining(LooHandBase):
         if action.verb == "for-pool":
             if seat == self.last and self._dealer_may_for_pool():
                 return None
-            return ("L3-DLR-03", "only the dealer facing one stander on their own hand may play the miss for the pool")
+            return self._why_not_for_pool(seat)
         if action.verb == "take-turnup":
             if seat != self.last or not self._may_take_turnup():
                 return ("L5-OPT-02", "only the dealer may take the turn-up, and only when that option is agreed")
@@ -141,6 +141,20 @@ class Explaining(LooHandBase):
                 "the dealer may not give up here: they must stand, take the miss, or play it for the pool",
             )
         return ("L3-DECL-01", f"{who} may not declare {what!r} here")
+
+    def _why_not_for_pool(self, seat: int) -> tuple[str, str]:
+        """L3-DLR-03: why the miss may not be played for the pool now, naming what is missing."""
+        if not self.miss:
+            law = "IRL-01" if self.game is Game.IRISH else "L5-DECL-02"
+            return (law, f"there is no miss in {entry(self.game.value).in_text}, so none is played for the pool")
+        if seat != self.last:
+            who = self._who(seat)
+            return ("L3-DLR-03", f"only the dealer may play the miss for the pool, and {who} is not the dealer")
+        if self._s.miss_taken_by is not None:
+            taker = self._who(self._s.miss_taken_by)
+            return ("L3-DLR-04", f"{taker} has taken the miss, so it is not there to play for the pool")
+        return ("L3-DLR-03", "the dealer plays the miss for the pool only when a single player before them stands, "
+                             "on their own cards, and the miss is untaken (L3-DLR-02)")  # fmt: skip
 
     def _why_not(self, seat: int, card: Card) -> tuple[str, str] | None:
         """None if ``seat`` may play ``card`` now, else (law ID, plain reason): the choices and the duty

@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from loo.actions import VERBS, Action
+from loo.actions import VERBS, Action, Verb
 from loo.cards import Card, CardError, full_pack
 from loo.core.rules import RecordError
 from loo.games.nap.hand import NapHand
@@ -24,6 +24,10 @@ from loo.records import (
     read_table,
     replay_actions,
 )
+
+# The verbs a Nap record may write (docs/records.md, Actions): the calling, the play, and the variants'
+# peep (with its exchange), Sir Garnet and purchase.
+NAP_VERBS = (Verb.CALL, Verb.PEEP, Verb.EXCHANGE, Verb.GARNET, Verb.PURCHASE, Verb.PLAY)
 
 
 @dataclass(frozen=True)
@@ -94,7 +98,7 @@ class NapRecord:
             garnet, stock = tuple(garnet_list), tuple(stock_list)
         else:
             hands, garnet, peep_card, stock = _read_cards(deal, rules, n)
-        actions = read_actions(obj, n)
+        actions = read_actions(obj, n, game="Nap", verbs=NAP_VERBS)
         return cls(rules, seats, dealer, pool, hands, stock, garnet, peep_card, seed, actions, "rules" in obj)
 
     def to_json(self) -> dict[str, Any]:

@@ -299,6 +299,17 @@ def test_DL_DLR_04_unless_he_announces_it_the_dealer_plays_for_himself() -> None
     assert h.playing_for_pool and T("6-0") in h.holding(3)
 
 
+@pytest.mark.law("DL-DLR-04", "DL-DLR-01")
+def test_DL_DLR_04_where_he_may_not_play_for_the_pool_taking_the_turnup_is_the_dealers_stand() -> None:
+    """docs/records.md, Order of actions: with two players in against him, playing for the pool is
+    barred (DL-DLR-07), so taking the turn-up is his stand; a `declare` after it is refused, saying
+    so, not as a matter of turns."""
+    h = push(make(), "0 stand", "1 stand", "2 throw", "3 turnup 3-0")
+    assert h.declared(3) == "stand" and h.phase is Phase.PLAY and T("6-0") in h.holding(3)
+    refusal = refused(h, "3 stand")
+    assert refusal.law == "DL-DLR-04" and "taking it is the dealer's stand" in str(refusal), refusal
+
+
 @pytest.mark.law("DL-DLR-05", "DL-SC-08", "DL-DLR-06")
 def test_DL_DLR_05_DL_SC_08_DL_DLR_06_for_the_pool_he_wins_nothing_and_cannot_be_looed() -> None:
     # Ann's miss is weak; Dan plays for the pool and takes tricks: she cannot sweep by default.

@@ -195,6 +195,15 @@ def test_IRL_01_no_miss_in_irish_loo() -> None:
     assert refused(h, "0 miss").law == "IRL-01"
 
 
+@pytest.mark.law("IRL-01", "L3-DLR-03")
+def test_IRL_01_the_dealer_facing_one_stander_is_told_there_is_no_miss_to_play_for_the_pool() -> None:
+    """The refusal described the very case it refused ("only the dealer facing one stander ... may play
+    the miss for the pool"): at Irish Loo there is no miss, and the refusal says so."""
+    h = push(irish(pool=6), "0 stand", "1 throw")
+    refusal = refused(h, "2 pool")
+    assert refusal.law == "IRL-01" and "there is no miss in Irish Loo" in str(refusal), refusal
+
+
 @pytest.mark.law("IRL-02", "IRL-04", "IRL-05")
 def test_IRL_02_04_05_exchanges_after_declaring_up_to_three_cards() -> None:
     h = push(irish(pool=6), "0 stand", "1 stand", "2 stand")

@@ -109,6 +109,17 @@ def test_L3_DLR_02_03_dealer_against_a_lone_stander_stands_takes_the_miss_or_pla
     assert s.looed == () and s.next_pool == 2
 
 
+@pytest.mark.law("L3-DLR-03", "L3-DLR-04")
+def test_L3_DLR_03_04_a_refused_play_of_the_miss_for_the_pool_names_what_is_missing() -> None:
+    """Each refusal says why this case is not the one the law allows: not the dealer, two standers, or the
+    miss already taken (then the lone stander holds it, L3-DLR-04)."""
+    assert "Ben is not the dealer" in str(refused(push(base(), "0 stand"), "1 pool"))
+    two = refused(push(base(), "0 stand", "1 stand", "2 throw", "3 throw"), "4 pool")
+    assert two.law == "L3-DLR-03" and "a single player before them stands" in str(two), two
+    taken = refused(push(base(), "0 throw", "1 miss", "2 throw", "3 throw"), "4 pool")
+    assert taken.law == "L3-DLR-04" and "Ben has taken the miss" in str(taken), taken
+
+
 @pytest.mark.law("L3-DLR-04")
 def test_L3_DLR_04_the_lone_stander_holds_the_miss_and_the_dealer_concedes() -> None:
     h = push(base(), "0 throw", "1 miss", "2 throw", "3 throw")
