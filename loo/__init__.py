@@ -7,6 +7,9 @@
 
 from loo.cards import Card, CardError, Hand, Rank, Suit, full_pack, parse_cards
 from loo.deal import Deal, DealError, deal_three_card, shuffled_pack
+from loo.svg import register_drawings
+
+register_drawings()  # cards, hands and tiles draw themselves in a notebook (loo.core.drawers)
 
 __all__ = [
     "Card",

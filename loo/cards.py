@@ -20,6 +20,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 
+from loo.core.drawers import drawn
+
 
 class CardError(ValueError):
     """A card (or list of cards) that cannot be read.
@@ -196,10 +198,8 @@ class Card:
         """The card's accessible name, as a screen reader should say it: ``"queen of hearts"``."""
         return f"{self.rank.spoken} of {self.suit.plural}"
 
-    def _repr_svg_(self) -> str:
-        from loo.svg import card_svg
-
-        return card_svg(self)
+    def _repr_svg_(self) -> str | None:
+        return drawn(self)  # loo.svg's card_svg
 
 
 def parse_cards(texts: Iterable[str] | str) -> tuple[Card, ...]:
@@ -258,7 +258,5 @@ class Hand:
         """The same cards grouped by suit, highest first within a suit (the way a player holds them)."""
         return Hand(tuple(sorted(self.cards, key=lambda c: (c.suit, -c.rank))))
 
-    def _repr_svg_(self) -> str:
-        from loo.svg import hand_svg
-
-        return hand_svg(self.cards)
+    def _repr_svg_(self) -> str | None:
+        return drawn(self)  # loo.svg's hand_svg

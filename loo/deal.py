@@ -1,4 +1,5 @@
-"""Seeded shuffling and dealing.
+"""Seeded dealing of three-card Loo, for the book's first pages (the engine's shuffle is
+:mod:`loo.core.shuffle`; each game deals in its own package).
 
 Randomness is always injected: pass a ``random.Random`` (or a seed), never
 rely on the global generator, so every example, test and classroom deal can
@@ -16,38 +17,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from loo.cards import CARDS, Card, Hand
+from loo.cards import Card, Hand
+from loo.core.shuffle import shuffled_pack as shuffled_pack  # the engine's shuffle, named here too
 
 MAX_SEATS_WITH_MISS = 16  # 3n + 3 (miss) + 1 (turn-up) <= 52: AMB-02
 
 
 class DealError(ValueError):
     """A deal that cannot be made with these numbers."""
-
-
-# The steps of the shuffle, from the last place: (place, places to draw from, bits to draw).
-_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(51, 0, -1))
-
-
-def shuffled_pack(rng: random.Random) -> list[Card]:
-    """The 52 cards shuffled by ``rng`` (L3-DEAL-07: shuffled before every deal).
-
-    The very permutation ``rng.shuffle`` makes of the unshuffled pack, so that a seed always gives
-    the same deal; for a plain ``random.Random`` its steps are written out here (a draw of
-    ``getrandbits`` for each place, from the last, redrawn while out of range), which saves a
-    call per card; any other generator is asked to shuffle.
-    """
-    pack = list(CARDS)
-    if type(rng) is not random.Random:
-        rng.shuffle(pack)
-        return pack
-    getrandbits = rng.getrandbits
-    for i, n, k in _STEPS:
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        pack[i], pack[j] = pack[j], pack[i]
-    return pack
 
 
 @dataclass(frozen=True)

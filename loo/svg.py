@@ -19,13 +19,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from loo.cards import Card, Rank, Suit
+from loo.cards import Card, Hand, Rank, Suit
+from loo.core.drawers import register
 from loo.tiles import Tile
 
-if TYPE_CHECKING:
-    from loo.deal import Deal
+
+class DrawnDeal(Protocol):
+    """What :func:`deal_html` reads of a deal (:class:`loo.deal.Deal` is one): drawing knows no game's deal."""
+
+    @property
+    def hands(self) -> Sequence[Hand]: ...
+
+    @property
+    def miss(self) -> Hand: ...
+
+    @property
+    def turnup(self) -> Card: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def eldest(self) -> int: ...
+
 
 # One card is drawn in a 100 x 140 box, the proportions of a real playing card.
 CARD_W, CARD_H = 100, 140
@@ -192,7 +210,7 @@ def hand_svg(
 
 
 def deal_html(
-    deal: Deal, *, names: Sequence[str] | None = None, show_miss: bool = False, four_colour: bool = False
+    deal: DrawnDeal, *, names: Sequence[str] | None = None, show_miss: bool = False, four_colour: bool = False
 ) -> str:
     """A deal laid out seat by seat: each hand face up, the miss face down, the turn-up face up."""
     seats = len(deal.hands)
@@ -420,3 +438,11 @@ def share_drawings(markup: str, prefix: str) -> str:
         f'style="position:absolute;width:0;height:0;overflow:hidden"><defs>{defs}</defs></svg>'
     )
     return hidden + "".join(out)
+
+
+def register_drawings() -> None:
+    """Let cards, hands and tiles draw themselves in a notebook with this module's drawings
+    (:mod:`loo.core.drawers`: the pieces ask, and never import this module)."""
+    register(Card, card_svg)
+    register(Hand, lambda hand: hand_svg(hand.cards))
+    register(Tile, tile_svg)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from loo.core.drawers import drawn
+
 NUMBERS = ("blank", "one", "two", "three", "four", "five", "six")
 NUMBER_PLURALS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes")  # a suit of dominoes
 
@@ -83,10 +85,8 @@ class Tile:
     def __repr__(self) -> str:
         return f"Tile.parse({str(self)!r})"
 
-    def _repr_svg_(self) -> str:
-        from loo.svg import tile_svg
-
-        return tile_svg(self)
+    def _repr_svg_(self) -> str | None:
+        return drawn(self)  # loo.svg's tile_svg
 
 
 def full_set() -> tuple[Tile, ...]:

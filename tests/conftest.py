@@ -28,7 +28,7 @@ BOOK = ROOT / "_build" / "html"
 T = TypeVar("T")
 CHROMIUM = "/usr/bin/chromium"
 KERNEL_FILE = re.compile(r"kernel-([0-9a-f-]{36})\.json$")
-# Flags that keep chromium from calling out on a closed network (STACK.md).
+# Flags that keep chromium from calling out on a closed network (docs/serving.md: Chromium in the tests).
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

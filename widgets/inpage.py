@@ -1,7 +1,7 @@
 """A live table in the reader's own browser: the server's table widgets, run by Pyodide in a Web Worker.
 
-Nothing in this module runs on the server. The page's script (``web/inpage/lanterloo-inpage.js``)
-starts a worker (``web/inpage/lanterloo-worker.mjs``) that boots Pyodide, unpacks ipywidgets and
+Nothing in this module runs on the server. The page's script (``web/inpage/inpage.js``)
+starts a worker (``web/inpage/worker.mjs``) that boots Pyodide, unpacks ipywidgets and
 this project onto its path, and calls :func:`install` with a function that posts one JSON message
 to the page. From then on:
 
@@ -145,7 +145,7 @@ def prepare() -> None:
     import comm.base_comm  # noqa: F401
     import ipywidgets  # noqa: F401
 
-    from widgets import live_table  # noqa: F401  (the table's widgets, and through them the engine)
+    from widgets import live_table, table_router  # noqa: F401  (the table's widgets and their router, and the engine)
 
 
 def install(post: Post) -> None:
@@ -218,7 +218,7 @@ def open_table(game: str, preset: str | None = None, query: str = "", saved: str
     ``{"type": "save", ...}`` for the browser to keep.
     """
     from widgets.journal import MemoryJournals, Saved
-    from widgets.live_table import served_table
+    from widgets.table_router import served_table
 
     def keep(table_id: str, state: Saved) -> None:
         _send(

@@ -1,6 +1,6 @@
 """The model of a live table: a game of many hands of any game, the reader at one seat, bots at the others.
 
-It knows nothing of widgets (STYLE.md): views observe :attr:`TableModel.version` and read
+It knows nothing of widgets (docs/serving.md): views observe :attr:`TableModel.version` and read
 :meth:`TableModel.view`, which holds only what the reader's seat may know. Every action the
 reader takes goes through the engine, which refuses an illegal one with the law it breaks; the
 reason reaches the reader as a message, never as a traceback.

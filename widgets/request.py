@@ -1,6 +1,6 @@
 """The reader's request, in a preheated table kernel: Voila's ``wait_for_request`` without Voila's server.
 
-The server preheats a kernel per table (STACK.md): Voila runs each table notebook before anyone
+The server preheats a kernel per table (docs/serving.md): Voila runs each table notebook before anyone
 asks for it. When a reader's request comes, the server sends its details (``QUERY_STRING``,
 ``SCRIPT_NAME``, ``SERVER_NAME``...) to the waiting kernel over a websocket at
 ``<server>/voila/query/<kernel id>``, and Voila's ``voila.utils.wait_for_request()`` copies them
@@ -114,7 +114,7 @@ def _apply(message: str | None) -> None:
 async def request_arrived(url: str | None = None) -> None:
     """In a preheated kernel, wait for the reader's request and put its details in ``os.environ``.
 
-    A coroutine, for a task on the kernel's own event loop (``widgets.live_table.table_for_request``):
+    A coroutine, for a task on the kernel's own event loop (``widgets.table_router.table_for_request``):
     the cell that starts the task ends at once, so the notebook finishes preheating before any
     request and Voila can send the whole page the moment a reader asks for it.
 

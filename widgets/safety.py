@@ -1,6 +1,6 @@
 """Keep errors away from readers: callbacks log and show a plain message.
 
-STACK.md: an exception raised in a widget callback is sent to the browser in
+docs/serving.md: an exception raised in a widget callback is sent to the browser in
 full, and so is anything written to stderr.  Two layers stop that here:
 
 * :func:`guarded` wraps each callback; an error is logged on the server and

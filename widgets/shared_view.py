@@ -1,7 +1,7 @@
 """A shared table's page in its seat's kernel: the live table at that seat, the seats around it, and the
 :class:`Follower` that keeps the kernel up with the table's journal.
 
-:func:`served_shared` is what :func:`widgets.live_table.served_table` gives a request whose
+:func:`served_shared` is what :func:`widgets.table_router.served_table` gives a request whose
 address carries a seat's token (``?table=<id>&seat=<token>``, an invitation link). The server
 has claimed the seat for the page's browser (:mod:`widgets.server.shared_pages`) and tells the
 kernel which browser that is; the kernel checks it against the database before it deals a card,

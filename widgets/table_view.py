@@ -230,7 +230,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             _dom_classes=["loo-table-view"],
         )
         self._wire()
-        self._render()
+        self.redraw()
 
     # ----- events: wired here and only here --------------------------------------------------
 
@@ -246,7 +246,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self._export_game.on_click(guarded(say)(lambda _b: self._show_export(whole_game=True)))
         if self._undo is not None and self._new_game is not None and self._teaching is not None:
             self._wire_own_table()
-        self._four_colour.observe(guarded(say)(lambda _change: self._render()), names=["value"])
+        self._four_colour.observe(guarded(say)(lambda _change: self.redraw()), names=["value"])
         self._text_only.observe(guarded(say)(lambda change: self._set_text_only(change["new"])), names=["value"])
 
     def _wire_own_table(self) -> None:
@@ -263,13 +263,18 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self._import.on_click(guarded(say)(lambda _b: model.import_record(self._import_text.value)))
         self._upload.observe(guarded(say)(lambda change: self._load_upload(change["new"])), names=["value"])
 
+    @property
+    def four_colour(self) -> bool:
+        """Whether the reader asked for the four-colour pack (each suit its own colour)."""
+        return bool(self._four_colour.value)
+
     def say(self, message: str) -> None:
         """Show ``message`` in the table's status line (read out by a screen reader)."""
         self._status.value = f'<div role="status" aria-live="polite">{with_law_refs(message)}</div>'
 
     # ----- rendering -------------------------------------------------------------------------
 
-    def _render(self) -> None:
+    def redraw(self) -> None:
         model = self.model
         view = model.view()
         specs = self._choice_specs(view)
@@ -299,7 +304,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             self._opening.value = opening
         picking = any(_picked(a) for a in view.legal)  # the hand is the row of toggles to pick from
         self._show_own = not (cards_as_buttons or picking)
-        self._draw_board(view)
+        self.draw_board(view)
         self.watching.render(view)
         self._set_choices(self._choice_buttons(specs, pam_card(view)), self._pick_toggles(view))
         self._pick_say.layout.display = None if picking else "none"
@@ -308,7 +313,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             self._teaching.value = model.teaching
         self.say(model.message)
 
-    def _draw_board(self, view: View) -> None:
+    def draw_board(self, view: View) -> None:
         """The cloth as it stands, with the middle's line on the trick just won and, while asked for,
         the last trick laid over the middle (:meth:`Watching.on_the_cloth`); the hand's result under it."""
         model = self.model
@@ -423,7 +428,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             self.add_class(TEXT_ONLY_CLASS)
         else:
             self.remove_class(TEXT_ONLY_CLASS)
-        self._render()
+        self.redraw()
 
     def _choose(self, action: Action, legal: bool) -> None:
         if legal:

@@ -13,21 +13,19 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from html import escape
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import ipywidgets as ipw
 
 from loo.core.protocols import View
 from widgets.board import pam_card, piece_name, pieces_html
 from widgets.hand_summary import summary_html
+from widgets.model import TableModel
 from widgets.moves import Move
 from widgets.pacing import DEFAULT_PACE, PACES, held, move_words, reel_html, trick_html
 from widgets.round_table import round_board_html
 from widgets.safety import guarded
 from widgets.shared import lean
-
-if TYPE_CHECKING:
-    from widgets.table_view import TableView
 
 PACE_TIPS = {
     "Slow": "The computer players' moves shown one by one, slowly",
@@ -51,11 +49,30 @@ def just_line(seen: View, names: Sequence[str]) -> str:
     return f'<div class="loo-just">{escape(said)}</div>'
 
 
+class Watched(Protocol):
+    """What :class:`Watching` asks of the view it belongs to (:class:`~widgets.table_view.TableView`):
+    its model, the reader's choice of pack colours, its status line and its drawing."""
+
+    @property
+    def model(self) -> TableModel: ...
+
+    @property
+    def four_colour(self) -> bool: ...
+
+    def say(self, message: str) -> None: ...
+
+    def redraw(self) -> None:
+        """Draw the whole table as it stands."""
+
+    def draw_board(self, view: View) -> None:
+        """Draw the cloth as ``view`` shows it."""
+
+
 class Watching:
     """The moves of each change as a reel the page plays (:func:`~widgets.pacing.reel_html`), the trick
     just won, the last trick (key L), the finished hand, and the live region that says each move."""
 
-    def __init__(self, view: TableView) -> None:
+    def __init__(self, view: Watched) -> None:
         self.view = view
         # The widgets that show the table as it stands carry "loo-standing": the page hides them while
         # it plays a reel, and shows them again when the reel ends (table-keys.js). The trick just won
@@ -96,11 +113,11 @@ class Watching:
             self._say("")  # the page says each move as its frame shows
             near = self._waiting_hand(moves[0].view)
             self.film.value = reel_html(moves, words, pace, self._framer(moves), number=next(self._reels), near=near)
-            self.view._render()
+            self.view.redraw()
             return
         if self.film.value:
             self.film.value = ""
-        self.view._render()
+        self.view.redraw()
         self._say(" ".join(words))
 
     def _say(self, text: str) -> None:
@@ -122,7 +139,7 @@ class Watching:
         pam = pam_card(seen)
         named = ", ".join(piece_name(piece, pam) for piece in seen.hand)
         drawn = pieces_html(
-            seen.hand, width=WAITING_WIDTH, label=f"your hand: {named}", four_colour=self.view._four_colour.value
+            seen.hand, width=WAITING_WIDTH, label=f"your hand: {named}", four_colour=self.view.four_colour
         )
         return f'<div class="loo-reel-hand">{drawn}</div>'
 
@@ -130,7 +147,7 @@ class Watching:
         """How a reel's frames are drawn: the table just after the ``k``-th move, the reader's pieces in
         their place (not to be played yet), and the trick last won in the reel so far."""
         view, model = self.view, self.view.model
-        four = view._four_colour.value
+        four = view.four_colour
         open_hands = model.open_hands() if model.teaching else None
 
         def frame(move: Move, k: int) -> str:
@@ -145,7 +162,7 @@ class Watching:
     def render(self, seen: View) -> None:
         """The table as it stands (called by the view's own drawing): once the hand is over, the whole hand."""
         model = self.view.model
-        summary = summary_html(model, four_colour=self.view._four_colour.value) if model.hand.is_over else ""
+        summary = summary_html(model, four_colour=self.view.four_colour) if model.hand.is_over else ""
         if self.summary.value != summary:
             self.summary.value = summary
 
@@ -159,13 +176,13 @@ class Watching:
             return note, ""
         if not seen.tricks:
             return note, f'<p class="loo-won" role="status">{NO_TRICK}</p>'
-        four = self.view._four_colour.value
+        four = self.view.four_colour
         drawn = trick_html(seen.tricks[-1], names, number=len(seen.tricks), title="Last trick", four_colour=four)
         return note, drawn + '<p class="loo-over-close">Press L, or Last trick again, to put it away.</p>'
 
     def _toggle_last(self) -> None:
         seen = self.view.model.view()
-        self.view._draw_board(seen)
+        self.view.draw_board(seen)
         if self.last.value:
             names = self.view.model.names
             if seen.tricks:

@@ -241,9 +241,8 @@ def _sites_cell(sites: list[str]) -> nodes.entry:
         return _cell(nodes.Text("\u2014"))
     entry = nodes.entry(classes=["loo-law-sites"])
     shown = sites if len(sites) <= SHOWN_SITES + 1 else sites[:SHOWN_SITES]  # never "and 1 more"
-    for site in shown:  # a line may break after a folder, a "::" or an underscore, never inside a word
-        breakable = re.sub(r"(/|::|_)", r"\1<wbr>", html.escape(site))
-        code = nodes.raw("", f'<code class="docutils literal">{breakable}</code>', format="html")
+    for site in shown:  # wrapped by the stylesheet where the column is too narrow (no <wbr>: see it)
+        code = nodes.raw("", f'<code class="docutils literal">{html.escape(site)}</code>', format="html")
         entry += nodes.paragraph("", "", code)
     if len(sites) > len(shown):
         more = f"and {len(sites) - len(shown)} more ({len(sites)} in all)"

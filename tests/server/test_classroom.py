@@ -197,7 +197,7 @@ def test_a_table_kernel_starts_lean(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         client.start_channels()
         client.wait_for_ready(timeout=60)
         code = (
-            "from widgets.live_table import table_for_request, warm_up\n"
+            "from widgets.table_router import table_for_request, warm_up\n"
             "from widgets import request, ws_client\n"
             "from widgets.model import TableModel\n"
             "from loo.hints import reason\n"

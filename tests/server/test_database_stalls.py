@@ -31,7 +31,7 @@ from tests.helpers.disk import saved_count
 from tests.kernel_client import TableClient
 from tests.server.test_disk_faults import play, shown, until_saved
 from widgets.card_style import SHEET_PATH
-from widgets.live_table import DATABASE_AWAY, served_table
+from widgets.live_table import DATABASE_AWAY
 from widgets.model import TableModel
 from widgets.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE
 from widgets.seating import PERSON, SeatBook
@@ -40,6 +40,7 @@ from widgets.server.database import AWAY_TITLE, WAIT_SECONDS
 from widgets.shared_view import PendingDeals
 from widgets.store import DEFAULT_TIMEOUT, TableStore
 from widgets.store_backends import MARGIN_SECONDS
+from widgets.table_router import served_table
 
 TABLE = "three-card-loo"
 T = TypeVar("T")

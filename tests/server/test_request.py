@@ -17,9 +17,10 @@ from websockets.asyncio.server import ServerConnection
 
 from tests.conftest import run_async, websocket_server
 from widgets import request
-from widgets.live_table import LiveTable, table_for_request
+from widgets.live_table import LiveTable
 from widgets.request import request_arrived
 from widgets.store import TableStore
+from widgets.table_router import table_for_request
 
 KERNEL = "0b8d0c4e-1f2a-4c3b-9d8e-7f6a5b4c3d2e"
 DETAILS = {

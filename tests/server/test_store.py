@@ -23,10 +23,11 @@ from loo.records import MAX_RECORD_CHARS
 from tests.helpers.disk import database_files, read_only
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
 from widgets.journal import MAX_EVENT_CHARS, Event, Journals, MemoryJournals, Saved, StoreError
-from widgets.live_table import LiveTable, served_table
+from widgets.live_table import LiveTable
 from widgets.model import TableModel
 from widgets.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, STALE_MESSAGE, STALE_NEW_GAME_MESSAGE
 from widgets.store import BadTableId, NotWritable, StaleTable, TableStore, UnknownTable, default_path
+from widgets.table_router import served_table
 from widgets.table_view import TableView
 
 GAMES = EVERY_TABLE_GAME

@@ -17,9 +17,10 @@ from loo.records import load, record_type
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
 from widgets.dealcode import GAME_CODES, MAX_LENGTH, MAX_POOL, DealCode, DealCodeError, parse_deal_code
 from widgets.journal import MemoryJournals
-from widgets.live_table import LiveTable, served_table
+from widgets.live_table import LiveTable
 from widgets.model import TableModel, code_record
 from widgets.store import TableStore
+from widgets.table_router import served_table
 
 GAMES = EVERY_TABLE_GAME
 

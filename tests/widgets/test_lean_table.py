@@ -13,9 +13,10 @@ from ipywidgets.widgets.widget import _instances
 
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
 from widgets.card_style import PAGE_SHEET_ENV, card_stylesheet, sheet_in_page
-from widgets.live_table import LiveTable, served_table, warm_up
+from widgets.live_table import LiveTable
 from widgets.model import TableModel
 from widgets.shared import is_shared, shared_layout
+from widgets.table_router import served_table, warm_up
 from widgets.table_view import TableView
 
 

@@ -123,7 +123,8 @@ def test_the_cards_turn_only_for_readers_who_allow_motion() -> None:
 def test_a_game_saved_at_a_finished_single_deals_on_when_it_is_opened() -> None:
     """Before issue 20 a table waited at a finished single for Next hand; such a saved game, opened
     again, shows the single and deals the next hand."""
-    from widgets.live_table import LiveTable, served_table
+    from widgets.live_table import LiveTable
+    from widgets.table_router import served_table
 
     journals = MemoryJournals()
     table_id = journals.new_table("three-card-loo")

@@ -32,11 +32,11 @@ from tests.helpers.seen import visible_to_reader
 from widgets.board import piece_label
 from widgets.card_style import card_class, card_stylesheet, tile_class
 from widgets.dealcode import DealCode, DealCodeError, parse_deal_code
-from widgets.live_table import served_table
 from widgets.model import TableModel
 from widgets.seating import COMPUTER, PERSON, SeatBook
 from widgets.shared_view import SharedLiveTable
 from widgets.store import TableStore
+from widgets.table_router import served_table
 
 DEAL = "l3.peel.s0.n482910233"  # Peel's single first (settled as dealt), then a hand played on from it
 CODE_LIKE = re.compile(r"[A-Za-z0-9-]+\.[A-Za-z0-9_~-]+\.s\d+\.n\d+(?:\.[a-z][a-z0-9]*)*")

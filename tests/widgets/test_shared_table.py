@@ -209,7 +209,7 @@ def test_a_readers_own_table_deals_the_teachers_deal_between_hands(store: TableS
 def test_a_shared_table_opened_without_a_seat_shows_nobodys_cards(store: TableStore) -> None:
     """Everyone at the table has its id: without a seat's token the address opens no seat (not the first
     writer's, whose moves alone would replay as a reader's own table)."""
-    from widgets.live_table import served_table
+    from widgets.table_router import served_table
 
     table, tokens, _models = seated(store)
     shown = served_table("three-card-loo", None, f"table={table}", store=store)

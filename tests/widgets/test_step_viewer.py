@@ -86,7 +86,8 @@ def played_out(game: str, seed: int, seats: int, rules: Any = None) -> dict[str,
         "game": game,
         "seats": ["Ann", "Ben", "Cat", "Dan", "Eve"][:seats],
         "dealer": seats - 1,
-        "pool": 5 if game != "nap" else 0,  # at least the deal price (L3-STK-07, L5-STK-01, DL-SC-05)
+        # at least the deal price (L3-STK-07, L5-STK-01); at dominoes everyone's ante and the dealer's (DL-SC-01)
+        "pool": 0 if game == "nap" else 5 * (seats + 1) if game.startswith("domino") else 5,
         "deal": {"seed": seed},
         "actions": [],
     }

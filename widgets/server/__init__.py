@@ -23,7 +23,7 @@
   gets the chunks of Voila's front end in one script rather than 68 (:data:`VOILA_STARTUP_CHUNKS`),
   and the pool of preheated kernels is refilled only once the reader's page has had the machine
   to itself (:data:`REFILL_DELAY_SECONDS`). A preheated kernel has run its notebook to the end
-  before anyone asks (:func:`widgets.live_table.table_for_request`), so the page is sent whole
+  before anyone asks (:func:`widgets.table_router.table_for_request`), so the page is sent whole
   at once and the kernel deals while the browser loads the page's scripts. While readers are
   playing, the pools refill one kernel at a time (:class:`OneRefillAtATime`), so a class that
   opened its tables together keeps a core for its clicks;

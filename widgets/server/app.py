@@ -302,7 +302,7 @@ def own_tornado_settings() -> dict[str, Any]:
     """The tornado settings the server's safety rests on; settings passed on the command line
     (``--Voila.tornado_settings=...``) are added to these, never put in their place."""
     return {
-        # The page's shutdown beacon fails without an _xsrf cookie otherwise (STACK.md).
+        # The page's shutdown beacon fails without an _xsrf cookie otherwise (docs/serving.md).
         "disable_check_xsrf": True,
         "websocket_max_message_size": MAX_MESSAGE_BYTES,
         # The kernel websocket's messages compressed (permessage-deflate, which every browser offers): a

@@ -68,7 +68,8 @@ from widgets.server.database import DatabaseAway, in_database, send_database_awa
 from widgets.server.errors import QuietLog
 from widgets.server.handouts import OPENED_STYLE, seats_html, slips_html
 from widgets.server.pages import base_url
-from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared_with_codes, page, same_origin
+from widgets.server.plain_page import page
+from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared_with_codes, same_origin
 from widgets.store import BadTableId, TableStore, UnknownTable
 
 log = logging.getLogger("lanterloo.server")

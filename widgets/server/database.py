@@ -32,6 +32,7 @@ from typing import TypeVar
 import tornado.web
 
 from widgets.journal import BadTableId, StoreError, UnknownTable
+from widgets.server.plain_page import page
 from widgets.store import TableStore, default_path
 
 log = logging.getLogger("lanterloo.server")
@@ -115,8 +116,6 @@ AWAY_TITLE = "The games cannot be saved or loaded just now"
 def database_away_page(book: str = "/") -> str:
     """What a reader is told when a request needs the database and it does not answer: what
     happened, what is safe, what to do; ``book`` is the book's front page."""
-    from widgets.server.shared_pages import page
-
     return page(AWAY_TITLE, (
         "<p>The server could not reach the database where the games are kept, so this page cannot be "
         "made for the moment. Nothing already saved is lost.</p>"

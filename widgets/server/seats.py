@@ -419,7 +419,7 @@ class OneRefillAtATime:
     It wraps the kernel manager's ``_initialize``, the coroutine Voila's ``fill_if_needed`` runs for
     each new pool kernel. A refill (no kernel id yet) counts as warming from its start until its
     kernel has run the table notebook (a preheated table cell ends at once:
-    :func:`widgets.live_table.table_for_request`), or for :data:`REFILL_TURN_SECONDS` at most. A
+    :func:`widgets.table_router.table_for_request`), or for :data:`REFILL_TURN_SECONDS` at most. A
     request that takes the kernel meanwhile waits for it to finish warming. Kernels started for a
     request (the pool empty) never wait: a reader is waiting for them.
     """

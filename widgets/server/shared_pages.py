@@ -29,6 +29,7 @@ from widgets.model import DEFAULT_NAMES
 from widgets.seating import AWAY_SECONDS, COMPUTER, PERSON, SeatBook, shown_code, typed_code
 from widgets.server.classroom import handed_out_origin, qr_svg
 from widgets.server.database import DatabaseAway, in_database, send_database_away, warn_now_and_then
+from widgets.server.plain_page import page
 from widgets.server.seats import TableSeats, send_tables_full
 from widgets.store import TableStore
 
@@ -38,47 +39,6 @@ BROWSER_COOKIE = "loo-browser"
 SEAT_HEADER = "X-Lanterloo-Seat-Browser"
 """The header the server puts on a seat's page request for the browser that holds the seat (any the
 client sent is removed first); Voila passes it to the kernel as ``HTTP_X_LANTERLOO_SEAT_BROWSER``."""
-PAGE_STYLE = """
-  body { margin: 0; background: #f4f1ea; color: #1f1f1f;
-         font: 1rem/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-  main { max-width: 60rem; margin: 0 auto; padding: 1.5rem 1rem; }
-  h1 { font-size: 1.6rem; line-height: 1.2; margin: 0 0 .8rem; }
-  h2 { font-size: 1.2rem; margin: 1.4rem 0 .5rem; }
-  a { color: #174a7c; }
-  table { border-collapse: collapse; margin: .5rem 0; max-width: 100%; }
-  th, td { border: 1px solid #c9c2b2; padding: .3rem .5rem; text-align: left; vertical-align: top; }
-  th { background: #e9e3d5; }
-  .scroll { overflow-x: auto; }
-  code, .link { word-break: break-all; font-size: .9rem; }
-  form { margin: .5rem 0; display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
-  input, select, button { font: inherit; padding: .3rem .5rem; }
-  button { background: #174a7c; color: #fff; border: 0; border-radius: .3rem; padding: .4rem 1rem; cursor: pointer; }
-  .note { color: #555; font-size: .9rem; }
-  .seat-qr svg { width: 6rem; height: 6rem; display: block; }
-  .seat-code strong { font-size: 1.3rem; letter-spacing: .08em; white-space: nowrap; }
-"""
-
-
-def page(title: str, body: str) -> str:
-    """A plain page of the server's own (not Voila's), in the style of the tables-full page."""
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(title)} · Lanterloo</title>
-<style>{PAGE_STYLE}</style>
-</head>
-<body>
-<main>
-<h1>{html.escape(title)}</h1>
-{body}
-</main>
-</body>
-</html>
-"""
-
-
 DEAL_KEPT = (
     '<p class="note deal-kept">The deal is kept on the server: no link carries it, since a deal code names '
     "every card of the hand. Whoever knows the code knows every card, so keep it from the players.</p>"

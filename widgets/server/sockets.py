@@ -40,7 +40,7 @@ log = logging.getLogger("lanterloo.server")
 PLAY_QUIET_SECONDS = 5.0
 
 
-# Messages a reader's browser must never receive (STACK.md: tracebacks and stderr leak).
+# Messages a reader's browser must never receive (docs/serving.md: tracebacks and stderr reach the browser).
 _BLOCKED_TYPES = {"error"}
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from loo.actions import Verb
 from loo.core.rules import RecordError
 from loo.games.dominoes.hand import DominoHand, deal_tiles
-from loo.games.dominoes.rules import DominoRules, DominoScoring, Variant
+from loo.games.dominoes.rules import DominoLoneOpponentRule, DominoRules, DominoScoring, Variant
 from loo.games.dominoes.state import HAND_SIZE, PLAYERS, DominoAction
 from loo.records import (
     FORMAT,
@@ -180,18 +180,23 @@ RECORD_TYPE = DominoRecord
 def check_chip_pool(rules: DominoRules, pool: int, players: int) -> None:
     """A pool a hand of Domino Loo for chips can start with, or :class:`RecordError` naming ``pool``.
 
-    Every stake paid into the pool is a multiple of the deal price (an ante, the dealer's stake, a loo
-    of the pool as it stood; a capped loo a multiple of the cap's players), so the pool always is: five
-    chips at the source's stakes, whose pool "is always divisible evenly by five" (DL-SC-03). And a
-    pool holding only the dealer's stake was empty before it: everyone antes again (DL-SC-01, DL-SC-02).
+    A pool holding only the dealer's stake was empty before it, and an empty pool is anted again by
+    everyone (DL-SC-01, DL-SC-02): never the dealer's stake alone. And where every hand pays its five
+    tricks out, every stake into the pool is a multiple of the deal price (an ante, the dealer's stake,
+    a loo of the pool as it stood; a capped loo a multiple of the cap's players), so the pool always
+    is: five chips at the source's stakes, whose pool "is always divisible evenly by five" (DL-SC-03).
+    That holds while those stakes are multiples of five, so that a fifth of the pool is whole, and no
+    dealer can play for the pool: at four players, with that option agreed, a dealer playing for the
+    pool leaves his tricks' shares in it (DL-DLR-05), a fifth of 115 being 23, and any pool may follow.
 
-    >>> check_chip_pool(DominoRules(), 27, 4)
+    >>> check_chip_pool(DominoRules(), 27, 3)
     Traceback (most recent call last):
     loo.core.rules.RecordError: pool: 27 chips cannot be the pool: every stake into it is a multiple of 5 chips, so the pool always is (DL-SC-03)
     """  # noqa: E501
     price = rules.deal_price
     step = math.gcd(price, rules.domino_loo_cap * players)  # no cap: gcd(price, 0) is the price
-    if pool % step:
+    carries = players == 4 and rules.lone_opponent_rule is not DominoLoneOpponentRule.OFF  # DL-DLR-03/05
+    if step % 5 == 0 and not carries and pool % step:
         raise RecordError(
             "pool",
             f"{pool} chips cannot be the pool: every stake into it is a multiple of {step} chips, so the pool "

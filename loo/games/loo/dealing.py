@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 
 from loo.cards import Card
-from loo.deal import shuffled_pack
+from loo.core.shuffle import shuffled_pack
 from loo.games.loo.play import deal_rounds
 from loo.games.loo.rules import FirstDealMode, Rules
 from loo.games.loo.state import DealKind

@@ -224,19 +224,22 @@ def test_the_golden_domino_records_are_named_by_law_and_check_clean() -> None:
     assert Tile.parse("5-0") == golden("DL-rounce-DR-03-09-a-dummy-and-the-count").turnup
 
 
-@pytest.mark.law("DL-SC-03")
-def test_DL_SC_03_a_pool_that_is_not_a_multiple_of_five_is_refused() -> None:
-    """004: the pool "is always divisible evenly by five" at the source's stakes of five chips: a record
-    with a pool of 27 is refused naming `pool` and the law; 30 is read."""
+@pytest.mark.law("DL-SC-03", "DL-DLR-05")
+def test_DL_SC_03_a_pool_that_is_not_a_multiple_of_five_is_refused_where_no_share_can_stay_in_it() -> None:
+    """004: the pool "is always divisible evenly by five" at the source's stakes of five chips, while
+    every hand pays its five tricks out. A record with a pool of 27 is then refused, naming `pool` and
+    the law; 30 is read. Where a dealer may play for the pool (four players, the option agreed), his
+    tricks' shares stay in it (DL-DLR-05: a fifth of 115 is 23), so 27 can follow and is read."""
     obj = json.loads((GOLDEN / "DL-SC-06-hand-1-pool-25.json").read_text())
+    plain = {**obj, "rules": {"preset": "celko", "lone-opponent-rule": "off"}}
     with pytest.raises(RecordError) as refused:
-        DominoRecord.from_json({**obj, "pool": 27})
+        DominoRecord.from_json({**plain, "pool": 27})
     assert refused.value.field == "pool" and "DL-SC-03" in refused.value.message
-    assert DominoRecord.from_json({**obj, "pool": 30}).pool == 30
-    # With loos capped at 2 chips a player (DL-SC-07), a loo of 8 chips at four players may be paid in:
-    # every pool is then a multiple of gcd(5, 8) = 1, and 27 can be one.
-    with_a_cap = {**obj, "pool": 27, "rules": {"preset": "celko", "domino-loo-cap": 2}}
-    assert DominoRecord.from_json(with_a_cap).pool == 27
+    assert DominoRecord.from_json({**plain, "pool": 30}).pool == 30
+    assert DominoRecord.from_json({**obj, "pool": 27}).pool == 27  # the source's preset: for the pool agreed
+    # With loos capped at 2 chips a player (DL-SC-07), a loo of 8 chips at four players may be paid in.
+    capped = {**plain, "pool": 27, "rules": {"preset": "celko", "lone-opponent-rule": "off", "domino-loo-cap": 2}}
+    assert DominoRecord.from_json(capped).pool == 27
 
 
 @pytest.mark.law("DL-SC-01", "DL-SC-02")
