@@ -1,4 +1,4 @@
-"""Command line: ``python -m loo check|deal|simulate``.
+"""Command line: ``python -m loo check|deal|simulate|review``.
 
 ``check RECORD`` (or ``-`` for standard input) replays a hand record and prints
 one JSON object, exiting 0 for a legal record, 1 for an illegal action and 2
@@ -69,6 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from loo import cli  # the deal and simulate commands
 
     cli.add_commands(commands)
+    from loo.review_cli import add_review_command  # weighing a record's decisions
+
+    add_review_command(commands)
     args = parser.parse_args(argv)
     try:
         status = int(args.run(args))

@@ -24,11 +24,14 @@ from urllib.parse import quote
 import ipywidgets as ipw
 
 from loo.core.protocols import Hand
+from loo.records import record_type
 from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.law_refs import with_law_refs
 from widgets.ledger_view import LedgerView
 from widgets.model import TableModel
 from widgets.replacing import Replacing
+from widgets.review_view import WORKING as WEIGHING
+from widgets.review_view import review_html, weigh_hand
 from widgets.rules_picker import RulesPicker
 from widgets.safety import guarded
 from widgets.shared import AUTO_WIDTH, ROW, lean, shared_layout
@@ -110,8 +113,17 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
             disabled=True,
             layout=AUTO_WIDTH,
         )
+        self._weigh_button = lean(
+            ipw.Button,
+            description="Weigh my decisions",
+            tooltip="Each of your decisions played out over many deals that fit what you knew: what it gave up",
+            disabled=True,
+            layout=AUTO_WIDTH,
+        )
+        self._weighed = lean(ipw.HTML, _dom_classes=["loo-review-weighed"])
         self._review = lean(ipw.VBox)
-        review = lean(ipw.VBox, [self._review_note, self._review_button, self._review])
+        buttons = lean(ipw.HBox, [self._review_button, self._weigh_button], layout=ipw.Layout(flex_flow="row wrap"))
+        review = lean(ipw.VBox, [self._review_note, buttons, self._weighed, self._review])
         self.tabs = lean(
             ipw.Tab,
             [
@@ -130,6 +142,7 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
         report = self.table.say
         self.model.observe(guarded(report)(lambda _change: self._update()), names=["version"])
         self._review_button.on_click(guarded(report)(lambda _b: self._show_review()))
+        self._weigh_button.on_click(guarded(report)(lambda _b: self._weigh()))
         self.tabs.observe(guarded(report)(lambda change: self._tab_chosen(change["new"])), names=["selected_index"])
 
     def _tab_chosen(self, index: int | None) -> None:
@@ -140,17 +153,31 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
 
     def _update(self) -> None:
         over = self.model.hand.is_over
-        self._review_button.disabled = not over
-        if not over and self._review.children:
+        self._review_button.disabled = self._weigh_button.disabled = not over
+        if not over and (self._review.children or self._weighed.value):
             self._review.children = ()  # the next hand is in play: the last one's review goes
+            self._weighed.value = ""
         self._review_note.value = "<p>The hand is over: step through it.</p>" if over else f"<p>{REVIEW_WAIT}</p>"
 
-    def _show_review(self) -> None:
+    def _show_review(self, start: int = 0) -> None:
         record = self.model.record()
         if record is None:  # pragma: no cover - the button is disabled while the hand is in play
             self._review_note.value = f"<p>{REVIEW_WAIT}</p>"
             return
-        self._review.children = (StepViewer(record, title="The hand just played").widget(),)
+        self._review.children = (StepViewer(record, title="The hand just played", start=start).widget(),)
+
+    def _weigh(self) -> None:
+        """The reader's decisions weighed (:mod:`widgets.review_view`), and the hand's steps opened at
+        the costliest, the position as it stood when the reader chose."""
+        record = self.model.record()
+        if record is None:  # pragma: no cover - the button is disabled while the hand is in play
+            return
+        self._weighed.value = f'<p role="status">{WEIGHING}</p>'
+        read = record_type(record["game"]).from_json(record)
+        done = weigh_hand(read, self.model.seat)
+        self._weighed.value = review_html(done, read)
+        costliest = done.costliest
+        self._show_review(start=costliest.index if costliest is not None else 0)
 
 
 class DealCodes(ipw.VBox):  # type: ignore[misc]

@@ -45,6 +45,15 @@ def in_view(page: Page, selector: str) -> bool:
     return bool(0 <= top < page.viewport_size["height"] - 120) if page.viewport_size else False
 
 
+def wholly_in_view(page: Page, selector: str) -> bool:
+    """Whether all of the first visible ``selector`` is inside the window as the page opens (no scrolling):
+    the reader's choices, whose place below the table depends on the deal (a new table's is random, and
+    the single's sentence above the cloth is longer for some deals than others)."""
+    box = page.locator(selector).locator("visible=true").first.bounding_box()
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    return box is not None and box["height"] > 0 and 0 <= box["y"] and box["y"] + box["height"] <= height
+
+
 def test_a_new_table_is_titled_linked_and_folds_its_introduction_once_read(
     browser: Browser, served: tuple[str, Path]
 ) -> None:
@@ -102,7 +111,7 @@ def test_on_a_laptop_or_a_phone_the_table_is_in_view_at_once(
         page.screenshot(path=str(SHOTS / f"first-minute-{width}x{height}.png"))
         assert in_view(page, ".loo-board")
         if not phone:
-            assert in_view(page, ".loo-choices"), "the choices too"
+            assert wholly_in_view(page, ".loo-choices"), "the choices too"
     finally:
         context.close()
 

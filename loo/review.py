@@ -1,0 +1,179 @@
+"""The review of a finished hand (issue 31): each decision a seat made, weighed against the best.
+
+For each action of the reviewed seats where there was a choice, the position is the seat's own view
+at that moment (never the hidden cards): the game's sampling player deals worlds consistent with it,
+plays every candidate out in the same worlds (the chosen one always among them), and gives how many
+chips (or points) the choice gave up against the best, a paired difference with its 95% interval
+(:func:`loo.core.estimates.estimate`, the hints' estimator, seeded from the position).
+
+Verdicts are honest: a choice is called an inaccuracy, a mistake or a blunder only when the interval
+of what it gave up lies wholly above zero, its size then graded in the game's stake (:func:`unit`);
+one whose interval lies wholly below the smallest grade is good; anything else is sampled again on
+more deals (:data:`ROUNDS`), and at the last round still undecided is "too close to call".
+
+>>> import json
+>>> from loo.records import load
+>>> record = load(json.dumps({"format": "loo-record/1", "game": "three-card-loo", "seats": ["Ann", "Ben", "Cat"],
+...     "dealer": 2, "pool": 3, "deal": {"seed": 5}, "actions": [{"seat": 0, "declare": "stand"}]}))
+>>> [d.verdict in VERDICTS for d in review(record).decisions]
+[True]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from loo.actions import Action
+from loo.core.estimates import Estimate, estimate, position_seed
+from loo.core.protocols import Hand, View
+from loo.core.sampling import SamplingPlayer
+from loo.hints import reason
+from loo.kits import kit
+
+__all__ = ["GRADES", "ROUNDS", "VERDICTS", "Decision", "HandReview", "review", "unit"]
+
+# The deals each round samples, least and most alike: a decision still undecided after one is weighed
+# again on more (a count, never a clock: the same record always gets the same review).
+ROUNDS = (300, 1000, 2000)  # the last, the most a hint samples (widgets.hints.MOST)
+# A choice that gave up at least this many of the game's stakes (:func:`unit`), beyond doubt, is so called.
+GRADES = (("blunder", 1.5), ("mistake", 0.5), ("inaccuracy", 0.2))
+VERDICTS = ("best", "good", "too close to call", "inaccuracy", "mistake", "blunder")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One choice a seat made, weighed: ``lost`` is what it gave up against ``best`` (0 if it was best)."""
+
+    index: int  # the action's place in the record
+    seat: int
+    chosen: Action
+    best: Action
+    lost: Estimate  # the paired difference best - chosen, with its 95% interval
+    verdict: str
+    why: str | None  # the reason for the best choice, in words, with its law where one applies
+    deals: int  # the worlds sampled for it
+
+    def to_record(self, names: Sequence[str]) -> dict[str, Any]:
+        return {
+            "action": self.index,
+            "seat": self.seat,
+            "player": names[self.seat],
+            "chose": self.chosen.to_record(),
+            "best": self.best.to_record(),
+            "gave_up": round(self.lost.mean, 2),
+            "interval": [round(self.lost.low, 2), round(self.lost.high, 2)],
+            "verdict": self.verdict,
+            "why": self.why,
+            "deals": self.deals,
+        }
+
+
+@dataclass(frozen=True)
+class HandReview:
+    """A hand's decisions, in the order they were made; ``unit`` the stake the grades are counted in."""
+
+    decisions: tuple[Decision, ...]
+    unit: float
+
+    @property
+    def given_up(self) -> float:
+        """What the decisions gave up in all, counting only what they gave up beyond doubt."""
+        return sum(d.lost.mean for d in self.decisions if d.verdict in ("inaccuracy", "mistake", "blunder"))
+
+    @property
+    def costliest(self) -> Decision | None:
+        """The decision that gave up most beyond doubt, if any did."""
+        graded = [d for d in self.decisions if d.verdict in ("inaccuracy", "mistake", "blunder")]
+        return max(graded, key=lambda d: (d.lost.mean, -d.index)) if graded else None
+
+
+def unit(rules: Any) -> float:
+    """The game's stake, that the grades count in: the deal price at Loo and the domino games, the
+    unit at Nap (a trick at three-card Loo is worth a third of a pool of at least the deal price)."""
+    for name in ("deal_price", "unit"):
+        value = getattr(rules, name, None)
+        if isinstance(value, int | float) and value > 0:
+            return float(value)
+    return 1.0
+
+
+class _WithChoice(SamplingPlayer[View]):
+    """A sampling player whose candidates always include ``chosen`` (a player may leave out some
+    exchanges of equal cards, say, to sample faster: the choice made must be weighed all the same)."""
+
+    def __init__(self, player: SamplingPlayer[Any], chosen: Action) -> None:
+        self.player, self.chosen = player, chosen
+
+    def candidates(self, view: View, rng: random.Random) -> list[Action]:
+        found = list(self.player.candidates(view, rng))
+        return found if self.chosen in found else [*found, self.chosen]
+
+    def world(self, view: View, rng: random.Random) -> Hand:
+        return self.player.world(view, rng)
+
+    def consistent(self, view: View, world: Hand) -> bool:
+        return self.player.consistent(view, world)
+
+    def play_out(self, hand: Hand, rng: random.Random) -> None:
+        self.player.play_out(hand, rng)
+
+
+def _verdict(lost: Estimate, stake: float, best: bool) -> str | None:
+    """The verdict ``lost`` decides, or None if more deals are needed to decide it."""
+    if best:
+        return "best"
+    least = GRADES[-1][1] * stake
+    if lost.low > 0:
+        return next(name for name, size in GRADES if lost.mean >= size * stake) if lost.mean >= least else "good"
+    if lost.high < least:
+        return "good"
+    return None
+
+
+def weigh(
+    player: SamplingPlayer[Any], view: View, chosen: Action, stake: float, rounds: Sequence[int] = ROUNDS
+) -> tuple[Estimate, Action, str, int]:
+    """What ``chosen`` gave up in ``view`` against the best: (the difference, the best, the verdict, deals)."""
+    if not rounds:
+        raise ValueError("weighing a decision needs at least one round of deals")
+    weigher = _WithChoice(player, chosen)
+    seed = position_seed(view)
+    for deals in rounds:
+        figures = estimate(weigher, view, seed=seed, least=deals, most=deals, batch=50)
+        j = next(i for i, e in enumerate(figures.values) if e.action == chosen)
+        lost = figures.behind[j]
+        verdict = _verdict(lost, stake, figures.choice == chosen)
+        if verdict is not None:
+            return lost, figures.choice, verdict, figures.samples
+    return lost, figures.choice, "too close to call", figures.samples
+
+
+def review(
+    record: Any, seats: Iterable[int] | None = None, *, rounds: Sequence[int] = ROUNDS, tries: int | None = None
+) -> HandReview:
+    """Every decision of ``seats`` (all of them by default) in ``record``, a record of any game read by
+    :func:`loo.records.load`, weighed as the module says, on each of ``rounds`` deals until decided
+    (``tries``: how often a world that contradicts the others' choices is dealt again; None, the game's
+    own). A seat with one legal action had no choice."""
+    game = str(getattr(record.game, "value", record.game))
+    game_kit = kit(game)
+    player = game_kit.make_bot("sampling")
+    if not isinstance(player, SamplingPlayer):  # pragma: no cover - every game's kit has one
+        raise TypeError(f"{game} has no sampling player to weigh its decisions")
+    if tries is not None:
+        player.tries = tries
+    reviewed = set(range(len(record.seats)) if seats is None else seats)
+    stake = unit(record.rules)
+    hand = record.start()
+    decisions = []
+    for index, action in enumerate(record.actions):
+        if action.seat in reviewed and len(hand.legal_actions()) > 1:
+            view = hand.view(action.seat)
+            lost, best, verdict, deals = weigh(player, view, action, stake, rounds)
+            why = reason(view, best)
+            decisions.append(Decision(index, action.seat, action, best, lost, verdict, why, deals))
+        hand.push(action)
+    return HandReview(tuple(decisions), stake)

@@ -1,0 +1,124 @@
+"""The review of a finished hand (issue 31): each decision weighed against the best, honestly graded,
+the same from ``loo review`` as from the engine."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from loo.__main__ import main
+from loo.core.estimates import Z95, estimate
+from loo.kits import kit
+from loo.records import load
+from loo.review import GRADES, VERDICTS, _WithChoice, review
+
+# Seed 5: Ann, the eldest of three, holds the kings of spades (trumps: the three of spades) and clubs.
+THROWN_UP = {
+    "format": "loo-record/1", "game": "three-card-loo", "rules": {"preset": "peel", "first-deal-mode": "none"},
+    "seats": ["Ann", "Ben", "Cat"], "dealer": 2, "pool": 3, "deal": {"seed": 5},
+    "actions": [{"seat": 0, "declare": "throw"}],
+}  # fmt: skip
+
+
+def record_of(obj: dict[str, Any]) -> Any:
+    return load(json.dumps(obj))
+
+
+def test_throwing_up_two_trumps_with_a_king_is_named_a_mistake_with_its_chips_and_why() -> None:
+    (decision,) = review(record_of(THROWN_UP)).decisions
+    assert decision.chosen.value == "throw" and decision.best.value == "stand"
+    assert decision.verdict in ("mistake", "blunder") and decision.lost.low > 0, decision
+    assert decision.why is not None and "L3-DECL-02" in decision.why
+    stood = review(record_of({**THROWN_UP, "actions": [{"seat": 0, "declare": "stand"}]})).decisions[0]
+    assert stood.verdict == "best" and stood.lost.mean == 0
+
+
+def test_a_grade_holds_on_four_times_the_deals_drawn_afresh() -> None:
+    """Honest grades: what the review says the choice gave up lies within three standard errors of an
+    independent estimate on four times the deals, whose interval also lies above zero."""
+    record = record_of(THROWN_UP)
+    (decision,) = review(record).decisions
+    hand = record.start()
+    view = hand.view(0)
+    player = _WithChoice(kit("three-card-loo").make_bot("sampling"), decision.chosen)  # type: ignore[arg-type]
+    n = 4 * decision.deals
+    big = estimate(player, view, seed=12345, least=n, most=n, batch=100)
+    lost = big.behind[next(i for i, e in enumerate(big.values) if e.action == decision.chosen)]
+    se = math.hypot(decision.lost.width, lost.width) / (2 * Z95)
+    assert abs(decision.lost.mean - lost.mean) <= 3 * se and lost.low > 0, (decision.lost, lost)
+
+
+def played(game: str, seed: int) -> dict[str, Any]:
+    """A seeded hand of ``game`` played to the end by the rule-of-thumb players, as a record."""
+    game_kit = kit(game)
+    rules = game_kit.read_rules(game, None)
+    seats = 4
+    hand = game_kit.deal(rules, random.Random(seed), seats, seats - 1, game_kit.pool(rules, seats))
+    bot, rng = game_kit.make_bot("thumb"), random.Random(seed)
+    actions = []
+    while not hand.is_over:
+        action = bot.choose(hand.view(hand.to_act), rng)
+        actions.append(action.to_record())
+        hand.push(action)
+    return {
+        "format": "loo-record/1", "game": game, "rules": rules.to_record(), "seats": ["Ann", "Ben", "Cat", "Dan"],
+        "dealer": seats - 1, "pool": game_kit.pool(rules, seats), "deal": {"seed": seed}, "actions": actions,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["three-card-loo", "five-card-loo", "irish-loo", "nap", "domino-loo", "domino-rounce"])
+def test_every_games_hand_is_reviewed_decision_by_decision(game: str) -> None:
+    obj = played(game, 3)
+    first = review(record_of(obj), [0])
+    assert first.decisions, "Ann had no choice all hand"
+    for d in first.decisions:
+        assert d.seat == 0 and d.verdict in VERDICTS
+        assert d.lost.low <= d.lost.mean <= d.lost.high
+        assert (d.verdict == "best") == (d.chosen == d.best)
+        if d.verdict in dict(GRADES):  # graded only beyond doubt
+            assert d.lost.low > 0
+    if game == "three-card-loo":  # seeded from the positions, as every hint is: no clock, no chance
+        assert review(record_of(obj), [0]) == first
+
+
+def run_review(*args: str) -> tuple[int, str]:
+    """``loo review`` in this process: its exit status and what it printed."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(["review", *args])
+    return status, out.getvalue()
+
+
+def test_loo_review_prints_the_reviews_verdicts_for_a_record_and_for_each_line_of_a_jsonl(tmp_path: Path) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(THROWN_UP))
+    status, text = run_review(str(path))
+    (line,) = text.splitlines()
+    printed = json.loads(line)
+    (decision,) = review(record_of(THROWN_UP)).decisions
+    assert status == 0 and printed["decisions"][0]["verdict"] == decision.verdict
+    assert printed["decisions"][0]["gave_up"] == round(decision.lost.mean, 2) and printed["costliest"] == 0
+    lines = tmp_path / "records.jsonl"
+    lines.write_text(json.dumps(THROWN_UP) + "\n" + json.dumps(played("nap", 3)) + "\n")
+    status, text = run_review(str(lines), "--seat", "Ann")
+    assert status == 0 and len(text.splitlines()) == 2
+    status, text = run_review(str(path), "--text")
+    assert status == 0 and "best: stand" in text and "L3-DECL-02" in text
+
+
+def test_loo_review_reports_a_record_it_cannot_weigh_as_check_does(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({**THROWN_UP, "pool": -1}))
+    status, text = run_review(str(path))
+    assert status == 2 and json.loads(text)["error"] == "invalid-record"
+    illegal = {**THROWN_UP, "actions": [{"seat": 1, "declare": "stand"}]}  # Ann is to declare first
+    path.write_text(json.dumps(illegal))
+    status, text = run_review(str(path))
+    assert status == 1 and json.loads(text)["law"]
