@@ -440,6 +440,7 @@ BROWSER_ORDER = (
     "tests/browser/test_base_url.py",  # 20 s
     "tests/browser/test_class.py",  # 22 s
     "tests/browser/test_watching.py",  # 13 s
+    "tests/browser/test_review_tab.py",  # new (issue 31)
     "tests/browser/test_table_stopped.py",  # 9 s
     "tests/browser/test_class_journey.py",  # new (issue 29)
 )

@@ -16,6 +16,7 @@ from typing import Any
 from loo.review import ROUNDS, Decision, HandReview, review
 from widgets import hints
 from widgets.hints import describe
+from widgets.law_refs import LAW_STYLE, with_law_refs
 
 ROUNDS_IN_BROWSER = (100, 400)
 WORKING = "Weighing your decisions: each is played out over many deals that fit what you knew then…"
@@ -48,7 +49,7 @@ def _item(d: Decision, unit: str, costliest: bool) -> str:
         lost = f"{d.lost.mean:.1f} {unit} ({d.lost.low:.1f} to {d.lost.high:.1f})"
         said += f" The best was {escape(describe(d.best))}; this gave up about {escape(lost)}."
     if d.why:
-        said += f' <span class="loo-review-why">{escape(d.why)}</span>'
+        said += f' <span class="loo-review-why">{with_law_refs(d.why)}</span>'
     colour = VERDICT_COLOURS.get(d.verdict)
     style = f' style="border-left:4px solid {colour};padding-left:6px"' if colour else ""
     mark = ' class="loo-review-costliest"' if costliest else ""
@@ -70,7 +71,7 @@ def review_html(done: HandReview, record: Any) -> str:
         )
     items = "".join(_item(d, unit, d is done.costliest) for d in done.decisions)
     deals = max((d.deals for d in done.decisions), default=0)
-    return (
+    return LAW_STYLE + (
         '<section class="loo-review-box" aria-label="Your decisions, weighed" '
         'style="font-size:14px;margin:6px 0;padding:6px 10px;border:1px solid #cfd8d2;background:#f7faf8">'
         f"<p><b>{escape(summary)}</b></p>"

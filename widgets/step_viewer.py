@@ -481,11 +481,15 @@ class StepViewer:
         return self.to_html()
 
     def widget(self) -> Any:
-        """An ``ipywidgets.Output`` showing the viewer, for a live table (its script runs there too)."""
+        """An ``ipywidgets.Output`` showing the viewer, for a live table (its script runs there too).
+
+        Its output is written as the display data a notebook's ``display(HTML(...))`` makes, without
+        IPython's classes: the tables in the reader's browser run with a stand-in for IPython that has
+        none (widgets.inpage), and a review there failed on the import."""
         import ipywidgets as ipw
-        from IPython.display import HTML
 
         out = ipw.Output(layout=ipw.Layout(max_width="100%"))
         out.add_class("loo-steps-output")
-        out.append_display_data(HTML(self.to_html()))
+        shown = {"text/html": self.to_html(), "text/plain": f"<the steps of {self.title or 'a hand'}>"}
+        out.outputs = ({"output_type": "display_data", "data": shown, "metadata": {}},)
         return out

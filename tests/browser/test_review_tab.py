@@ -1,0 +1,67 @@
+"""A reader who throws up a hand that should have stood sees it named on the Review tab once the hand is
+over, with the chips it gave up and why (issue 31), at the server's table and at the table in the
+reader's own browser; at a laptop's 1366x768 and a phone's 390x844 (screenshots in test-results/)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.conftest import INSTANT_PACE, ROOT
+
+pytestmark = pytest.mark.browser
+
+WAIT = 120_000
+# Ann, eldest of three (seed 5), holds the kings of spades, trumps, and of clubs: she throws up.
+DEAL = "l3.peel_first-deal-mode~none.s0.n5.d2.p3.c3"
+SHOTS = ROOT / "test-results"
+
+
+def throw_up_and_weigh(page: Page, name: str) -> None:
+    expect(page.locator(".loo-board")).to_be_visible(timeout=WAIT)
+    throw = page.locator(".loo-choices button", has_text="Throw up")
+    expect(throw).to_be_visible(timeout=WAIT)
+    throw.click()
+    expect(page.locator(".loo-result")).to_be_visible(timeout=WAIT)  # the others play the hand out
+    page.get_by_role("tab", name="Review").click()
+    weigh = page.get_by_role("button", name="Weigh my decisions")
+    expect(weigh).to_be_visible()
+    expect(weigh).to_be_enabled()
+    weigh.click()
+    box = page.get_by_role("region", name="Your decisions, weighed")
+    expect(box).to_be_visible(timeout=WAIT)
+    costliest = box.locator("li.loo-review-costliest")
+    expect(costliest).to_be_visible()
+    expect(costliest).to_contain_text("Throw up")
+    expect(costliest).to_contain_text("The best was Stand")
+    expect(costliest).to_contain_text("L3-DECL-02")
+    assert "a mistake" in costliest.inner_text() or "a blunder" in costliest.inner_text()
+    expect(page.locator("[data-loo-steps]").first).to_be_visible()  # the hand's steps, at that decision
+    SHOTS.mkdir(exist_ok=True)
+    box.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"review-{name}.png"))
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (390, 844)])
+def test_the_review_tab_names_a_costly_throw_at_the_servers_table(
+    browser: Browser, site: str, width: int, height: int
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(INSTANT_PACE)
+    try:
+        page = context.new_page()
+        page.goto(f"{site}/tables/three-card-loo?deal={DEAL}", wait_until="commit", timeout=WAIT)
+        throw_up_and_weigh(page, f"server-{width}x{height}")
+    finally:
+        context.close()
+
+
+def test_the_review_tab_names_a_costly_throw_in_the_readers_browser(browser: Browser, static_site: str) -> None:
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.add_init_script(INSTANT_PACE)
+    try:
+        page = context.new_page()
+        page.goto(f"{static_site}/play/three-card-loo.html?deal={DEAL}", timeout=WAIT)
+        throw_up_and_weigh(page, "in-browser-1366x768")
+    finally:
+        context.close()
