@@ -62,7 +62,7 @@ SERVER_DB_ENV = "LANTERLOO_DB"
 table id in a kernel that has it is one the server could not give a place among its saved games."""
 
 
-LEDGER_TAB, RULES_TAB = 2, 3  # the tabs' places, as LiveTable lays them out
+REVIEW_TAB, LEDGER_TAB, RULES_TAB = 1, 2, 3  # the tabs' places, as LiveTable lays them out
 
 
 def server_address(game: str, deal: str | None = None) -> str:
@@ -105,30 +105,18 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
         self.ledger = LedgerView(model, shown=False)
         self.picker: RulesPicker | None = None
         self._rules = lean(ipw.VBox, [lean(ipw.HTML, "<p>The rules are being laid out…</p>")])
+        # The Review tab's controls are built the first time it is opened, as the rules picker is.
         self._review_note = lean(ipw.HTML, f"<p>{REVIEW_WAIT}</p>")
-        self._review_button = lean(
-            ipw.Button,
-            description="Step through this hand",
-            tooltip="Every step of the finished hand, with every hand face up",
-            disabled=True,
-            layout=AUTO_WIDTH,
-        )
-        self._weigh_button = lean(
-            ipw.Button,
-            description="Weigh my decisions",
-            tooltip="Each of your decisions played out over many deals that fit what you knew: what it gave up",
-            disabled=True,
-            layout=AUTO_WIDTH,
-        )
+        self._review_tab = lean(ipw.VBox, [self._review_note])
+        self._review_button: ipw.Button | None = None
+        self._weigh_button: ipw.Button | None = None
         self._weighed = lean(ipw.HTML, _dom_classes=["loo-review-weighed"])
         self._review = lean(ipw.VBox)
-        buttons = lean(ipw.HBox, [self._review_button, self._weigh_button], layout=ipw.Layout(flex_flow="row wrap"))
-        review = lean(ipw.VBox, [self._review_note, buttons, self._weighed, self._review])
         self.tabs = lean(
             ipw.Tab,
             [
                 lean(ipw.VBox, [self.table, *([self.codes] if self.codes is not None else [])]),
-                review,
+                self._review_tab,
                 self.ledger,
                 self._rules,
             ],
@@ -141,19 +129,44 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
     def _wire(self) -> None:
         report = self.table.say
         self.model.observe(guarded(report)(lambda _change: self._update()), names=["version"])
-        self._review_button.on_click(guarded(report)(lambda _b: self._show_review()))
-        self._weigh_button.on_click(guarded(report)(lambda _b: self._weigh()))
         self.tabs.observe(guarded(report)(lambda change: self._tab_chosen(change["new"])), names=["selected_index"])
 
     def _tab_chosen(self, index: int | None) -> None:
         self.ledger.set_shown(index == LEDGER_TAB)
+        if index == REVIEW_TAB:
+            self._review_controls()
         if index == RULES_TAB and self.picker is None:
             self.picker = RulesPicker(self.model)
             self._rules.children = (self.picker,)
 
+    def _review_controls(self) -> tuple[ipw.Button, ipw.Button]:
+        """The Review tab's two buttons, built and laid out the first time they are needed."""
+        if self._review_button is None or self._weigh_button is None:
+            report = self.table.say
+            self._review_button = lean(
+                ipw.Button,
+                description="Step through this hand",
+                tooltip="Every step of the finished hand, with every hand face up",
+                layout=AUTO_WIDTH,
+            )
+            self._weigh_button = lean(
+                ipw.Button,
+                description="Weigh my decisions",
+                tooltip="Each of your decisions played out over many deals that fit what you knew: what it gave up",
+                layout=AUTO_WIDTH,
+            )
+            self._review_button.on_click(guarded(report)(lambda _b: self._show_review()))
+            self._weigh_button.on_click(guarded(report)(lambda _b: self._weigh()))
+            self._review_tab.children = (
+                self._review_note, self._review_button, self._weigh_button, self._weighed, self._review,
+            )  # fmt: skip
+            self._update()
+        return self._review_button, self._weigh_button
+
     def _update(self) -> None:
         over = self.model.hand.is_over
-        self._review_button.disabled = self._weigh_button.disabled = not over
+        if self._review_button is not None and self._weigh_button is not None:
+            self._review_button.disabled = self._weigh_button.disabled = not over
         if not over and (self._review.children or self._weighed.value):
             self._review.children = ()  # the next hand is in play: the last one's review goes
             self._weighed.value = ""

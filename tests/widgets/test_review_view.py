@@ -12,14 +12,17 @@ from widgets.model import TableModel
 
 def test_the_review_tab_names_a_thrown_up_hand_that_should_have_stood_with_chips_and_why() -> None:
     table = LiveTable(TableModel("three-card-loo", seed=1, rng=random.Random(1)))
-    assert table._weigh_button.disabled  # nothing to weigh while a hand is in play
+    assert table._weigh_button is None  # built when the Review tab is first opened
+    table.tabs.selected_index = 1
+    step, weigh = table._review_controls()
+    assert weigh.disabled and step.disabled  # nothing to weigh while a hand is in play
     assert table.model.import_record(json.dumps(THROWN_UP))  # Ann threw up two trumps and a king
     moves = 0
     while not table.model.hand.is_over and moves < 30:  # Ann is out: the others finish the hand
         table.model.act(table.model.legal()[0])
         moves += 1
-    assert table.model.hand.is_over and not table._weigh_button.disabled
-    table._weigh_button.click()
+    assert table.model.hand.is_over and not weigh.disabled
+    weigh.click()
     said = table._weighed.value
     assert "Your decisions, weighed" in said and "The best was Stand" in said, said
     assert "a mistake" in said or "a blunder" in said
@@ -27,4 +30,4 @@ def test_the_review_tab_names_a_thrown_up_hand_that_should_have_stood_with_chips
     assert "loo-review-costliest" in said
     assert table._review.children, "the hand's steps open at the costliest decision"
     table.model.new_hand()  # the next hand: the last one's weighing goes
-    assert table._weighed.value == "" and table._weigh_button.disabled
+    assert table._weighed.value == "" and weigh.disabled
