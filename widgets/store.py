@@ -151,7 +151,9 @@ def unwritable(path: Path) -> str | None:
     A full disk is not seen here: a write then fails with an error, which the callers keep to retry.
     """
     for place in (path.parent, path, *(path.with_name(path.name + end) for end in ("-journal", "-wal", "-shm"))):
-        if place.exists() and not os.access(place, os.W_OK):
+        # Asked again once it is found to exist: another connection's journal comes and goes with each
+        # of its writes, and one gone between the two questions was once taken for a read-only file.
+        if not os.access(place, os.W_OK) and place.exists() and not os.access(place, os.W_OK):
             return f"{place} is read-only"
     return None
 
