@@ -41,6 +41,7 @@ ROUNDS = (300, 1000, 2000)  # the last, the most a hint samples (widgets.hints.M
 # A choice that gave up at least this many of the game's stakes (:func:`unit`), beyond doubt, is so called.
 GRADES = (("blunder", 1.5), ("mistake", 0.5), ("inaccuracy", 0.2))
 VERDICTS = ("best", "good", "too close to call", "inaccuracy", "mistake", "blunder")
+GRADED = frozenset(name for name, _ in GRADES)
 
 
 @dataclass(frozen=True)
@@ -81,12 +82,12 @@ class HandReview:
     @property
     def given_up(self) -> float:
         """What the decisions gave up in all, counting only what they gave up beyond doubt."""
-        return sum(d.lost.mean for d in self.decisions if d.verdict in ("inaccuracy", "mistake", "blunder"))
+        return sum(d.lost.mean for d in self.decisions if d.verdict in GRADED)
 
     @property
     def costliest(self) -> Decision | None:
         """The decision that gave up most beyond doubt, if any did."""
-        graded = [d for d in self.decisions if d.verdict in ("inaccuracy", "mistake", "blunder")]
+        graded = [d for d in self.decisions if d.verdict in GRADED]
         return max(graded, key=lambda d: (d.lost.mean, -d.index)) if graded else None
 
 

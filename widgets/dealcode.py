@@ -261,7 +261,8 @@ def parse_deal_code(text: str, *, game: str | None = None, rules: Any = None) ->
     seats = values.get("c")
     n = seats if seats is not None else USUAL_SEATS[found_game]
     game_kit = kit(found_game)
-    most = game_kit.max_seats(game_kit.read_rules(found_game, read_rules))
+    game_rules = game_kit.read_rules(found_game, read_rules)
+    most = game_kit.max_seats(game_rules)
     if not 2 <= n <= most:
         raise DealCodeError(
             f"the number of seats must be from c2 to c{most}, all that {found_game} serves here (AMB-02), not c{n}"
@@ -286,7 +287,7 @@ def parse_deal_code(text: str, *, game: str | None = None, rules: Any = None) ->
     # Last, the engine itself must deal it: a kind of deal the game lacks, a pool it cannot hold. A code
     # without a pool is checked with one deal's stakes (a record's pool holds at least the dealer's).
     try:
-        pool = deal.pool if deal.pool is not None else game_kit.pool(game_kit.read_rules(found_game, read_rules), n)
+        pool = deal.pool if deal.pool is not None else game_kit.pool(game_rules, n)
         load(json.dumps(deal.record([f"Seat {i}" for i in range(n)], pool)))
     except RecordError as error:
         raise DealCodeError(f"the engine cannot deal this code: {error.field}: {error.message}") from None

@@ -81,8 +81,8 @@ def describe(action: Action, pam: Card | None = None) -> str:
     return action_label(action)
 
 
-def _unit(view: View) -> str:
-    rules = view.rules
+def unit_name(rules: object) -> str:
+    """What a game's figures count: "points" at the domino games scored in points, else "chips"."""
     return "points" if isinstance(rules, TileRules) and str(rules.domino_scoring) != "chips" else "chips"
 
 
@@ -92,7 +92,7 @@ def hint_for(player: SamplingPlayer[View], view: View) -> Hint:
     player.tries = effort.tries
     figures = estimate(player, view, seed=position_seed(view), width=WIDTH, least=effort.least, most=effort.most)
     why = reason(view, figures.choice, describe=lambda a: describe(a, pam).lower(), thumb_as_good=figures.first_as_good)
-    return Hint(figures, why, _unit(view), pam, player.caveat(view))
+    return Hint(figures, why, unit_name(view.rules), pam, player.caveat(view))
 
 
 def _signed(x: float) -> str:

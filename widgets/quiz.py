@@ -37,6 +37,7 @@ from loo.svg import share_drawings
 from widgets.board import board_html, pam_card
 from widgets.book import ExampleError, play_hand, record_of
 from widgets.hints import describe as describe_action
+from widgets.hints import unit_name
 from widgets.step_viewer import StepViewer
 from widgets.step_viewer import describe as describe_move
 
@@ -162,8 +163,7 @@ def _signed(x: float) -> str:
 
 
 def _unit(judged: Judged) -> str:
-    rules = judged.view.rules
-    return "points" if isinstance(rules, TileRules) and str(rules.domino_scoring) != "chips" else "chips"
+    return unit_name(judged.view.rules)
 
 
 def _value(e: Estimate, unit: str) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 from loo.review import ROUNDS, Decision, HandReview, review
 from widgets import hints
-from widgets.hints import describe
+from widgets.hints import describe, unit_name
 from widgets.law_refs import LAW_STYLE, with_law_refs
 
 ROUNDS_IN_BROWSER = (100, 400)
@@ -37,11 +37,6 @@ def weigh_hand(record: Any, seat: int) -> HandReview:
     return review(record, [seat], rounds=ROUNDS_IN_BROWSER if in_browser else ROUNDS, tries=hints.effort.tries)
 
 
-def _unit(record: Any) -> str:
-    scoring = getattr(record.rules, "domino_scoring", None)
-    return "points" if scoring is not None and str(scoring) != "chips" else "chips"
-
-
 def _item(d: Decision, unit: str, costliest: bool) -> str:
     chose = escape(describe(d.chosen))
     said = f"<b>{chose}</b>: {escape(VERDICT_WORDS[d.verdict])}."
@@ -58,7 +53,7 @@ def _item(d: Decision, unit: str, costliest: bool) -> str:
 
 def review_html(done: HandReview, record: Any) -> str:
     """The reader's weighed decisions as a labelled region: the summary, then each decision in order."""
-    unit = _unit(record)
+    unit = unit_name(record.rules)
     if not done.decisions:
         summary = "You had no choice to make in this hand."
     elif done.costliest is None:

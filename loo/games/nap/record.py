@@ -24,6 +24,7 @@ from loo.records import (
     read_table,
     replay_actions,
 )
+from loo.registry import entry
 
 # The verbs a Nap record may write (docs/records.md, Actions): the calling, the play, and the variants'
 # peep (with its exchange), Sir Garnet and purchase.
@@ -98,7 +99,7 @@ class NapRecord:
             garnet, stock = tuple(garnet_list), tuple(stock_list)
         else:
             hands, garnet, peep_card, stock = _read_cards(deal, rules, n)
-        actions = read_actions(obj, n, game="Nap", verbs=NAP_VERBS)
+        actions = read_actions(obj, n, game=entry(GAME).in_text, verbs=NAP_VERBS)
         return cls(rules, seats, dealer, pool, hands, stock, garnet, peep_card, seed, actions, "rules" in obj)
 
     def to_json(self) -> dict[str, Any]:
