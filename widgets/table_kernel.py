@@ -13,11 +13,18 @@ standard library's own SHA-2), and asyncio runs without ``ssl``. A kernel that d
 it: one whose games are saved on PostgreSQL (psycopg imports ``ssl``), or one whose server's
 request-details websocket is ``wss://`` (:mod:`widgets.request`).
 
+One thing more: a kernel's own log keeps to a line per error (:func:`quiet_kernel_log`). Its
+stderr is the server's terminal and log file, and ipykernel 7, told to shut down, closes its sockets
+and then tries to say "idle" on one of them: pyzmq wrote a 30-line traceback for that, now and then,
+at a table closed in the ordinary way.
+
 Everything else is ipykernel's own launch.
 """
 
 from __future__ import annotations
 
+import errno
+import logging
 import os
 import sys
 
@@ -39,7 +46,37 @@ def lean_modules(environ: dict[str, str] | os._Environ[str]) -> tuple[str, ...]:
     return NEVER if needs_tls(environ) else NEVER + OPENSSL
 
 
+# How pyzmq begins its line for an error in a socket's callback (tornado's "general" logger).
+ZMQ_CALLBACK = "Uncaught exception in ZMQStream callback"
+
+
+class OneLineAtMost(logging.Filter):
+    """pyzmq's callback errors in a table's kernel: none for a socket the kernel has itself closed
+    (``ENOTSOCK``, only ever while it shuts down), one line with the error's kind and words for any
+    other, never the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not (isinstance(record.msg, str) and record.msg.startswith(ZMQ_CALLBACK) and record.exc_info):
+            return True
+        kind, error = record.exc_info[0], record.exc_info[1]
+        if getattr(error, "errno", None) == errno.ENOTSOCK:
+            return False
+        record.msg = f"{record.getMessage()} ({kind.__name__ if kind else 'error'}: {error})"
+        record.args = ()
+        record.exc_info = None
+        record.exc_text = None
+        return True
+
+
+def quiet_kernel_log() -> None:
+    """Put :class:`OneLineAtMost` on the logger pyzmq writes its callback errors to (once)."""
+    general = logging.getLogger("tornado.general")
+    if not any(isinstance(f, OneLineAtMost) for f in general.filters):
+        general.addFilter(OneLineAtMost())
+
+
 def main() -> None:
+    quiet_kernel_log()
     for name in lean_modules(os.environ):
         sys.modules[name] = None  # type: ignore[assignment]
     from ipykernel import kernelapp

@@ -237,3 +237,46 @@ def test_the_class_table_gets_a_pool_of_its_size(size: int) -> None:
     assert pools["nap.ipynb"] == {"pool_size": size} and pools["three-card-loo.ipynb"] == {"pool_size": 1}
     assert pools["default"] == {"pool_size": 0}
     assert config.VoilaConfiguration.kernel_spec_manager_class is TableKernelSpecManager
+
+
+def test_a_table_kernel_logs_a_line_per_socket_error_and_none_for_its_own_closed_socket() -> None:
+    """ipykernel 7, told to shut down, closes its sockets and then says "idle" on one: pyzmq logged a
+    30-line traceback to the server's terminal for it (seen on CI). A table kernel drops that one (a
+    socket it closed itself) and keeps any other socket error to one line with its kind and words."""
+    import io
+    import logging
+
+    import zmq
+
+    from widgets.table_kernel import quiet_kernel_log
+
+    quiet_kernel_log()
+    quiet_kernel_log()  # installed once, however often asked
+    general = logging.getLogger("tornado.general")
+    written = io.StringIO()
+    handler = logging.StreamHandler(written)
+    general.addHandler(handler)
+    context = zmq.Context()
+    try:
+        closed = context.socket(zmq.PUSH)
+        closed.close()
+        try:
+            closed.send(b"")
+        except zmq.ZMQError:
+            general.error("Uncaught exception in ZMQStream callback", exc_info=True)
+        try:
+            raise zmq.ZMQError(zmq.EAGAIN)
+        except zmq.ZMQError:
+            general.error("Uncaught exception in ZMQStream callback", exc_info=True)
+        try:
+            raise ValueError("not pyzmq's")
+        except ValueError:
+            general.error("Something else", exc_info=True)
+    finally:
+        general.removeHandler(handler)
+        context.term()
+    lines = written.getvalue().splitlines()
+    assert lines[0] == "Uncaught exception in ZMQStream callback (ZMQError: Resource temporarily unavailable)"
+    assert lines[1] == "Something else" and "Traceback" in lines[2], "other loggers' lines are left as they were"
+    assert sum(1 for line in lines if line.startswith("Uncaught")) == 1
+    assert sum(1 for f in general.filters if type(f).__name__ == "OneLineAtMost") == 1
