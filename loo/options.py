@@ -31,11 +31,10 @@ from enum import Enum
 from typing import Any
 
 from loo.core.rules import RecordError, option_fields, option_key
+from loo.core.spec import GameSpec
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
-from loo.games.dominoes.rules import PRESETS as DOMINO_PRESETS
-from loo.games.dominoes.rules import DominoFirstDealMode, DominoLoneOpponentRule, DominoRules, DominoScoring
+from loo.games.dominoes.rules import DominoFirstDealMode, DominoLoneOpponentRule, DominoScoring
 from loo.games.loo.rules import (
-    PRESETS,
     ClubLawMiss,
     FirstDealMode,
     FiveCardLeadRules,
@@ -46,12 +45,10 @@ from loo.games.loo.rules import (
     Pam,
     PamBeCivil,
     RevokeReplay,
-    Rules,
 )
-from loo.games.nap.rules import PRESETS as NAP_PRESETS
-from loo.games.nap.rules import KittyMode, MiseryTrumps, NapRules
+from loo.games.nap.rules import KittyMode, MiseryTrumps
 from loo.laws import LAWS, source_name
-from loo.registry import GAMES, Family, UnknownGame, family
+from loo.registry import GAMES, UnknownGame, spec
 
 __all__ = [
     "GAME_NAMES",
@@ -148,12 +145,6 @@ _LABELS: Mapping[str, str] = {
     "domino_loo_cap": "Loo cap per player (0: none)",
     "domino_loo_fixed": "Loo is always the cap",
     "game_points": "Points for game",
-}
-# Where a domino option shares a card game's name but means something else.
-_DOMINO_LABELS: Mapping[str, str] = {
-    "deal_price": "Ante into an empty pool",
-    "lone_opponent_rule": "Dealer against a lone miss",
-    "first_deal_mode": "Deal into an empty pool",
 }
 
 _CHOICE_LABELS: Mapping[type[Enum], Mapping[str, str]] = {
@@ -277,17 +268,24 @@ class Option:
         return str(value.value) if isinstance(value, Enum) else value
 
 
-def _rules_class(game: str) -> type[Any]:
+def _label_of_class(cls: type[Any]) -> Mapping[str, str]:
+    """The option labels of the game whose rules are ``cls``, where its words differ from the card games'."""
+    return next((s.option_labels for s in (spec(g.name) for g in GAMES) if s.rules_class is cls), {})
+
+
+def _spec(game: str) -> GameSpec:
     try:
-        kind = family(game)
+        return spec(game)
     except UnknownGame as unknown:
         raise RecordError("game", str(unknown)) from None
-    return {Family.NAP: NapRules, Family.DOMINOES: DominoRules, Family.LOO: Rules}[kind]
+
+
+def _rules_class(game: str) -> type[Any]:
+    return _spec(game).rules_class
 
 
 def _all_presets(game: str) -> Mapping[str, Any]:
-    cls = _rules_class(game)
-    return NAP_PRESETS if cls is NapRules else DOMINO_PRESETS if cls is DominoRules else PRESETS
+    return _spec(game).presets
 
 
 def game_options(game: str) -> tuple[Option, ...]:
@@ -309,7 +307,7 @@ def _option(cls: type[Any], f: dataclasses.Field[Any], kind: type) -> Option:
     # A conflict or ambiguity entry lists every source on every side, card games and dominoes
     # alike; the option's own laws say more exactly who gives it, so they win when cited.
     own = tuple(law_id for law_id in laws if not law_id.startswith(("CF-", "AMB-")))
-    label = (_DOMINO_LABELS if cls is DominoRules else {}).get(f.name) or _LABELS.get(f.name)
+    label = _label_of_class(cls).get(f.name) or _LABELS.get(f.name)
     return Option(
         name=f.name,
         key=option_key(f.name),

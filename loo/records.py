@@ -27,7 +27,7 @@ from loo.games.loo.dealing import deal_cards
 from loo.games.loo.hand import LooHand
 from loo.games.loo.rules import FirstDealMode, Game, Rules
 from loo.games.loo.state import DealKind
-from loo.registry import GAMES, Family, UnknownGame, entry, family
+from loo.registry import GAMES, Family, UnknownGame, entry, spec
 
 FORMAT = "loo-record/1"
 OTHER_GAMES = tuple(g.name for g in GAMES if g.family is not Family.LOO)  # read by their own modules
@@ -433,23 +433,17 @@ def replay_actions(hand: H, actions: Sequence[Action]) -> H:
 
 
 def record_type(game: Any) -> Any:
-    """The record class that reads records of ``game``."""
+    """The record class that reads records of ``game`` (its descriptor's, :func:`loo.registry.spec`)."""
     try:
-        kind = family(game)
+        package = entry(game).package
     except UnknownGame:
-        kind = Family.LOO  # Record.from_json says what is wrong with the game's name
-    module = {Family.NAP: "loo.games.nap.record", Family.DOMINOES: "loo.games.dominoes"}.get(kind)
-    if module is None:
-        return Record
-    import importlib
-
+        return Record  # Record.from_json says what is wrong with the game's name
     try:
-        found = importlib.import_module(module)
-    except ModuleNotFoundError as error:
-        if error.name != module:
+        return spec(game).record_type()
+    except ModuleNotFoundError as error:  # a build of the engine without that game's package
+        if not (error.name or "").startswith(package):
             raise
         raise RecordError("game", f"{game!r} is not yet supported by this version of the engine") from None
-    return found.RECORD_TYPE
 
 
 def load(text: str | bytes) -> Any:

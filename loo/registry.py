@@ -3,7 +3,9 @@
 Each game has an entry (:class:`GameEntry`): its record name, its title for a reader, its family
 (the engine module that plays it: Loo's cards, Nap's, or dominoes), the seats its table sets out
 unless told otherwise, and its word in deal codes. The command line, the options, the record
-reader, the widgets and the deal codes all ask this module; adding a game starts here.
+reader, the widgets and the deal codes all ask this module; adding a game starts here. What differs
+between the games beyond that (their rules, records, pieces, words and parts to play them) each
+game package says once, in its descriptor (:func:`spec`, :class:`loo.core.spec.GameSpec`).
 
 >>> entry("domino-rounce").title, entry("domino-rounce").family is Family.DOMINOES
 ('Domino Rounce', True)
@@ -16,10 +18,15 @@ loo.registry.UnknownGame: unknown game 'whist'; the games are three-card-loo, fi
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
-__all__ = ["GAMES", "NAMES", "Family", "GameEntry", "UnknownGame", "entry", "family", "played_with_tiles"]
+if TYPE_CHECKING:
+    from loo.core.spec import GameSpec
+
+__all__ = ["GAMES", "NAMES", "Family", "GameEntry", "UnknownGame", "entry", "spec"]
 
 
 class UnknownGame(ValueError):
@@ -45,6 +52,13 @@ class GameEntry:
     code: str  # its word in a deal code (widgets.dealcode)
     in_text: str  # as a sentence names it ("a hand of three-card Loo")
 
+    spare: str = "miss"  # the spare hand a player may take instead of their own ("dummy" at Rounce)
+
+    @property
+    def package(self) -> str:
+        """The package that plays the game (its descriptor is that package's ``spec.SPEC``)."""
+        return f"loo.games.{self.family.value}"
+
     @property
     def pieces(self) -> str:
         """What the game is played with, in a plain word: "cards" or "tiles"."""
@@ -57,7 +71,7 @@ GAMES: tuple[GameEntry, ...] = (
     GameEntry("irish-loo", "Irish Loo", Family.LOO, 5, "il", "Irish Loo"),
     GameEntry("nap", "Napoleon (Nap)", Family.NAP, 4, "nap", "Nap"),
     GameEntry("domino-loo", "Domino Loo", Family.DOMINOES, 4, "dl", "Domino Loo"),
-    GameEntry("domino-rounce", "Domino Rounce", Family.DOMINOES, 4, "dr", "Domino Rounce"),
+    GameEntry("domino-rounce", "Domino Rounce", Family.DOMINOES, 4, "dr", "Domino Rounce", spare="dummy"),
 )
 NAMES: tuple[str, ...] = tuple(g.name for g in GAMES)
 _BY_NAME = {g.name: g for g in GAMES}
@@ -71,12 +85,9 @@ def entry(name: object) -> GameEntry:
     return found
 
 
-def family(name: object) -> Family:
-    """The family of the game called ``name`` (:class:`UnknownGame` if there is none)."""
-    return entry(name).family
-
-
-def played_with_tiles(name: object) -> bool:
-    """Whether ``name`` is a game of dominoes (False for a name that is no game)."""
-    found = _BY_NAME.get(name) if isinstance(name, str) else None
-    return found is not None and found.family is Family.DOMINOES
+def spec(name: object) -> GameSpec:
+    """The descriptor of the game called ``name`` (:class:`UnknownGame` if there is none). Only that
+    game's package is imported: its rules, not its hand or bots (see :mod:`loo.core.spec`)."""
+    module = importlib.import_module(f"{entry(name).package}.spec")
+    found: GameSpec = module.SPEC
+    return found

@@ -15,7 +15,7 @@ from loo.actions import Action
 from loo.cards import Card, Rank, Suit
 from loo.core.protocols import CallingView, DeclaringView, MissesView, MissView, Piece, TurnupView, View
 from loo.games.loo.rules import Game, Pam, Rules
-from loo.registry import played_with_tiles
+from loo.registry import spec
 from loo.svg import card_svg, hand_svg, tile_svg, tiles_svg
 from loo.tiles import Tile
 
@@ -142,7 +142,7 @@ def board_html(
     ``open_label`` follows the seat's name in the accessible name of a hand shown so.
     ``four_colour`` draws the cards of the four-colour deck.
     """
-    tiles = played_with_tiles(view.rules.game)
+    tiles = spec(str(view.rules.game)).piece == "tile"
 
     def face_down(size: int, label: str) -> str:
         return (

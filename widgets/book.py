@@ -30,14 +30,12 @@ from typing import TYPE_CHECKING, Any
 
 from loo import registry
 from loo.actions import Action, IllegalActionError
-from loo.cards import Card
 from loo.core.protocols import Hand
 from loo.core.rules import RecordError
 from loo.kits import kit
 from loo.options import GAME_NAMES
 from loo.records import record_type
-from loo.registry import Family, family
-from loo.tiles import Tile
+from loo.registry import spec
 from widgets.step_viewer import StepViewer
 
 if TYPE_CHECKING:
@@ -97,7 +95,7 @@ def play_hand(
     if len(who) != seats:
         raise ExampleError(f"names: {len(who)} names for {seats} seats")
     hand = the_kit.deal(rules, random.Random(seed), seats, dealer, stake, names=list(who))
-    piece = Tile.parse if family(game) is Family.DOMINOES else Card.parse
+    piece = spec(game).parse_piece
     for i, obj in enumerate(actions):
         try:
             hand.push(Action.from_record(dict(obj), where=f"actions[{i}]", seats=seats, piece=piece))

@@ -30,7 +30,7 @@ from loo.core.protocols import MissHand
 from loo.core.rules import RecordError
 from loo.kits import GAMES, kit
 from loo.options import GAME_NAMES, PRESET_LABELS
-from loo.registry import Family, entry, family
+from loo.registry import entry
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.book import NAMES, play_hand
 
@@ -104,7 +104,6 @@ def _section(game: str, hand: Any, seed: int, label: str) -> str:
     dealer = hand.dealer
     n = len(names)
     eldest = (dealer + 1) % n
-    domino = family(game) is Family.DOMINOES
     head = (
         f'<section class="deal" data-seed="{seed}" id="seed-{seed}">'
         f"<h1>{escape(GAME_NAMES[game])}: seed {seed}</h1>"
@@ -119,41 +118,56 @@ def _section(game: str, hand: Any, seed: int, label: str) -> str:
         pieces = hand.dealt[seat]
         body = _pieces(pieces, marks=marks) if pieces is not None else "<p>Sits out this deal: no cards.</p>"
         boxes.append(_box(f"{escape(names[seat])}{role}", body, seat=seat))
-    if domino:
-        trumps = f"face up all hand; trumps are the {NUMBER_PLURALS[hand.turnup.high]}, its higher end"
-        boxes.append(_box("The turn-up", _pieces([hand.turnup]), note=trumps, part="turnup"))
-        spare = "dummy" if hand.rules.dummies else "miss"
-        for i, miss in enumerate(hand.misses, start=1):
-            if len(hand.misses) == 1:
-                title, note = f"The {spare}", f"face down; the player who takes the {spare} gets these {len(miss)}"
-            else:
-                title = f"{spare.capitalize()} {i}"
-                note = f"face down; the {_ordinal(i)} player to take a {spare} gets these {len(miss)}"
-            boxes.append(_box(title, _pieces(miss), note=note, part=f"{spare}-{i}"))
-        unused = len(hand.stock) - sum(len(m) for m in hand.misses)
-        if unused:
-            boxes.append(f'<p class="note">The other {unused} tiles stay face down in the boneyard, unused.</p>')
-    elif family(game) is Family.NAP:
-        boxes.append('<p class="note">No card is turned up at Nap: the first card led makes its suit trumps.</p>')
-        if hand.garnet:
-            boxes.append(_box("Sir Garnet's extra hand", _pieces(hand.garnet), part="garnet"))
-        if hand.peep_card is not None:
-            boxes.append(_box("The peep card", _pieces([hand.peep_card]), part="peep"))
-        if hand.rules.purchase:
-            boxes.append(_stock(hand.stock, "cards bought are dealt from here in turn"))
-    else:
-        if hand.miss:
-            note = "face down beside the dealer; nobody looks at it"
-            boxes.append(_box("The miss", _pieces(hand.miss), note=note, part="miss"))
-        trumps = f"face up on the stock; trumps are {hand.turnup.suit.plural}"
-        boxes.append(_box("The turn-up", _pieces([hand.turnup], marks=marks), note=trumps, part="turnup"))
-        if game in _STOCK_DRAWN:
-            boxes.append(_stock(hand.stock, "exchanges are dealt from here in turn"))
+    boxes += _MIDDLE[entry(game).package](game, hand, marks)
     foot = (
         f'<p class="note">Made by Lanterloo from seed {seed}. The book\'s step-through of the same game, '
-        f"rules, players and seed starts from exactly these {'tiles' if domino else 'cards'}.</p>"
+        f"rules, players and seed starts from exactly these {entry(game).pieces}.</p>"
     )
     return head + "".join(boxes) + foot + "</section>"
+
+
+# What lies on the table beside the players' hands, drawn by each game package's own function.
+def _dominoes_middle(game: str, hand: Any, marks: dict[Card | Tile, str]) -> list[str]:
+    trumps = f"face up all hand; trumps are the {NUMBER_PLURALS[hand.turnup.high]}, its higher end"
+    boxes = [_box("The turn-up", _pieces([hand.turnup]), note=trumps, part="turnup")]
+    spare = entry(game).spare
+    for i, miss in enumerate(hand.misses, start=1):
+        if len(hand.misses) == 1:
+            title, note = f"The {spare}", f"face down; the player who takes the {spare} gets these {len(miss)}"
+        else:
+            title = f"{spare.capitalize()} {i}"
+            note = f"face down; the {_ordinal(i)} player to take a {spare} gets these {len(miss)}"
+        boxes.append(_box(title, _pieces(miss), note=note, part=f"{spare}-{i}"))
+    unused = len(hand.stock) - sum(len(m) for m in hand.misses)
+    if unused:
+        boxes.append(f'<p class="note">The other {unused} tiles stay face down in the boneyard, unused.</p>')
+    return boxes
+
+
+def _nap_middle(game: str, hand: Any, marks: dict[Card | Tile, str]) -> list[str]:
+    boxes = ['<p class="note">No card is turned up at Nap: the first card led makes its suit trumps.</p>']
+    if hand.garnet:
+        boxes.append(_box("Sir Garnet's extra hand", _pieces(hand.garnet), part="garnet"))
+    if hand.peep_card is not None:
+        boxes.append(_box("The peep card", _pieces([hand.peep_card]), part="peep"))
+    if hand.rules.purchase:
+        boxes.append(_stock(hand.stock, "cards bought are dealt from here in turn"))
+    return boxes
+
+
+def _loo_middle(game: str, hand: Any, marks: dict[Card | Tile, str]) -> list[str]:
+    boxes = []
+    if hand.miss:
+        note = "face down beside the dealer; nobody looks at it"
+        boxes.append(_box("The miss", _pieces(hand.miss), note=note, part="miss"))
+    trumps = f"face up on the stock; trumps are {hand.turnup.suit.plural}"
+    boxes.append(_box("The turn-up", _pieces([hand.turnup], marks=marks), note=trumps, part="turnup"))
+    if game in _STOCK_DRAWN:
+        boxes.append(_stock(hand.stock, "exchanges are dealt from here in turn"))
+    return boxes
+
+
+_MIDDLE = {"loo.games.loo": _loo_middle, "loo.games.nap": _nap_middle, "loo.games.dominoes": _dominoes_middle}
 
 
 def _ordinal(i: int) -> str:

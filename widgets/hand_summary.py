@@ -13,8 +13,7 @@ from html import escape
 from typing import Any
 
 from loo.core.protocols import Piece, Settlement
-from loo.registry import Family, family
-from loo.tiles import Tile
+from loo.registry import spec
 from widgets.board import piece_html
 from widgets.chips import HandLine, seat_words, signed
 from widgets.model import TableModel
@@ -63,10 +62,8 @@ def settlement_words(settlement: Settlement, names: Sequence[str], reader: int, 
 
 
 def _pieces(texts: Sequence[str], game: str) -> list[Piece]:
-    from loo.cards import Card
-
-    tiles = family(game) is Family.DOMINOES
-    return [Tile.parse(t) if tiles else Card.parse(t) for t in texts]
+    parse = spec(game).parse_piece
+    return [parse(t) for t in texts]
 
 
 def summary_html(model: TableModel, *, four_colour: bool = False) -> str:

@@ -44,7 +44,7 @@ from loo.core.rules import RecordError
 from loo.core.sampling import SamplingPlayer
 from loo.kits import kit
 from loo.records import load, record_type, replay_actions
-from loo.registry import Family, family
+from loo.registry import spec
 from loo.tiles import Tile
 from widgets.chips import HandLine, hand_lines
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
@@ -496,7 +496,8 @@ class TableModel(SavingTable, traitlets.HasTraits):
             self._settle()
 
     def _piece(self, text: str) -> Card | Tile:
-        return Tile.parse(text) if family(self.game) is Family.DOMINOES else Card.parse(text)
+        piece: Card | Tile = spec(self.game).parse_piece(text)
+        return piece
 
     def _settle(self) -> None:
         """Book the finished hand in the ledger once, keeping what it was so a take-back can unbook it."""

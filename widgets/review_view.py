@@ -48,7 +48,7 @@ def _item(d: Decision, unit: str, costliest: bool) -> str:
     colour = VERDICT_COLOURS.get(d.verdict)
     style = f' style="border-left:4px solid {colour};padding-left:6px"' if colour else ""
     mark = ' class="loo-review-costliest"' if costliest else ""
-    return f"<li{mark}{style} data-action=\"{d.index}\">{said}</li>"
+    return f'<li{mark}{style} data-action="{d.index}">{said}</li>'
 
 
 def review_html(done: HandReview, record: Any) -> str:

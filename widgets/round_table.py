@@ -18,7 +18,7 @@ from html import escape
 
 from loo.cards import Card
 from loo.core.protocols import CallingView, MissesView, MissView, Piece, TurnupView, View
-from loo.registry import played_with_tiles
+from loo.registry import spec
 from loo.svg import hand_svg, tiles_svg
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import NAP_CONTRACTS, has_pool, pam_card, piece_html, piece_name, pieces_html, seat_marks
@@ -90,7 +90,7 @@ def _seat_html(
 ) -> str:
     marks = seat_marks(view, p, seat, len(names))
     if p == seat and view.put_out and view.settlement is None:  # what the reader changed (exchanged, discarded)
-        noun = "tile" if played_with_tiles(view.rules.game) else "card"
+        noun = spec(str(view.rules.game)).piece
         count = len(view.put_out)
         marks.insert(-1 if view.to_act == p else len(marks), f"put out {count} {noun}{'s' if count != 1 else ''}")
     who = f"{names[p]} (you)" if p == seat else names[p]
@@ -185,7 +185,7 @@ def round_board_html(
     the middle (the last trick, when asked for), neither of which moves anything else on the cloth;
     the other arguments are :func:`widgets.board.board_html`'s.
     """
-    tiles = played_with_tiles(view.rules.game)
+    tiles = spec(str(view.rules.game)).piece == "tile"
     at = places(len(names), seat)
     sides = []
     for where in SIDES:

@@ -72,6 +72,7 @@ def typed_code(text: str) -> str | None:
         return None
     return code
 
+
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS seats (
     table_id   TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,

@@ -46,8 +46,9 @@ from typing import Any
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
 from loo.core.protocols import GameRecord, Hand, TrickRecord
+from loo.core.spec import GameSpec
 from loo.records import load, read_header, record_type
-from loo.registry import GAMES, played_with_tiles
+from loo.registry import GAMES, NAMES, entry, spec
 from loo.svg import share_drawings
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import action_label, board_html
@@ -115,6 +116,11 @@ def _noun(pieces: Sequence[Any]) -> str:
     return "tile" if pieces and isinstance(pieces[0], Tile) else "card"
 
 
+def _spec(game: str) -> GameSpec:
+    """The game's descriptor; Loo's where no game is named."""
+    return spec(game if game in NAMES else "three-card-loo")
+
+
 def describe(
     action: Action, names: Sequence[str], *, game: str = "", leading: bool = False, viewer: int | None = None
 ) -> str:
@@ -138,8 +144,8 @@ def describe(
     sees = viewer is None or viewer == action.seat
     if verb == "declare":
         if value == "miss":
-            return f"{who} takes the {'dummy' if game == 'domino-rounce' else 'miss'}"
-        dropping = "drops out" if played_with_tiles(game) else "throws up"  # the domino sources' word (DL-DECL)
+            return f"{who} takes the {entry(game).spare if game in NAMES else 'miss'}"
+        dropping = _spec(game).throw_words
         return {"stand": f"{who} stands", "throw": f"{who} {dropping}"}.get(value, f"{who}: {action_label(action)}")
     if verb == "play":
         said = f", calling {NUMBER_PLURALS[action.suit]}" if action.suit is not None else ""
@@ -152,7 +158,7 @@ def describe(
             return f"{who} goes Nap"
         return f"{who} calls {CALL_WORDS.get(value, value)}"
     if verb == "for-pool":
-        return f"{who} plays {'' if played_with_tiles(game) else 'the miss '}for the pool"
+        return f"{who} plays {_spec(game).for_pool_words}"
     if verb == "take-turnup":
         noun = "card" if isinstance(value, Card) else "tile"
         return f"{who} takes the turn-up, discarding {_the([value]) if sees else f'a {noun} face down'}"

@@ -111,7 +111,6 @@ def give_back_memory() -> None:
         pass
 
 
-
 def _one(params: dict[str, list[str]], key: str) -> str | None:
     values = params.get(key)
     return values[-1] if values else None

@@ -24,7 +24,7 @@ from loo.actions import Action
 from loo.cards import Card
 from loo.core.protocols import TileRules, View
 from loo.records import MAX_RECORD_CHARS
-from loo.registry import played_with_tiles
+from loo.registry import spec
 from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import LIST_VERBS, action_label, pam_card, piece_name
 from widgets.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, sheet_in_page, tile_class
@@ -202,7 +202,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self._keys = lean(ipw.HTML, f'<p class="loo-keys" style="font-size:12px;color:#555">{escape(KEYS_HELP)}</p>')
         self.watching = Watching(self)  # the moves laid out one by one, the last trick, the finished hand
         # The deck's options mean nothing for tiles: a domino table does not offer them.
-        display = [self.watching.pace] if played_with_tiles(model.game) else [self._four_colour, self._text_only]
+        display = [self._four_colour, self._text_only] if spec(model.game).deck_options else [self.watching.pace]
         controls = [self._undo, self._hint, self._why, self.watching.last, self._next, self._new_game, self._teaching]
         controls = [w for w in controls if w is not None]
         super().__init__(

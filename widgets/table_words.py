@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from loo.actions import Action
 from loo.core.protocols import DeclaringView, MissView, View
-from loo.games.nap.rules import NapRules
 from loo.laws import cite
+from loo.registry import spec
 
 __all__ = ["cited", "offered"]
-
-_NAP_OPTIONS = {"peep": "peep", "garnet": "sir_garnet", "purchase": "purchase"}
-_NAP_CALLS = {"misery": "misery", "wellington": "wellington"}
 
 
 def offered(action: Action, view: View) -> bool:
@@ -29,13 +26,7 @@ def offered(action: Action, view: View) -> bool:
     if action.verb == "declare" and action.value == "miss" and isinstance(view, MissView):
         taken = isinstance(view, DeclaringView) and ("miss" in view.declared or view.for_pool)
         return view.miss_left > 0 or taken
-    if isinstance(rules, NapRules):
-        option = _NAP_OPTIONS.get(str(action.verb)) or (
-            _NAP_CALLS.get(str(action.value)) if action.verb == "call" else None
-        )
-        if option is not None:
-            return bool(getattr(rules, option))
-    return True
+    return spec(str(rules.game)).offered(rules, action)
 
 
 def cited(law_id: str) -> str:

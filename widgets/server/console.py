@@ -533,6 +533,7 @@ class ConsoleTable(ConsoleHandler):
         )
         return title, refresh + sheet + projector + nav + board + seats
 
+
 class ConsoleFreeSeat(ConsoleHandler):
     """``POST /console/table/<id>/free``: a shared table's seat freed for the next browser to open its link."""
 

@@ -72,18 +72,18 @@ def test_fast_play_is_legal_play(
 
 
 def test_simulate_with_random_bots_uses_the_fast_path_and_agrees_in_distribution(monkeypatch: object) -> None:
-    import loo.kits
+    import loo.games.loo.simulate
     from loo.cli import simulate
     from loo.core.bots import RandomBot
 
     calls = []
-    real = loo.kits.play_random_hand
+    real = loo.games.loo.simulate.play_random_hand
 
     def counting(*args: object, **kwargs: object) -> object:
         calls.append(1)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(loo.kits, "play_random_hand", counting)  # type: ignore[attr-defined]
+    monkeypatch.setattr(loo.games.loo.simulate, "play_random_hand", counting)  # type: ignore[attr-defined]
     rules = Rules.preset("peel")
     fast = simulate(rules, [RandomBot() for _ in range(4)], hands=6000, rng=random.Random(3))
     assert len(calls) == 6000
