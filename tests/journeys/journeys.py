@@ -153,7 +153,7 @@ TABLE_STATE = (
     "(_a, doc, win) => JSON.stringify({buttons: [...doc.querySelectorAll('.loo-choices button')].map((b) =>"
     " [b.innerText, !!b.dataset.stale, b.disabled, b.getClientRects().length > 0]),"
     " playing: !!doc.querySelector('.loo-playing'), status: (doc.querySelector('.loo-status') || {}).innerText,"
-    " log: (win.lanterlooLog || []).slice(-12)})"
+    " log: (win.lanterlooLog || []).slice(-12), sent: win.lanterlooSent, idle: win.lanterlooIdle})"
 )
 
 
