@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from loo.core.rules import RecordError, option_fields, option_key
+from loo.core.rules import RecordError, RevokeReplay, option_fields, option_key
 from loo.core.spec import GameSpec
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.games.dominoes.rules import DominoFirstDealMode, DominoLoneOpponentRule, DominoScoring
@@ -44,7 +44,6 @@ from loo.games.loo.rules import (
     MissPosition,
     Pam,
     PamBeCivil,
-    RevokeReplay,
 )
 from loo.games.nap.rules import KittyMode, MiseryTrumps
 from loo.laws import LAWS, source_name

@@ -13,7 +13,7 @@ import dataclasses
 import re
 import typing
 from collections.abc import Callable
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, TypeVar
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "MAX_MESSAGE_CHARS",
     "MAX_OPTION_NUMBER",
     "RecordError",
+    "RevokeReplay",
     "clip",
     "clip_input",
     "option_fields",
@@ -61,6 +62,14 @@ def clip_input(message: str) -> str:
     (137, "99,922 characters cut]…xxxxxxxxxxxxxxxxxxxxxxxxxx'")
     """
     return clip(_LONG_WORD.sub(lambda word: clip(word.group(), MAX_FIELD_CHARS), message), MAX_MESSAGE_CHARS)
+
+
+class RevokeReplay(StrEnum):
+    """CF-19, for every card game with a table mode: after an irregularity, is the hand replayed at
+    once or only when claimed?"""
+
+    MANDATORY = "mandatory"  # 000 pp.21-22
+    ON_DEMAND = "on-demand"  # 002 law 16
 
 
 class RecordError(ValueError):

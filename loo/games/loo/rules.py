@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from loo.core.rules import RecordError, option_fields, option_key, read_rules, rules_to_record
+from loo.core.rules import RecordError, RevokeReplay, option_fields, option_key, read_rules, rules_to_record
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 
 
@@ -94,13 +94,6 @@ class LoneOpponentRule(StrEnum):
     PEEL = "peel"  # L3-DLR-02..04: stand, take the miss, or play the miss for the pool
     EW_CONCEDE = "ew-concede"  # L3-DLR-05: play, or give up the stakes
     ENC_LAST_PLAYER = "enc-last-player"  # L3-DLR-06 read as AMB-07
-
-
-class RevokeReplay(StrEnum):
-    """CF-19: after an irregularity in table mode, is the hand replayed at once or only on claim?"""
-
-    MANDATORY = "mandatory"  # 000 pp.21-22
-    ON_DEMAND = "on-demand"  # 002 law 16
 
 
 class Pam(StrEnum):

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from loo.actions import Action, IllegalActionError
 from loo.core.hand import Phase
-from loo.games.loo.rules import LooMode, RevokeReplay
+from loo.core.rules import RevokeReplay
+from loo.games.loo.rules import LooMode
 from loo.games.loo.state import PLAY_CLAIMS, PRE_PLAY_CLAIMS, LooHandBase, Offence
 
 __all__ = ["TableMode"]

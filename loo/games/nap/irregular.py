@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from loo.actions import Action, IllegalActionError
 from loo.cards import Card
-from loo.games.loo.rules import RevokeReplay
+from loo.core.rules import RevokeReplay
 from loo.games.nap.rules import NAP
 from loo.games.nap.state import NapOffence, NapPhase
 from loo.reasons import Reason

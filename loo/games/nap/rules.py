@@ -16,8 +16,7 @@ from typing import Any
 
 from loo.actions import CALLS
 from loo.cards import Card, full_pack
-from loo.core.rules import RecordError, option_key, read_rules, rules_to_record
-from loo.games.loo.rules import RevokeReplay
+from loo.core.rules import RecordError, RevokeReplay, option_key, read_rules, rules_to_record
 
 GAME = "nap"
 

@@ -8,8 +8,9 @@ import pytest
 
 from loo.actions import IllegalActionError
 from loo.core.hand import Phase
+from loo.core.rules import RevokeReplay
 from loo.games.loo.game import LooGame
-from loo.games.loo.rules import RevokeReplay, Rules
+from loo.games.loo.rules import Rules
 from tests.helpers.loo_helpers import act, make, push
 
 BASE = "AS 10H 2C | KD QD 3S | 9C 8C 7H | JH 5S 4D | 6C 6D 6H"

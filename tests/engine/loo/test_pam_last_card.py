@@ -14,8 +14,9 @@ import pytest
 
 from loo.actions import Action
 from loo.cards import Card
+from loo.core.rules import RevokeReplay
 from loo.games.loo.hand import LooHand
-from loo.games.loo.rules import PamBeCivil, RevokeReplay
+from loo.games.loo.rules import PamBeCivil
 from loo.records import check
 from tests.helpers.loo_helpers import legal, make, push, run_cli
 

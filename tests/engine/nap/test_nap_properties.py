@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from loo.actions import CALLS, Action, IllegalActionError
 from loo.cards import Card, full_pack
-from loo.games.loo.rules import RevokeReplay
+from loo.core.rules import RevokeReplay
 from loo.games.nap.game import NapGame
 from loo.games.nap.hand import NapHand
 from loo.games.nap.record import NapRecord
