@@ -1,7 +1,7 @@
 """The book's studies, timed at the sizes chapter 13 uses: ``python bench/studies.py`` (``taskset -c 0`` for one core).
 
-Runs each study of loo.studies exactly as book/numbers.md does (sizes and seeds from
-loo.studies.BOOK) and prints its wall time, its processor time (which other work on a shared
+Runs each study of loo.analysis.studies exactly as book/numbers.md does (sizes and seeds from
+loo.analysis.studies.BOOK) and prints its wall time, its processor time (which other work on a shared
 machine does not inflate), its rate, and its headline estimate, then the totals. The whole page
 must execute in under 60 seconds on one core; the studies are most of that.
 ``--scale 0.5`` runs every study at half the book's size (for a quick look).
@@ -18,7 +18,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from loo.studies import BOOK, NAP_KINDS, eldest_miss_sweep, nap_hands, nap_study, pool_growth_study
+from loo.analysis.studies import BOOK, NAP_KINDS, eldest_miss_sweep, nap_hands, nap_study, pool_growth_study
 
 BUDGET = 60.0  # seconds: the page's limit on one core
 

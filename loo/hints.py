@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.core.protocols import View
 from loo.core.spec import Advice, GameSpec
 from loo.registry import UnknownGame, spec

@@ -4,7 +4,7 @@ The rules dataclasses (:class:`loo.games.loo.rules.Rules`, :class:`loo.games.nap
 :class:`loo.games.dominoes.rules.DominoRules`) document each option in its field's metadata with the
 law IDs of the catalogue it settles. This module reads that metadata once and adds what a reader needs
 to choose: a short label in the game's own words, a label for each enumerated value, and the
-source texts behind each option, found by looking its law IDs up in :mod:`loo.laws`. Presets are
+source texts behind each option, found by looking its law IDs up in :mod:`loo.core.laws`. Presets are
 labelled after their source.
 
 >>> [o.key for o in game_options("irish-loo")][:3]
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from loo.core.laws import LAWS, source_name
 from loo.core.rules import RecordError, RevokeReplay, option_fields, option_key
 from loo.core.spec import GameSpec
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
@@ -46,7 +47,6 @@ from loo.games.loo.rules import (
     PamBeCivil,
 )
 from loo.games.nap.rules import KittyMode, MiseryTrumps
-from loo.laws import LAWS, source_name
 from loo.registry import GAMES, UnknownGame, spec
 
 __all__ = [

@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from loo.actions import VERBS, Action, IllegalActionError, Verb
-from loo.cards import Card, CardError
+from loo.core.actions import VERBS, Action, IllegalActionError, Verb
+from loo.core.cards import Card, CardError
 from loo.core.hand import TrickHand
 from loo.core.rules import RecordError
 from loo.games.loo.dealing import deal_cards

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.core.estimates import Estimate, estimate, position_seed
 from loo.core.protocols import Hand, View
 from loo.core.sampling import SamplingPlayer

@@ -21,13 +21,14 @@ from collections.abc import Sequence
 from html import escape
 from typing import Protocol
 
-from loo.cards import Card, Hand, Rank, Suit
+from loo.core.cards import Card, Hand, Rank, Suit
 from loo.core.drawers import register
-from loo.tiles import Tile
+from loo.core.tiles import Tile
 
 
 class DrawnDeal(Protocol):
-    """What :func:`deal_html` reads of a deal (:class:`loo.deal.Deal` is one): drawing knows no game's deal."""
+    """What :func:`deal_html` reads of a deal (:class:`loo.games.loo.dealing.Deal` is one): drawing knows
+    no game's deal."""
 
     @property
     def hands(self) -> Sequence[Hand]: ...

@@ -355,9 +355,9 @@ BROWSER_FOLDERS = [Path(__file__).resolve().parent / name for name in ("browser"
 @pytest.hookimpl(trylast=True)  # after pytest's own, which groups the items by a parameter of playwright's
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A ``law`` marker names catalogue laws (``@pytest.mark.law("L3-PLAY-03")``): an ID that is not in
-    ``loo.laws.LAWS``, or a marker with no ID, stops the run before any test runs. Then the files are
+    ``loo.core.laws.LAWS``, or a marker with no ID, stops the run before any test runs. Then the files are
     put in the order the test processes take them (:func:`_file_order`)."""
-    from loo.laws import LAWS
+    from loo.core.laws import LAWS
 
     bad = []
     for item in items:

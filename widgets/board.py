@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from loo.actions import Action
-from loo.cards import Card, Rank, Suit
+from loo.core.actions import Action
+from loo.core.cards import Card, Rank, Suit
 from loo.core.protocols import CallingView, DeclaringView, MissesView, MissView, Piece, TurnupView, View
+from loo.core.tiles import Tile
 from loo.games.loo.rules import Game, Pam, Rules
 from loo.registry import spec
 from loo.svg import card_svg, hand_svg, tile_svg, tiles_svg
-from loo.tiles import Tile
 
 DECLARATIONS = {"stand": "Stand", "miss": "Take the miss", "throw": "Throw up"}
 CALLS = {"pass": "Pass", "misery": "Misery", "nap": "Nap", "wellington": "Wellington"}

@@ -29,7 +29,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from loo import registry
-from loo.actions import Action, IllegalActionError
+from loo.core.actions import Action, IllegalActionError
 from loo.core.protocols import Hand
 from loo.core.rules import RecordError
 from loo.kits import kit

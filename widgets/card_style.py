@@ -34,9 +34,9 @@ import os
 from functools import cache
 from urllib.parse import quote
 
-from loo.cards import Card, full_pack
+from loo.core.cards import Card, full_pack
+from loo.core.tiles import Tile, full_set
 from loo.svg import back_svg, card_svg, tile_back_svg, tile_svg
-from loo.tiles import Tile, full_set
 
 TEXT_ONLY_CLASS = "loo-text-only"
 """On a container, its pieces show as ordinary buttons labelled with their names, with no picture."""

@@ -25,13 +25,13 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from loo.cards import Card
+from loo.core.cards import Card
 from loo.core.protocols import MissHand
 from loo.core.rules import RecordError
+from loo.core.tiles import NUMBER_PLURALS, Tile
 from loo.kits import GAMES, kit
 from loo.options import GAME_NAMES, PRESET_LABELS
 from loo.registry import entry
-from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.book import NAMES, play_hand
 
 __all__ = ["deal_sheet", "download_link", "piece_text", "sheet_preview"]

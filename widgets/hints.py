@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from loo.actions import Action
-from loo.cards import Card
+from loo.core.actions import Action
+from loo.core.cards import Card
 from loo.core.estimates import Estimate, Estimates, estimate, position_seed
 from loo.core.protocols import TileRules, View
 from loo.core.sampling import SamplingPlayer
+from loo.core.tiles import NUMBER_PLURALS
 from loo.hints import reason
-from loo.tiles import NUMBER_PLURALS
 from widgets.board import LIST_VERBS, action_label, pam_card, piece_name
 
 __all__ = ["Hint", "describe", "hint_for", "hint_html", "hint_words"]

@@ -4,7 +4,7 @@ A citation used to be an ID and source codes in brackets, its words only in a ``
 tooltip, which a touch screen never shows). :func:`law_ref_html` makes it a ``<details>`` element
 instead: its ``<summary>`` (the law's ID) is a control a tap, a click or the keyboard (Tab, then
 Enter or Space) opens, and the small panel it opens says the law in the project's catalogue
-(:mod:`loo.laws`), names each source by its title (``Peel, Round Games with Cards, p.20`` rather
+(:mod:`loo.core.laws`), names each source by its title (``Peel, Round Games with Cards, p.20`` rather
 than ``000``) and links the law's row in the book's index of laws. A second tap closes it; at a
 table the page's script (``table-keys.js``) also closes it on Escape or on a tap elsewhere.
 
@@ -29,7 +29,7 @@ import os
 import re
 from html import escape
 
-from loo.laws import LAWS, Status, law, source_name
+from loo.core.laws import LAWS, Status, law, source_name
 
 __all__ = ["LAW_STYLE", "index_address", "law_ref_html", "source_titles", "with_law_refs"]
 

@@ -37,15 +37,15 @@ from typing import Any
 
 import traitlets
 
-from loo.actions import Action, IllegalActionError
-from loo.cards import Card
+from loo.core.actions import Action, IllegalActionError
+from loo.core.cards import Card
 from loo.core.protocols import Hand, MissHand, Piece, PointsGame, View
 from loo.core.rules import RecordError
 from loo.core.sampling import SamplingPlayer
+from loo.core.tiles import Tile
 from loo.kits import kit
 from loo.records import load, record_type, replay_actions
 from loo.registry import spec
-from loo.tiles import Tile
 from widgets.chips import HandLine, hand_lines
 from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.hints import Hint, hint_for

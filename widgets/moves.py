@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.core.protocols import Hand, TrickRecord, View
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from loo.cards import Card
-from loo.reasons import Reason
+from loo.core.cards import Card
+from loo.core.reasons import Reason
 from widgets.board import piece_html
 from widgets.chips import HandLine
 from widgets.law_refs import LAW_STYLE, law_ref_html

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.core.estimates import Estimate, Estimates, estimate, position_seed
 from loo.core.protocols import Hand, TileRules, View
 from loo.hints import reason

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from loo.cards import Card
+from loo.core.cards import Card
 from loo.core.protocols import CallingView, MissesView, MissView, Piece, TurnupView, View
+from loo.core.tiles import NUMBER_PLURALS, Tile
 from loo.registry import spec
 from loo.svg import hand_svg, tiles_svg
-from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import NAP_CONTRACTS, has_pool, pam_card, piece_html, piece_name, pieces_html, seat_marks
 
 SIDES = ("left", "top", "right")

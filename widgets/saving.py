@@ -34,10 +34,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
-from loo.actions import Action, IllegalActionError
-from loo.cards import Card
+from loo.core.actions import Action, IllegalActionError
+from loo.core.cards import Card
 from loo.core.rules import RecordError
-from loo.tiles import Tile
+from loo.core.tiles import Tile
 from widgets.dealcode import DealCodeError, parse_deal_code
 from widgets.journal import START, Event, Journals, StaleTable, StoreError
 from widgets.save_writer import Done, SaveWriter

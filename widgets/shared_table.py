@@ -25,7 +25,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.core.protocols import Piece
 from widgets.dealcode import DealCode
 from widgets.journal import START, Event, Journals, Saved, StaleTable

@@ -26,7 +26,7 @@ which is what a table needs while a hand is still being played: no other piece r
 True
 
 A record that cannot be read raises the engine's :class:`~loo.core.rules.RecordError`, naming the
-field at fault; an action the laws refuse raises :class:`~loo.actions.IllegalActionError` with
+field at fault; an action the laws refuse raises :class:`~loo.core.actions.IllegalActionError` with
 ``index`` set to its place in ``actions``. Neither is caught here.
 
 >>> StepViewer({**rec, "dealer": 9})
@@ -43,14 +43,14 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from loo.actions import Action, IllegalActionError
-from loo.cards import Card
+from loo.core.actions import Action, IllegalActionError
+from loo.core.cards import Card
 from loo.core.protocols import GameRecord, Hand, TrickRecord
 from loo.core.spec import GameSpec
+from loo.core.tiles import NUMBER_PLURALS, Tile
 from loo.records import load, read_header, record_type
 from loo.registry import GAMES, NAMES, entry, spec
 from loo.svg import share_drawings
-from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import action_label, board_html
 from widgets.step_drawing import CALL_WORDS, face_up_board, miss_html, set_aside_html, settlement_html, trick_html
 
@@ -135,7 +135,7 @@ def describe(
     'Ben takes the miss'
     >>> describe(Action.declare(1, "throw"), ["Ann", "Ben", "Cat"], game="domino-loo")
     'Ben drops out'
-    >>> from loo.cards import parse_cards
+    >>> from loo.core.cards import parse_cards
     >>> describe(Action.exchange(0, parse_cards("4H KS")), ["Ann", "Ben"], viewer=1)
     'Ann exchanges two cards'
     """
@@ -379,7 +379,7 @@ class StepViewer:
     ``start`` is the step shown first (the deal unless given).
 
     Raises :class:`~loo.core.rules.RecordError` (naming the field) for a record that cannot be read,
-    :class:`~loo.actions.IllegalActionError` (with ``index``) for an action the laws refuse, and
+    :class:`~loo.core.actions.IllegalActionError` (with ``index``) for an action the laws refuse, and
     :class:`ValueError` for a commentary key or a seat that is not in the hand.
     """
 

@@ -20,12 +20,12 @@ from urllib.parse import quote
 
 import ipywidgets as ipw
 
-from loo.actions import Action
-from loo.cards import Card
+from loo.core.actions import Action
+from loo.core.cards import Card
 from loo.core.protocols import TileRules, View
+from loo.core.tiles import NUMBER_PLURALS, Tile
 from loo.records import MAX_RECORD_CHARS
 from loo.registry import spec
-from loo.tiles import NUMBER_PLURALS, Tile
 from widgets.board import LIST_VERBS, action_label, pam_card, piece_name
 from widgets.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, sheet_in_page, tile_class
 from widgets.chips import result_words

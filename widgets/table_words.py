@@ -8,9 +8,9 @@ Stand) is listed with its reason.
 
 from __future__ import annotations
 
-from loo.actions import Action
+from loo.core.actions import Action
+from loo.core.laws import cite
 from loo.core.protocols import DeclaringView, MissView, View
-from loo.laws import cite
 from loo.registry import spec
 
 __all__ = ["cited", "offered"]

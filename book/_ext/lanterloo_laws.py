@@ -3,7 +3,7 @@
 - ``{law}`L3-PLAY-04``` renders the ID as a link to its row in the index of laws, with the law's
   one-line statement and its sources, named by title, as the link's title; ``_static/law-popover.js``
   turns that into a popover that opens on a tap, a click or the keyboard (a title alone shows only
-  to a mouse that hovers), with the index one link further. An ID the engine's catalogue (``loo.laws``) does not
+  to a mouse that hovers), with the index one link further. An ID the engine's catalogue (``loo.core.laws``) does not
   know is a build warning, so ``-W`` fails the build on a mistyped law.
 - ``:::{law-index}`` (used once, on the index page) becomes a table per section of the catalogue: every
   law's ID, statement, status and sources, the pages of the book that cite it with the role, the
@@ -32,7 +32,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
-from loo.laws import LAWS, Status, source_name
+from loo.core.laws import LAWS, Status, source_name
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ def law_role(
 ) -> tuple[list[nodes.Node], list[nodes.system_message]]:
     law_id = text.strip()
     if law_id not in LAWS:
-        message = inliner.reporter.warning(f"unknown law ID {law_id!r} (not in loo.laws)", line=lineno)
+        message = inliner.reporter.warning(f"unknown law ID {law_id!r} (not in loo.core.laws)", line=lineno)
         return [nodes.literal(rawtext, law_id)], [message]
     env = inliner.document.settings.env
     uses: dict[str, set[str]] = env.lanterloo_law_uses if hasattr(env, "lanterloo_law_uses") else {}

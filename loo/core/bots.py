@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.core.protocols import View
 
 __all__ = ["RandomBot", "legal_choices"]

@@ -1,6 +1,6 @@
 """How a card, a hand or a tile draws itself in a notebook (Jupyter's ``_repr_svg_``).
 
-The vocabulary (:mod:`loo.cards`, :mod:`loo.tiles`) asks :func:`drawn`; the drawing module
+The vocabulary (:mod:`loo.core.cards`, :mod:`loo.core.tiles`) asks :func:`drawn`; the drawing module
 (:mod:`loo.svg`, which the package ``loo`` imports) says how with :func:`register`. So the pieces never
 import their drawing, and the drawing imports the pieces: one direction, no circle.
 

@@ -34,11 +34,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from loo.actions import Action
-from loo.cards import Card
+from loo.core.actions import Action
+from loo.core.cards import Card
 from loo.core.protocols import View
 from loo.core.sampling import SamplingPlayer
-from loo.tiles import Tile
+from loo.core.tiles import Tile
 
 __all__ = ["Estimate", "Estimates", "estimate", "position_seed", "position_text"]
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol, Self, TypeVar
 
-from loo.actions import Action, IllegalActionError
-from loo.cards import Card
+from loo.core.actions import Action, IllegalActionError
+from loo.core.cards import Card
 
 __all__ = ["Explanation", "Phase", "PoolSettled", "Trick", "TrickHand", "made_quickly", "pool_record"]
 
@@ -95,7 +95,7 @@ class Explanation:
 
     def cite(self) -> str:
         """The law with its sources, e.g. ``L3-PLAY-03 (Peel p.21; Enquire Within §97.ix)``."""
-        from loo.laws import cite
+        from loo.core.laws import cite
 
         return cite(self.law)
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from loo.cards import Card, Rank, full_pack
+from loo.core.cards import Card, Rank, full_pack
 
 __all__ = ["ChipLedger", "Entry", "cut_for_deal", "cut_value"]
 

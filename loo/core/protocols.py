@@ -25,10 +25,10 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
-from loo.actions import Action
-from loo.cards import Card, Suit
-from loo.reasons import Reason
-from loo.tiles import Tile
+from loo.core.actions import Action
+from loo.core.cards import Card, Suit
+from loo.core.reasons import Reason
+from loo.core.tiles import Tile
 
 if TYPE_CHECKING:
     from loo.core.hand import Explanation
@@ -236,7 +236,7 @@ class Hand(Protocol):
         ...
 
     def push(self, action: Action) -> None:
-        """Take ``action``, or raise :class:`~loo.actions.IllegalActionError` and change nothing."""
+        """Take ``action``, or raise :class:`~loo.core.actions.IllegalActionError` and change nothing."""
         ...
 
     def pop(self) -> Action:

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from typing import ClassVar, Generic, TypeVar
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.core.protocols import Hand, View
 
 __all__ = ["SamplingPlayer", "deal_avoiding"]

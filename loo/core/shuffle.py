@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from loo.cards import CARDS, Card
+from loo.core.cards import CARDS, Card
 
 # The steps of the shuffle, from the last place: (place, places to draw from, bits to draw).
 _STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(51, 0, -1))

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.core.protocols import Bot, GameRules, Hand, TableGame
 
 __all__ = ["Advice", "Deal", "GameSpec", "Kit"]

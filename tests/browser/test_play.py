@@ -35,10 +35,10 @@ import ipywidgets as ipw
 import pytest
 from playwright.sync_api import Locator, Page, WebSocket, expect
 
-from loo.actions import Action
-from loo.cards import Card, full_pack
+from loo.core.actions import Action
+from loo.core.cards import Card, full_pack
+from loo.core.tiles import NUMBER_PLURALS, Tile, full_set
 from loo.records import check
-from loo.tiles import NUMBER_PLURALS, Tile, full_set
 from tests.conftest import ROOT, Served
 from tests.helpers.seen import visible_to_reader as seen_at_table
 from widgets.board import LIST_VERBS, action_label, pam_card, piece_label, piece_name

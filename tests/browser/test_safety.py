@@ -38,7 +38,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from loo.cards import Card, full_pack
+from loo.core.cards import Card, full_pack
 from loo.records import load
 from tests.conftest import ROOT, Served, run_async, serve_server
 from tests.helpers.seen import visible_to_reader

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from loo.actions import Action
-from loo.cards import Card, full_pack
+from loo.core.actions import Action
 from loo.core.bots import RandomBot
+from loo.core.cards import Card, full_pack
 from loo.core.hand import Phase
 from loo.core.protocols import Bot
 from loo.games.loo.bots import BOTS, SamplingBot, ThumbBot, _forbidden, determinize, make_bot

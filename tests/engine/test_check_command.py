@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from loo.laws import LAWS
+from loo.core.laws import LAWS
 from tests.helpers.loo_helpers import check_cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from loo.__main__ import main
 from loo.core.rules import RecordError
+from loo.core.tiles import Tile, TileError
 from loo.games.loo.rules import Game
 from loo.records import MAX_POOL, Record
-from loo.tiles import Tile, TileError
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN_DIR = ROOT / "tests" / "golden"

@@ -10,8 +10,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo.actions import Action, IllegalActionError
-from loo.cards import full_pack
+from loo.core.actions import Action, IllegalActionError
+from loo.core.cards import full_pack
 from loo.core.tricks import FirstLeadRule, WinnerLeadsTrump
 from loo.games.loo.hand import LooHand
 from loo.games.loo.rules import ClubLawMiss, LoneOpponentRule, LooMode, Pam, PamBeCivil, Rules
@@ -126,7 +126,7 @@ def test_a_record_written_and_read_back_is_the_same_and_replays_the_same(case: t
 def test_every_illegal_action_is_refused_with_a_law_and_changes_nothing(
     case: tuple[LooHand, random.Random], data: st.DataObject
 ) -> None:
-    from loo.laws import LAWS
+    from loo.core.laws import LAWS
 
     hand, rng = case
     while not hand.is_over:

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from loo.cards import Card, Rank
+from loo.core.cards import Card, Rank
 from loo.core.estimates import Z95, Estimates, estimate, position_seed, position_text
 from loo.core.hand import Phase
 from loo.core.protocols import Hand, View

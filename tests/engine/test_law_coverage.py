@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from loo.laws import LAWS
+from loo.core.laws import LAWS
 from tests.law_markers import law_markers, marked_tests_by_law
 
 # Laws that no engine test can check, and why. Everything else in scope must carry a test's marker.

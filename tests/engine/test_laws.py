@@ -1,4 +1,4 @@
-"""loo.laws reads the catalogue from the package's own loo/laws.toml, and checks it as it reads.
+"""loo.core.laws reads the catalogue from the package's own loo/core/laws.toml, and checks it as it reads.
 
 Everything here is asserted from the repository's own data.  Whether the data still matches the
 upstream catalogue (LAWS.md) is a maintainer's question, answered by ``tools/check-catalogue``.
@@ -12,7 +12,7 @@ from importlib.resources import files
 
 import pytest
 
-from loo.laws import LAWS, Law, Status, _parse, cite, law, source_name
+from loo.core.laws import LAWS, Law, Status, _parse, cite, law, source_name
 
 _CODES = ("000", "001", "002", "003", "004")
 
@@ -48,7 +48,7 @@ def groups_in_order() -> list[str]:
 
 
 def test_the_catalogue_is_read_from_the_package_data() -> None:
-    text = files("loo").joinpath("laws.toml").read_text(encoding="utf-8")
+    text = files("loo.core").joinpath("laws.toml").read_text(encoding="utf-8")
     laws, sources = _parse(text)
     assert laws == dict(LAWS)
     assert list(laws) == list(LAWS)
@@ -339,5 +339,7 @@ def test_a_malformed_catalogue_is_refused_saying_where(text: str, message: str) 
 
 
 def test_errors_name_the_file_read() -> None:
-    with pytest.raises(ValueError, match=r"^loo/laws\.toml: law 'L3-GEN-01' in group 'A\.1 General': unknown status"):
-        _parse(_law(status='status = "Q"'), "loo/laws.toml")
+    with pytest.raises(
+        ValueError, match=r"^loo/core/laws\.toml: law 'L3-GEN-01' in group 'A\.1 General': unknown status"
+    ):
+        _parse(_law(status='status = "Q"'), "loo/core/laws.toml")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from loo.core.laws import LAWS
 from loo.core.rules import RecordError
 from loo.games.dominoes.rules import PRESETS as DOMINO_PRESETS
 from loo.games.loo.rules import PRESETS, Rules
 from loo.games.nap.rules import PRESETS as NAP_PRESETS
 from loo.kits import GAMES, kit
-from loo.laws import LAWS
 from loo.options import (
     _CHOICE_LABELS,
     _LABELS,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from loo.actions import VERBS, Action, Verb
+from loo.core.actions import VERBS, Action, Verb
 from loo.core.bots import RandomBot
 from loo.core.protocols import (
     Bot,

@@ -1,5 +1,5 @@
 """Every game's settlement names how the hand ended with a member of one enumeration
-(loo.reasons.Reason), which records write as the plain words they always were."""
+(loo.core.reasons.Reason), which records write as the plain words they always were."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import random
 
 import pytest
 
+from loo.core.reasons import Reason
 from loo.kits import GAMES, kit
-from loo.reasons import Reason
 from loo.records import check, record_type
 
 

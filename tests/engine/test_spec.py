@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.records import record_type
 from loo.registry import GAMES, NAMES, UnknownGame, entry, spec
 

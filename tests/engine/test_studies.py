@@ -1,4 +1,4 @@
-"""The book's studies (loo.studies): properties, not numbers.
+"""The book's studies (loo.analysis.studies): properties, not numbers.
 
 The same seed gives the same result; the two arms of the eldest-hand study play the very same
 deals; an interval holds its estimate and narrows as the sample grows; a limited pool grows no
@@ -14,10 +14,7 @@ import random
 
 import pytest
 
-from loo.cards import Rank, full_pack
-from loo.games.loo.rules import Rules
-from loo.games.nap.bots import three_handed_nap
-from loo.studies import (
+from loo.analysis.studies import (
     NAP_KINDS,
     Estimate,
     deal_seed,
@@ -34,6 +31,9 @@ from loo.studies import (
     pool_growth_study,
     wilson_interval,
 )
+from loo.core.cards import Rank, full_pack
+from loo.games.loo.rules import Rules
+from loo.games.nap.bots import three_handed_nap
 from widgets.book import play_hand
 
 

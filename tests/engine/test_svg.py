@@ -6,7 +6,8 @@ import random
 import xml.etree.ElementTree as ET
 
 from loo import Card, Hand, deal_three_card, full_pack
-from loo.cards import Suit
+from loo.core.cards import Suit
+from loo.core.tiles import Tile, full_set
 from loo.svg import (
     BLACK,
     BLUE,
@@ -24,7 +25,6 @@ from loo.svg import (
     tile_svg,
     tiles_svg,
 )
-from loo.tiles import Tile, full_set
 
 SVG = "{http://www.w3.org/2000/svg}"
 

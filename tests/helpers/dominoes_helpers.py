@@ -8,9 +8,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from loo.actions import Action, IllegalActionError
+from loo.core.actions import Action, IllegalActionError
+from loo.core.tiles import Tile
 from loo.games.dominoes import DominoHand, DominoRules
-from loo.tiles import Tile
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")
 

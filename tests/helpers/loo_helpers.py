@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from loo.actions import Action, IllegalActionError
-from loo.cards import parse_cards
+from loo.core.actions import Action, IllegalActionError
+from loo.core.cards import parse_cards
 from loo.games.loo.hand import LooHand
 from loo.games.loo.rules import Rules
 from loo.games.loo.state import DealKind

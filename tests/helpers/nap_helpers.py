@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from loo.actions import Action, IllegalActionError
-from loo.cards import parse_cards
+from loo.core.actions import Action, IllegalActionError
+from loo.core.cards import parse_cards
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import NapRules
 

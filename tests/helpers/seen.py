@@ -3,7 +3,7 @@ and browser tests share."""
 
 from __future__ import annotations
 
-from loo.cards import Card
+from loo.core.cards import Card
 from widgets.model import TableModel
 from widgets.opening import settled_at_deal
 

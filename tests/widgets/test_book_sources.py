@@ -1,6 +1,6 @@
 """The chapter "The sources compared" (book/sources.md) keeps up with the engine's conflicts.
 
-The chapter's convention: every conflict between the sources (status CONFLICT in ``loo.laws``)
+The chapter's convention: every conflict between the sources (status CONFLICT in ``loo.core.laws``)
 has a section of its own, a level-3 heading whose first line of text is the conflict's ID in
 the ``{law}`` role. In that section a line starting ``**The engine:**`` says what the engine
 does by default, and a line starting ``**At the table:**`` (in every game section) says which
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from loo.laws import LAWS, Status
+from loo.core.laws import LAWS, Status
 from loo.options import GAME_NAMES, game_options, presets
 
 PAGE = Path(__file__).resolve().parents[2] / "book" / "sources.md"

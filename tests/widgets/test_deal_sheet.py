@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from loo.cards import Card, full_pack
+from loo.core.cards import Card, full_pack
+from loo.core.tiles import Tile, full_set
 from loo.kits import kit
-from loo.tiles import Tile, full_set
 from widgets.book import play_hand, record_of
 from widgets.deal_sheet import deal_sheet, download_link, piece_text, sheet_preview
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.games.nap import bots as nap_bots
 from loo.games.nap.hand import NapHand
 from loo.games.nap.state import NapView

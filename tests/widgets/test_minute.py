@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from loo.laws import LAWS, law, source_name
+from loo.core.laws import LAWS, law, source_name
 from loo.registry import NAMES
 from widgets import law_refs
 from widgets.law_refs import law_ref_html, source_titles, with_law_refs

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from loo.cards import Card
+from loo.core.cards import Card
 from widgets.journal import MemoryJournals
 from widgets.model import TableModel
 from widgets.opening import STYLE, opening_html, settled_at_deal, single_laws, single_sentence

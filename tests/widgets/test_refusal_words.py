@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.registry import NAMES
 from tests.server.test_server import fetch_at_once
 from tests.server.test_shared_pages import app

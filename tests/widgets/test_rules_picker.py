@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import ipywidgets as ipw
 import pytest
 
+from loo.core.laws import LAWS, source_name
 from loo.kits import GAMES
-from loo.laws import LAWS, source_name
 from loo.options import GAME_NAMES, PRESET_LABELS, game_options, preset_rules, presets
 from widgets.model import TableModel
 from widgets.rules_picker import RulesPicker, shown_value

@@ -26,8 +26,8 @@ import ipywidgets as ipw
 import pytest
 from comm import DummyComm
 
-from loo.cards import Card, full_pack
-from loo.tiles import Tile, full_set
+from loo.core.cards import Card, full_pack
+from loo.core.tiles import Tile, full_set
 from tests.helpers.seen import visible_to_reader
 from widgets.board import piece_label
 from widgets.card_style import card_class, card_stylesheet, tile_class

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 import widgets.step_viewer as step_viewer
-from loo.actions import Action, IllegalActionError
-from loo.cards import Card, full_pack
+from loo.core.actions import Action, IllegalActionError
+from loo.core.cards import Card, full_pack
 from loo.core.rules import RecordError
+from loo.core.tiles import Tile, full_set
 from loo.records import load
-from loo.tiles import Tile, full_set
 from widgets.chips import points_words
 from widgets.step_viewer import StepViewer
 

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from loo.actions import Action
-from loo.cards import full_pack
+from loo.core.actions import Action
+from loo.core.cards import full_pack
 from loo.records import check
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
 from widgets import model as model_module

@@ -17,9 +17,9 @@ from urllib.parse import unquote
 import ipywidgets as ipw
 import pytest
 
-from loo.cards import Card, full_pack
+from loo.core.cards import Card, full_pack
+from loo.core.tiles import full_set
 from loo.records import check
-from loo.tiles import full_set
 from tests.helpers.seen import visible_to_reader
 from widgets.board import pam_card, piece_label, piece_name
 from widgets.card_style import tile_class

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from loo.actions import Action
-from loo.tiles import NUMBER_PLURALS
+from loo.core.actions import Action
+from loo.core.tiles import NUMBER_PLURALS
 from widgets.model import TableModel
 from widgets.round_table import miss_words, places
 from widgets.table_view import TableView

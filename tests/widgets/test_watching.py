@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from loo.actions import Action
-from loo.cards import parse_cards
+from loo.core.actions import Action
+from loo.core.cards import parse_cards
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
 from tests.widgets.test_table_view import hidden_in_state, live_buttons
 from widgets.chips import seat_words, signed

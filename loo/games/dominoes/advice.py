@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.core.spec import Advice
+from loo.core.tiles import NUMBER_PLURALS, Tile
 from loo.games.dominoes.bots import _is_strong
 from loo.games.dominoes.state import DominoView
 from loo.games.dominoes.suits import follows
-from loo.tiles import NUMBER_PLURALS, Tile
 
 
 def reason(view: DominoView, choice: Action) -> str | None:

@@ -26,6 +26,7 @@ from loo.core.bots import RandomBot
 from loo.core.hand import Phase
 from loo.core.protocols import Hand
 from loo.core.sampling import SamplingPlayer, deal_avoiding
+from loo.core.tiles import Tile, full_set
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.games.dominoes.declare import declarations, may_play_for_pool
 from loo.games.dominoes.hand import DominoHand
@@ -41,7 +42,6 @@ from loo.games.dominoes.suits import (
     rank_in,
     trumps_of,
 )
-from loo.tiles import Tile, full_set
 
 __all__ = ["BOTS", "DominoSamplingBot", "DominoThumbBot", "determinize"]
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.core.hand import Explanation, Phase, TrickHand
+from loo.core.tiles import NUMBERS, Tile
 from loo.core.tricks import VoidRule, WinnerLeadsTrump
 from loo.games.dominoes.declare import declarations, may_play_for_pool, may_take_turnup
 from loo.games.dominoes.rules import DominoLoneOpponentRule, DominoRules
@@ -25,7 +26,6 @@ from loo.games.dominoes.suits import (
     suit_name,
     trumps_of,
 )
-from loo.tiles import NUMBERS, Tile
 
 __all__ = ["DominoExplainer"]
 

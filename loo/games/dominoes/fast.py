@@ -1,7 +1,7 @@
 """A fast simulator of Domino Loo hands with random-legal play, for the book's statistics.
 
 :class:`loo.games.dominoes.hand.DominoHand` is written for clarity, explanations and take-back;
-this module plays on integers (a tile is its index in :func:`loo.tiles.full_set`), with no
+this module plays on integers (a tile is its index in :func:`loo.core.tiles.full_set`), with no
 objects, checks or history, but it keeps no laws of its own: its tables are built once from the
 suits' functions (:mod:`loo.games.dominoes.suits`), and the leader's duties
 (:func:`~loo.games.dominoes.suits.lead_choices`), the follower's
@@ -28,13 +28,13 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from loo.core.reasons import Reason
+from loo.core.tiles import full_set
 from loo.core.tricks import trick_winner
 from loo.games.dominoes.declare import declarations, may_play_for_pool, may_take_turnup
 from loo.games.dominoes.rules import DominoRules, Variant
 from loo.games.dominoes.settle import DominoSettlement, settle_play, settle_uncontested
 from loo.games.dominoes.suits import follower_tiles, follows, lead_choices, led_suit, power, rank_in
-from loo.reasons import Reason
-from loo.tiles import full_set
 
 __all__ = ["FastDominoResult", "play_random_domino_hand", "tile_of"]
 

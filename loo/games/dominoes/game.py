@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from loo.core.ledger import ChipLedger, Entry
+from loo.core.tiles import Tile
 from loo.games.dominoes.hand import DominoHand, deal_tiles
 from loo.games.dominoes.record import Deal
 from loo.games.dominoes.rules import DominoRules, DominoScoring
 from loo.games.dominoes.settle import DominoSettlement
 from loo.games.dominoes.state import PLAYERS
-from loo.tiles import Tile
 
 __all__ = ["DominoGame", "DominoHandResult"]
 

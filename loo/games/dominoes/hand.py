@@ -1,7 +1,7 @@
 """A hand of Domino Loo or Domino Rounce in progress (catalogue group F).
 
 The same protocol as :class:`loo.games.loo.hand.LooHand`: ``legal_actions()`` in a stable order,
-``push()`` (checks the laws and raises :class:`~loo.actions.IllegalActionError` naming the law
+``push()`` (checks the laws and raises :class:`~loo.core.actions.IllegalActionError` naming the law
 broken, changing nothing), ``pop()`` for take-back, ``push_unchecked()`` for simulations,
 ``view(seat)`` for what one seat may know, ``explain()`` and ``why_illegal()``, and a
 ``settlement`` once the hand is over.  What differs from the cards is written in this package:
@@ -23,16 +23,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.core.hand import Phase
+from loo.core.reasons import Reason
+from loo.core.tiles import Tile, full_set
 from loo.core.tricks import trick_winner
 from loo.games.dominoes.explain import DominoExplainer
 from loo.games.dominoes.rules import DominoRules
 from loo.games.dominoes.settle import TRICKS, DominoSettlement, DominoTrick, settle_play, settle_uncontested
 from loo.games.dominoes.state import HAND_SIZE, PLAYERS, DominoAction, DominoState, DominoView, dummy_sizes
 from loo.games.dominoes.suits import led_suit, powers_of
-from loo.reasons import Reason
-from loo.tiles import Tile, full_set
 
 __all__ = ["DominoHand", "deal_tiles"]
 

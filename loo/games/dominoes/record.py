@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from loo.actions import Verb
+from loo.core.actions import Verb
 from loo.core.rules import RecordError
+from loo.core.tiles import Tile, TileError
 from loo.games.dominoes.hand import DominoHand, deal_tiles
 from loo.games.dominoes.rules import DominoLoneOpponentRule, DominoRules, DominoScoring, Variant
 from loo.games.dominoes.state import HAND_SIZE, PLAYERS, DominoAction
@@ -27,7 +28,6 @@ from loo.records import (
     replay_actions,
 )
 from loo.registry import entry
-from loo.tiles import Tile, TileError
 
 __all__ = ["RECORD_TYPE", "Deal", "DominoRecord"]
 

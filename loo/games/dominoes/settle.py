@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from loo.core.hand import pool_record
+from loo.core.reasons import Reason
+from loo.core.tiles import Tile
 from loo.games.dominoes.rules import DominoRules, DominoScoring
-from loo.reasons import Reason
-from loo.tiles import Tile
 
 __all__ = ["TRICKS", "DominoSettlement", "DominoTrick", "settle_play", "settle_uncontested"]
 

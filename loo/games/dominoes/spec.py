@@ -7,8 +7,8 @@ from typing import Any
 
 from loo.core.protocols import Bot
 from loo.core.spec import Advice, GameSpec, Kit
+from loo.core.tiles import Tile
 from loo.games.dominoes.rules import PRESETS, DominoRules, Variant
-from loo.tiles import Tile
 
 
 def kit() -> Kit:

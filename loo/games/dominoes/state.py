@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.core.hand import Phase
+from loo.core.tiles import Tile
 from loo.games.dominoes.rules import DominoRules
 from loo.games.dominoes.settle import DominoSettlement, DominoTrick
-from loo.tiles import Tile
 
 __all__ = ["HAND_SIZE", "PLAYERS", "DominoAction", "DominoState", "DominoView", "act", "dummy_sizes"]
 
@@ -23,7 +23,7 @@ def dummy_sizes(players: int) -> tuple[int, ...]:
     return (6, 6) if players <= 3 else (7,)
 
 
-# Domino actions are plain :class:`~loo.actions.Action` values; the name stays for readability.
+# Domino actions are plain :class:`~loo.core.actions.Action` values; the name stays for readability.
 DominoAction = Action
 
 

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TypeVar
 
+from loo.core.tiles import Tile, full_set
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump, follower_choices
-from loo.tiles import Tile, full_set
 
 __all__ = [
     "PLURALS",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from loo.actions import Action
-from loo.cards import Card, Rank, Suit
+from loo.core.actions import Action
+from loo.core.cards import Card, Rank, Suit
 from loo.core.spec import Advice
 from loo.games.loo.bots import _pam_card, _power, _suit, _trumps
 from loo.games.loo.rules import Game

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from loo.actions import Action
-from loo.cards import CARDS, Card
+from loo.core.actions import Action
+from loo.core.cards import CARDS, Card
 from loo.core.hand import Explanation, Phase
+from loo.core.laws import law as law_entry
 from loo.core.tricks import Duty, WinnerLeadsTrump
 from loo.games.loo.play import suit_of
 from loo.games.loo.rules import Game
 from loo.games.loo.state import DealKind, LooHandBase, SeatView
-from loo.laws import law as law_entry
 from loo.registry import entry
 
 __all__ = ["Explaining"]

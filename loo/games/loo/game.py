@@ -19,7 +19,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from loo.cards import Card
+from loo.core.cards import Card
 from loo.core.ledger import ChipLedger, Entry, cut_for_deal
 from loo.games.loo.hand import LooHand
 from loo.games.loo.rules import FirstDealMode, Rules

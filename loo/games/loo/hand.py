@@ -17,9 +17,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from loo.actions import Action, Verb
-from loo.cards import CARDS, Card, Rank, Suit, full_pack
+from loo.core.actions import Action, Verb
+from loo.core.cards import CARDS, Card, Rank, Suit, full_pack
 from loo.core.hand import Phase, Trick, made_quickly
+from loo.core.reasons import Reason
 from loo.core.tricks import Duty
 from loo.games.loo.dealing import deal_cards
 from loo.games.loo.explain import Explaining
@@ -44,7 +45,6 @@ from loo.games.loo.rules import ClubLawMiss, FirstDealMode, Game, LoneOpponentRu
 from loo.games.loo.settle import Settling
 from loo.games.loo.state import DealKind, HandState, LooHandBase, SeatView, Settlement
 from loo.games.loo.table import TableMode
-from loo.reasons import Reason
 
 # The hand's public names; its parts live in loo.games.loo (state, explain, settle, table).
 __all__ = ["LooHand"]
@@ -415,7 +415,7 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         return self.names[seat]
 
     def push(self, action: Action) -> None:
-        """Take ``action`` if the laws allow it; otherwise raise :class:`~loo.actions.IllegalActionError`
+        """Take ``action`` if the laws allow it; otherwise raise :class:`~loo.core.actions.IllegalActionError`
         naming the law broken and change nothing (at a teaching table, record and penalise it).
 
         An action legal_actions() offered for this very position is taken at once: it is one of the

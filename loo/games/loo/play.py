@@ -1,6 +1,6 @@
 """Loo's laws of the declarations, the lead and the follow, and the power that wins a trick, written once.
 
-Cards here are their :attr:`~loo.cards.Card.index` (``suit * 13 + rank - 2``: the two of clubs is 0,
+Cards here are their :attr:`~loo.core.cards.Card.index` (``suit * 13 + rank - 2``: the two of clubs is 0,
 the ace of spades 51), so that :class:`loo.games.loo.hand.LooHand` (which maps its cards to indices and back)
 and the random-play driver of :mod:`loo.games.loo.simulate` ask the very same functions what is
 allowed. ``pam`` is Pam's index at five-card Loo and -1 where there is no Pam. Each function returns

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from loo.cards import Card
+from loo.core.cards import Card
 from loo.core.hand import made_quickly
+from loo.core.reasons import Reason
 from loo.games.loo.play import loo_amount, settle_tricks, uncontested_payouts
 from loo.games.loo.rules import FlushLooDestination
 from loo.games.loo.state import DealKind, Flush, LooHandBase, Settlement
-from loo.reasons import Reason
 
 __all__ = ["Settling"]
 

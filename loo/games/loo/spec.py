@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from loo.cards import Card
+from loo.core.cards import Card
 from loo.core.protocols import Bot
 from loo.core.spec import Advice, GameSpec, Kit
 from loo.games.loo.rules import PRESETS, Game, Rules

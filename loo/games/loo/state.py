@@ -10,12 +10,12 @@ from dataclasses import MISSING, dataclass, field
 from enum import Enum, StrEnum
 from typing import Any
 
-from loo.actions import Action
-from loo.cards import Card, Suit
+from loo.core.actions import Action
+from loo.core.cards import Card, Suit
 from loo.core.hand import Phase, Trick, TrickHand, pool_record
+from loo.core.reasons import Reason
 from loo.core.tricks import Duty
 from loo.games.loo.rules import Game, Rules
-from loo.reasons import Reason
 
 __all__ = [
     "PLAY_CLAIMS",

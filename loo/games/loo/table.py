@@ -5,7 +5,7 @@ play loo the offender, and a replay may be required.
 
 from __future__ import annotations
 
-from loo.actions import Action, IllegalActionError
+from loo.core.actions import Action, IllegalActionError
 from loo.core.hand import Phase
 from loo.core.rules import RevokeReplay
 from loo.games.loo.rules import LooMode

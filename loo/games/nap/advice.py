@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from loo.actions import Action
-from loo.cards import Card
+from loo.core.actions import Action
+from loo.core.cards import Card
 from loo.core.spec import Advice
 from loo.games.nap.bots import best_trump, three_handed_nap
 from loo.games.nap.rules import TRICKS_NEEDED

@@ -23,9 +23,9 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar
 
-from loo.actions import Action
-from loo.cards import Card, Rank, Suit, full_pack
+from loo.core.actions import Action
 from loo.core.bots import RandomBot
+from loo.core.cards import Card, Rank, Suit, full_pack
 from loo.core.hand import Trick
 from loo.core.protocols import Hand
 from loo.core.sampling import SamplingPlayer, deal_avoiding

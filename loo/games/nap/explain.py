@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from loo.actions import CALLS, Action
-from loo.cards import Card
+from loo.core.actions import CALLS, Action
+from loo.core.cards import Card
 from loo.core.hand import Explanation
 from loo.games.nap.rules import CALL_RANK, NAP, SPOKEN
 from loo.games.nap.state import NapPhase

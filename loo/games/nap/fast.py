@@ -26,7 +26,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from loo.actions import CALLS
+from loo.core.actions import CALLS
 from loo.core.tricks import trick_winner
 from loo.games.nap.rules import CALL_RANK, TRICKS_NEEDED, KittyMode, MiseryTrumps, NapRules, call_options
 from loo.games.nap.settle import settle_stakes
@@ -40,7 +40,7 @@ from loo.games.nap.tricks import (
 )
 
 _SUIT = tuple(c // 13 for c in range(52))
-_RANK = tuple(c % 13 + 2 for c in range(52))  # as loo.cards.Rank counts: 2 is the two, 14 the ace
+_RANK = tuple(c % 13 + 2 for c in range(52))  # as loo.core.cards.Rank counts: 2 is the two, 14 the ace
 # For each suit led, whether a card follows it (a C-level test, for speed).
 _FOLLOWS = tuple(frozenset(range(13 * suit, 13 * suit + 13)).__contains__ for suit in range(4))
 

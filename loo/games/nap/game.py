@@ -7,12 +7,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from loo.cards import Card
+from loo.core.cards import Card
 from loo.core.ledger import ChipLedger, Entry, cut_for_deal
+from loo.core.reasons import Reason
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import KittyMode, NapRules
 from loo.games.nap.settle import NapSettlement
-from loo.reasons import Reason
 
 
 @dataclass(frozen=True)

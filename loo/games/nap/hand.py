@@ -31,9 +31,10 @@ import itertools
 import random
 from collections.abc import Sequence
 
-from loo.actions import CALLS, Action
-from loo.cards import Card, Suit, full_pack
+from loo.core.actions import CALLS, Action
+from loo.core.cards import Card, Suit, full_pack
 from loo.core.hand import Explanation, Trick, TrickHand
+from loo.core.reasons import Reason
 from loo.core.tricks import trick_winner
 from loo.games.nap import explain as nap_explain
 from loo.games.nap import irregular as nap_irregular
@@ -58,7 +59,6 @@ from loo.games.nap.tricks import (
     follow_choices,
     leader_choices,
 )
-from loo.reasons import Reason
 
 
 class NapHand(TrickHand):

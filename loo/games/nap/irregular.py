@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from loo.actions import Action, IllegalActionError
-from loo.cards import Card
+from loo.core.actions import Action, IllegalActionError
+from loo.core.cards import Card
+from loo.core.reasons import Reason
 from loo.core.rules import RevokeReplay
 from loo.games.nap.rules import NAP
 from loo.games.nap.state import NapOffence, NapPhase
-from loo.reasons import Reason
 
 if TYPE_CHECKING:
     from loo.games.nap.hand import NapHand

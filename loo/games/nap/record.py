@@ -9,8 +9,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from loo.actions import VERBS, Action, Verb
-from loo.cards import Card, CardError, full_pack
+from loo.core.actions import VERBS, Action, Verb
+from loo.core.cards import Card, CardError, full_pack
 from loo.core.rules import RecordError
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import DEFAULT_PRESET, GAME, NapRules, deal_nap

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from loo.actions import CALLS
-from loo.cards import Card, full_pack
+from loo.core.actions import CALLS
+from loo.core.cards import Card, full_pack
 from loo.core.rules import RecordError, RevokeReplay, option_key, read_rules, rules_to_record
 
 GAME = "nap"

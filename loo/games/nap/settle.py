@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from loo.core.hand import Trick
+from loo.core.reasons import Reason
 from loo.games.nap.rules import NapRules
-from loo.reasons import Reason
 
 
 @dataclass(frozen=True)

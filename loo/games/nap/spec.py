@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from loo.actions import Action
-from loo.cards import Card
+from loo.core.actions import Action
+from loo.core.cards import Card
 from loo.core.protocols import Bot
 from loo.core.spec import Advice, GameSpec, Kit
 from loo.games.nap.rules import PRESETS, KittyMode, NapRules

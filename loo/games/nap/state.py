@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from loo.actions import Action
-from loo.cards import Card, Suit
+from loo.core.actions import Action
+from loo.core.cards import Card, Suit
 from loo.core.hand import Trick
 from loo.games.nap.rules import NapRules
 from loo.games.nap.settle import NapSettlement

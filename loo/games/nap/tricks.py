@@ -1,5 +1,5 @@
 """Napoleon's trick laws, written once over any kind of piece: the checked hand plays them on
-:class:`~loo.cards.Card` objects and the fast simulator (:mod:`loo.games.nap.fast`) on integers.
+:class:`~loo.core.cards.Card` objects and the fast simulator (:mod:`loo.games.nap.fast`) on integers.
 
 A follower must follow suit if he can, and otherwise may play anything: there is no duty to head
 the trick or to trump (NAP-PLAY-02, NAP-GEN-04), which is :func:`loo.core.tricks.follower_choices`
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from loo.cards import Rank
+from loo.core.cards import Rank
 from loo.core.tricks import Duty, VoidRule, follower_choices
 
 __all__ = ["call_outcome", "card_power", "feeds_the_pool", "first_lead_trump", "follow_choices", "leader_choices"]

@@ -8,7 +8,9 @@ import random
 import pytest
 
 from loo.core.hand import Phase
+from loo.core.laws import LAWS
 from loo.core.rules import RecordError
+from loo.core.tiles import Tile, full_set
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.games.dominoes import (
     DominoGame,
@@ -23,8 +25,6 @@ from loo.games.dominoes import (
     power,
     rank_in,
 )
-from loo.laws import LAWS
-from loo.tiles import Tile, full_set
 from tests.helpers.dominoes_helpers import FOUR, act, legal, make, push, refused, tiles
 
 

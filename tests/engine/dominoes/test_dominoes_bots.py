@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.core.bots import RandomBot
 from loo.core.hand import Phase
 from loo.games.dominoes import (

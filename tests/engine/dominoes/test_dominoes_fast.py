@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo.actions import Action
+from loo.core.actions import Action
+from loo.core.tiles import Tile
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.games.dominoes import DominoHand, DominoLoneOpponentRule, DominoRules, DominoScoring, play_random_domino_hand
 from loo.games.dominoes.fast import tile_of
-from loo.tiles import Tile
 
 
 def tile(i: object) -> Tile:

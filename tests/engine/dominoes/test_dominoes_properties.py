@@ -12,9 +12,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo.actions import Action, IllegalActionError
+from loo.core.actions import Action, IllegalActionError
 from loo.core.hand import Phase
+from loo.core.laws import LAWS
 from loo.core.rules import RecordError
+from loo.core.tiles import Tile, full_set
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.games.dominoes import (
     BOTS,
@@ -26,9 +28,7 @@ from loo.games.dominoes import (
     DominoScoring,
 )
 from loo.games.dominoes.record import check_chip_pool
-from loo.laws import LAWS
 from loo.records import check
-from loo.tiles import Tile, full_set
 
 
 @st.composite

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from loo.actions import IllegalActionError
+from loo.core.actions import IllegalActionError
 from loo.core.rules import RecordError
+from loo.core.tiles import Tile
 from loo.games.dominoes import RECORD_TYPE, DominoGame, DominoHand, DominoRecord, DominoRules
 from loo.records import check, load, record_type
-from loo.tiles import Tile
 from tests.helpers.loo_helpers import check_cli
 
 ROOT = Path(__file__).resolve().parents[3]

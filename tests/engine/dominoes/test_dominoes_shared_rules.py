@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from loo.core.hand import Phase
+from loo.core.tiles import full_set
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 from loo.games.dominoes import DominoHand, DominoLoneOpponentRule, DominoRules, determinize
 from loo.games.dominoes.declare import declarations, may_play_for_pool
 from loo.games.dominoes.suits import follower_tiles, followers_of, follows, lead_choices, power, powers_of, trumps_of
-from loo.tiles import full_set
 
 PACKAGE = Path(__file__).resolve().parents[3] / "loo" / "games" / "dominoes"
 

@@ -58,7 +58,7 @@ def test_sixteen_seats_is_the_largest_deal_with_a_miss() -> None:
 
 def test_shuffled_pack_is_the_permutation_random_shuffle_makes() -> None:
     """A seed keeps its deal: the written-out shuffle draws exactly what ``Random.shuffle`` draws."""
-    from loo.deal import shuffled_pack
+    from loo.core.shuffle import shuffled_pack
 
     for seed in range(500):
         expected = list(full_pack())

@@ -48,8 +48,8 @@ def test_L5_RANK_05_AMB_26_pam_be_civil_to_a_led_ace_of_trumps() -> None:
 
 @pytest.mark.law("CF-22")
 def test_CF_22_on_announce_only_when_the_words_are_said() -> None:
-    from loo.actions import Action
-    from loo.cards import Card
+    from loo.core.actions import Action
+    from loo.core.cards import Card
 
     quiet = push(to_play(five(pam_be_civil=PamBeCivil.ON_ANNOUNCE)), "0 AH")
     assert "JC" in legal(quiet)
@@ -133,7 +133,7 @@ def test_L5_FL_01_03_04_06_a_pam_flush_sweeps_the_pool_and_looes_the_rest() -> N
 def test_L5_FL_04_05_ranks_and_ties_go_to_the_elder_hand() -> None:
     h = five()
     assert h.flush_of([c for c in h.holding(0)]) is None
-    from loo.cards import parse_cards
+    from loo.core.cards import parse_cards
 
     assert h.flush_of(parse_cards("AH KH QH 10H 9H")) is Flush.TRUMP
     assert h.flush_of(parse_cards("AS KS QS 10S 9S")) is Flush.PLAIN
@@ -245,7 +245,7 @@ def test_every_law_the_engine_cites_is_in_the_catalogue() -> None:
     import re
     from pathlib import Path
 
-    from loo.laws import LAWS
+    from loo.core.laws import LAWS
 
     source = "".join(p.read_text() for p in (Path(__file__).parents[3] / "loo").rglob("*.py") if p.name != "laws.py")
     cited = set(re.findall(r'"((?:L3|L5|IRL|UL|AMB|CF)-[A-Z0-9-]*[0-9])"', source))

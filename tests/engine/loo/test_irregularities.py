@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from loo.actions import IllegalActionError
+from loo.core.actions import IllegalActionError
 from loo.core.hand import Phase
 from loo.core.rules import RevokeReplay
 from loo.games.loo.game import LooGame

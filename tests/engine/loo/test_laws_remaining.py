@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from loo.cards import Card
+from loo.core.cards import Card
 from loo.core.ledger import cut_for_deal, cut_value
 from loo.games.loo.dealing import deal_cards
 from loo.games.loo.game import LooGame
@@ -87,7 +87,7 @@ def test_L3_DEAL_07_08_09_10_11_12_the_miss_is_dealt_in_its_place_each_round(
 ) -> None:
     rules = dataclasses.replace(Rules.preset("peel"), miss_position=position)
     hands, miss, turnup, _ = deal_cards(rules, Unshuffled(), seats=3, dealer=2)
-    from loo.cards import full_pack
+    from loo.core.cards import full_pack
 
     order = [str(c) for c in full_pack()]
     assert [str(c) for c in miss] == [order[i] for i in miss_slots]
@@ -204,7 +204,7 @@ def test_L3_END_01_04_06_L5_END_01_play_on_until_a_loo_free_hand_with_equal_deal
 def test_L5_GEN_01_L5_STK_01_L5_DEAL_01_five_cards_one_at_a_time_a_stake_of_five_then_the_turnup() -> None:
     rules = Rules.preset("pam")
     hands, miss, turnup, stock = deal_cards(rules, Unshuffled(), seats=3, dealer=2)
-    from loo.cards import full_pack
+    from loo.core.cards import full_pack
 
     order = [str(c) for c in full_pack()]
     assert [str(c) for c in hands[0]] == [order[i] for i in (0, 3, 6, 9, 12)]

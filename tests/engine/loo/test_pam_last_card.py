@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from loo.actions import Action
-from loo.cards import Card
+from loo.core.actions import Action
+from loo.core.cards import Card
 from loo.core.rules import RevokeReplay
 from loo.games.loo.hand import LooHand
 from loo.games.loo.rules import PamBeCivil

@@ -413,7 +413,7 @@ def test_presets_differ_where_their_sources_do(preset: str) -> None:
 
 
 def test_explanations_say_why_each_action_is_or_is_not_allowed_citing_real_laws() -> None:
-    from loo.laws import LAWS
+    from loo.core.laws import LAWS
 
     h = make("9S 2C 3C | QS 5S 2H | 10S 4H 5H", miss="KC QC JC", turnup="7D")
     push(h, "0 stand", "1 stand", "2 stand", "0 9S")

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from loo.actions import Action
-from loo.cards import Card, Rank, Suit, full_pack
+from loo.core.actions import Action
+from loo.core.cards import Card, Rank, Suit, full_pack
 from loo.core.rules import RecordError
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import KittyMode, NapRules, deal_nap

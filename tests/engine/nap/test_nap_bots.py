@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from loo.actions import Action
-from loo.cards import Card, full_pack, parse_cards
+from loo.core.actions import Action
 from loo.core.bots import RandomBot
+from loo.core.cards import Card, full_pack, parse_cards
 from loo.games.nap.bots import (
     BOTS,
     NapSamplingBot,

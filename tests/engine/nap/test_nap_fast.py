@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo.actions import Action
-from loo.cards import Card
+from loo.core.actions import Action
+from loo.core.cards import Card
 from loo.games.nap.fast import card_of, deal_ints, play_random_nap
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import KittyMode, MiseryTrumps, NapRules

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from loo.cards import Card
+from loo.core.cards import Card
 from loo.core.ledger import cut_value
 from loo.games.nap.bots import NapThumbBot
 from loo.games.nap.game import NapGame

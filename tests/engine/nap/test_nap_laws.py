@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from loo.laws import LAWS
+from loo.core.laws import LAWS
 from tests.law_markers import markers_in
 
 

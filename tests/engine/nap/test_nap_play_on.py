@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from loo.actions import Action
+from loo.core.actions import Action
 from loo.games.nap.hand import NapHand
 from loo.games.nap.record import NapRecord
 from loo.games.nap.rules import NapRules

@@ -9,8 +9,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo.actions import CALLS, Action, IllegalActionError
-from loo.cards import Card, full_pack
+from loo.core.actions import CALLS, Action, IllegalActionError
+from loo.core.cards import Card, full_pack
 from loo.core.rules import RevokeReplay
 from loo.games.nap.game import NapGame
 from loo.games.nap.hand import NapHand

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from loo.actions import IllegalActionError
+from loo.core.actions import IllegalActionError
 from loo.core.rules import RecordError
 from loo.games.nap import record as nap_record_module
 from loo.games.nap.hand import NapHand

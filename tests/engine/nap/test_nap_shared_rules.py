@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo.actions import CALLS
+from loo.core.actions import CALLS
 from loo.core.tricks import Duty
 from loo.games.nap.rules import CALL_RANK, TRICKS_NEEDED, KittyMode, NapRules, call_options
 from loo.games.nap.settle import settle_stakes

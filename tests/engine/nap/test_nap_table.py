@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from loo.actions import IllegalActionError
-from loo.cards import Card
+from loo.core.actions import IllegalActionError
+from loo.core.cards import Card
 from loo.games.nap.game import NapGame
 from loo.games.nap.rules import NapRules
 from loo.games.nap.state import NapPhase

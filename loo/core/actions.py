@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from loo.cards import Card, CardError
+from loo.core.cards import Card, CardError
 from loo.core.rules import RecordError
-from loo.tiles import NUMBER_PLURALS, Tile
+from loo.core.tiles import NUMBER_PLURALS, Tile
 
 DECLARATIONS = ("stand", "miss", "throw")
 CALLS = ("pass", "1", "2", "3", "misery", "4", "nap", "wellington")  # AMB-36: in rising order
@@ -62,7 +62,7 @@ class Action:
     """One action: a seat and one verb with its value.
 
     ``value`` is a declaration string for ``declare``, a call string for ``call``, a
-    :class:`Card` (or a domino :class:`~loo.tiles.Tile`) for ``play`` and ``take-turnup``, a
+    :class:`Card` (or a domino :class:`~loo.core.tiles.Tile`) for ``play`` and ``take-turnup``, a
     tuple of them for ``exchange``, ``garnet`` and ``purchase``, and ``True`` for ``for-pool``
     and ``peep``. ``civil`` marks a lead of the ace of trumps with "Pam be civil" said (CF-22,
     on-announce mode); ``suit`` is the end a domino leader announces (AMB-46).

@@ -41,8 +41,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from loo.actions import Action
-from loo.cards import Card, Rank, Suit, full_pack
+from loo.core.actions import Action
+from loo.core.cards import Card, Rank, Suit, full_pack
 from loo.games.loo.bots import ThumbBot, playout
 from loo.games.loo.game import LooGame
 from loo.games.loo.hand import LooHand
@@ -467,7 +467,7 @@ def nap_kind(cards: Sequence[Card]) -> str | None:
     *two-suit*: four of one suit headed by an honour, and an ace, king or queen of another.
     *side-aces*: three or four suits, the longest headed by an honour and every other card an ace or king.
 
-    >>> from loo.cards import parse_cards
+    >>> from loo.core.cards import parse_cards
     >>> [nap_kind(parse_cards(h)) for h in ("JS 7S 5S 3S 2S", "QH 9H 4H 2H AC", "AS 2S 9H 3D KC")]
     ['one-suit', 'two-suit', None]
     """

@@ -1,4 +1,4 @@
-"""The catalogue of laws, options and facts of Loo and its relatives, read from ``loo/laws.toml``.
+"""The catalogue of laws, options and facts of Loo and its relatives, read from ``loo/core/laws.toml``.
 
 The data file carries every ID of the catalogue (LAWS.md), in its order, with a one-line
 paraphrase, its sources (code and locator) and its status, so that the engine, its errors, the
@@ -69,7 +69,7 @@ _LAW_KEYS = ("id", "status", "sources", "statement")
 
 
 def _parse(text: str, where: str = "laws.toml") -> tuple[dict[str, Law], dict[str, tuple[str, str]]]:
-    """The catalogue in ``text`` (TOML, laid out as in loo/laws.toml): the laws by ID in the file's
+    """The catalogue in ``text`` (TOML, laid out as in loo/core/laws.toml): the laws by ID in the file's
     order, and each source's (name, short name) by code.
 
     Anything malformed raises a ``ValueError`` naming ``where`` and the entry at fault.
@@ -186,7 +186,7 @@ def _text(value: object, what: str) -> str:
     return value
 
 
-_CATALOGUE = _parse(files("loo").joinpath("laws.toml").read_text(encoding="utf-8"), "loo/laws.toml")
+_CATALOGUE = _parse(files("loo.core").joinpath("laws.toml").read_text(encoding="utf-8"), "loo/core/laws.toml")
 
 LAWS: Mapping[str, Law] = _CATALOGUE[0]
 """Every catalogue ID, in the catalogue's order, mapped to its entry."""
