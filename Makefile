@@ -32,13 +32,14 @@ unexport PYTHONDONTWRITEBYTECODE
 # Run apt-get as root, through sudo when not root.
 APT := DEBIAN_FRONTEND=noninteractive $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get
 
-.PHONY: help serve class test lint unit book system chromium engines servers lock clean
+.PHONY: help serve class test lint unit browser book system chromium engines servers lock clean
 
 help:
 	@echo "make serve   build the book and serve it with the live tables at http://$(IP):$(PORT)/"
 	@echo "make class   serve a class on this network: prints the address students type, with a QR code"
 	@echo "make test    lint, type-check, build the book and run every test (unit and browser)"
 	@echo "make unit    the tests that need no browser"
+	@echo "make browser the browser tests and the journeys (chromium, Firefox, WebKit)"
 	@echo "make lock    move the pinned Python packages ($(CONSTRAINTS)) to the newest pyproject.toml allows"
 
 # Debian's packages the commands need and a fresh Debian 12 lacks: Python's venv module, and npm
@@ -171,15 +172,21 @@ unit: $(TEST_STAMP) servers $(UNIT_AFTER)
 	@echo "==> pytest: unit tests and doctests, on three processes"
 	$(PY) -m pytest -m "not browser" -q -n 3 --dist loadfile --no-loadscope-reorder
 
-# The book's build runs its pages one at a time, on one core: lint and the unit tests run beside it
-# (the few that serve the book come late, and wait for it: tests/conftest.py::need_book), each one's
-# output printed whole when it ends, and the widget bundle is fetched while pip installs. Then the
-# browser tests.
-test: chromium engines servers
-	@echo "==> set-up, then lint, the book and the unit tests side by side (each one's output shown when it ends)"
-	@$(MAKE) --no-print-directory -j4 --output-sync=target ENV=$(TEST_STAMP) UNIT_AFTER= lint book unit
+# The browser tests and the journeys, in chromium, Firefox and WebKit, on two processes (see unit).
+BROWSER_AFTER ?= book
+browser: $(TEST_STAMP) chromium engines servers $(BROWSER_AFTER)
 	@echo "==> pytest: browser tests and the journeys in chromium, Firefox and WebKit, on two processes"
 	$(PY) -m pytest -m browser -q -n 2 --dist loadfile --no-loadscope-reorder tests/browser tests/journeys
+
+# The book's build runs its pages one at a time, on one core: lint and the unit tests run beside it
+# (the few that serve the book come late, and wait for it: tests/conftest.py::need_book), and the
+# browser tests start as soon as the book is built, beside the rest of the unit tests (whose last
+# minutes are mostly servers waiting); each one's output is printed whole when it ends, and the
+# widget bundle is fetched while pip installs.
+test: chromium engines servers
+	@echo "==> set-up, then lint, the book, the unit tests and (once the book is built) the browser tests side by side"
+	@echo "    (each one's output shown when it ends)"
+	@$(MAKE) --no-print-directory -j5 --output-sync=target ENV=$(TEST_STAMP) UNIT_AFTER= lint book unit browser
 
 # pyproject.toml's ranges resolved afresh, for Debian 12's Python 3.11.2 (tools/lock.py).
 lock: $(VENV)/bin/python
