@@ -39,7 +39,11 @@ def _spec(view: View) -> GameSpec | None:
 def thumb_choice(view: View) -> Action | None:
     """What the game's rule-of-thumb player would do in ``view`` (None for a game without one)."""
     found = _spec(view)
-    return None if found is None else found.thumb().choose(view, random.Random(0))  # the thumb draws nothing
+    return None if found is None else _thumb(found, view)
+
+
+def _thumb(found: GameSpec, view: View) -> Action:
+    return found.thumb().choose(view, random.Random(0))  # the rules of thumb draw nothing from it
 
 
 def reason(view: View, choice: Action, *, describe: object = None, thumb_as_good: bool = False) -> str | None:
@@ -56,9 +60,7 @@ def reason(view: View, choice: Action, *, describe: object = None, thumb_as_good
     advice = found.advice()
     if len(view.legal) == 1:
         return _only(view, choice, advice, found.piece)
-    thumb = thumb_choice(view)
-    if thumb is None:
-        return None
+    thumb = _thumb(found, view)
     if thumb != choice:
         name = describe(thumb) if callable(describe) else str(thumb)
         if thumb_as_good:

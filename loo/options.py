@@ -267,11 +267,6 @@ class Option:
         return str(value.value) if isinstance(value, Enum) else value
 
 
-def _label_of_class(cls: type[Any]) -> Mapping[str, str]:
-    """The option labels of the game whose rules are ``cls``, where its words differ from the card games'."""
-    return next((s.option_labels for s in (spec(g.name) for g in GAMES) if s.rules_class is cls), {})
-
-
 def _spec(game: str) -> GameSpec:
     try:
         return spec(game)
@@ -289,24 +284,26 @@ def _all_presets(game: str) -> Mapping[str, Any]:
 
 def game_options(game: str) -> tuple[Option, ...]:
     """The options that apply to ``game``, in the order the rules class declares them."""
-    cls = _rules_class(game)
+    descriptor = _spec(game)
+    cls = descriptor.rules_class
     hints = typing.get_type_hints(cls)
     out: list[Option] = []
     for f in option_fields(cls):
         games = f.metadata.get("games")
         if games is not None and game not in games:
             continue
-        out.append(_option(cls, f, hints[f.name]))
+        out.append(_option(f, hints[f.name], descriptor.option_labels))
     return tuple(out)
 
 
-def _option(cls: type[Any], f: dataclasses.Field[Any], kind: type) -> Option:
+def _option(f: dataclasses.Field[Any], kind: type, labels: Mapping[str, str]) -> Option:
+    """``f`` as an option; ``labels`` are the game's own words for options it shares with the card games."""
     doc = str(f.metadata.get("doc", ""))
     laws = cited_laws(doc)
     # A conflict or ambiguity entry lists every source on every side, card games and dominoes
     # alike; the option's own laws say more exactly who gives it, so they win when cited.
     own = tuple(law_id for law_id in laws if not law_id.startswith(("CF-", "AMB-")))
-    label = _label_of_class(cls).get(f.name) or _LABELS.get(f.name)
+    label = labels.get(f.name) or _LABELS.get(f.name)
     return Option(
         name=f.name,
         key=option_key(f.name),

@@ -61,8 +61,8 @@ class GameEntry:
 
     @property
     def pieces(self) -> str:
-        """What the game is played with, in a plain word: "cards" or "tiles"."""
-        return "tiles" if self.family is Family.DOMINOES else "cards"
+        """What the game is played with, in a plain word: "cards" or "tiles" (its descriptor's piece)."""
+        return f"{spec(self.name).piece}s"
 
 
 GAMES: tuple[GameEntry, ...] = (
