@@ -6,8 +6,10 @@ his first lead fixes trumps (NAP-PLAY-01); follow suit, with no duty to head or 
 (NAP-PLAY-02, NAP-GEN-04); level money (NAP-SET-03); play stops once the call is made or
 beaten (NAP-PLAY-06, AMB-43), though a record may play the remaining cards out
 (:meth:`NapHand.play_on_actions`).  Wellington, Misery, Sir Garnet, Peep and Purchase Nap and the
-pool are options of :class:`~loo.games.nap.rules.NapRules`. Why an action is refused is
-:mod:`loo.games.nap.explain`; a teaching table's irregularities are :mod:`loo.games.nap.irregular`.
+pool are options of :class:`~loo.games.nap.rules.NapRules`. The hand takes in two
+parts kept in modules of their own: why an action is refused or allowed
+(:class:`~loo.games.nap.explain.NapExplaining`) and a teaching table's irregularities and claims
+(:class:`~loo.games.nap.irregular.NapIrregularities`).
 
 :class:`NapHand` keeps the protocol of :class:`loo.core.hand.TrickHand`: ``legal_actions()``,
 ``push()`` (refusing with the law broken), ``pop()``, ``push_unchecked()``, ``view(seat)``,
@@ -33,11 +35,11 @@ from collections.abc import Sequence
 
 from loo.core.actions import CALLS, Action
 from loo.core.cards import Card, Suit, full_pack
-from loo.core.hand import Explanation, Trick, TrickHand
+from loo.core.hand import Trick
 from loo.core.reasons import Reason
 from loo.core.tricks import trick_winner
-from loo.games.nap import explain as nap_explain
-from loo.games.nap import irregular as nap_irregular
+from loo.games.nap.explain import NapExplaining
+from loo.games.nap.irregular import NapIrregularities
 from loo.games.nap.rules import (
     CALL_RANK,
     GAME,
@@ -61,7 +63,7 @@ from loo.games.nap.tricks import (
 )
 
 
-class NapHand(TrickHand):
+class NapHand(NapExplaining, NapIrregularities):
     """One deal of Nap, from the purchases or the calling to the settlement."""
 
     _s: NapState
@@ -304,29 +306,9 @@ class NapHand(TrickHand):
         led, trump = s.current[0][1].suit, s.trump
         return trick_winner(s.current, lambda _seat, c: card_power(c.suit, c.rank, led=led, trump=trump))
 
-    # ----- explanations -------------------------------------------------------------------
-
-    def why_illegal(self, action: Action) -> tuple[str, str] | None:
-        """None if ``action`` is legal now, else (law ID, a plain sentence saying what the law requires)."""
-        return nap_explain.why_illegal(self, action)
-
-    def explain(self) -> list[Explanation]:
-        """For the seat to act: every action it might try now, legal or not, with the law and a plain reason.
-
-        In the calling that is every call (and a peep, and the legal ways to take Sir Garnet); in play,
-        each card the seat holds; in the purchases and the exchange, the actions open to it.
-        """
-        return nap_explain.explanations(self)
-
-    def _why_legal(self, action: Action) -> tuple[str, str]:
-        return nap_explain.why_legal(self, action)
+    # ----- explanations: NapExplaining (loo.games.nap.explain) -------------------------------
 
     # ----- making moves -------------------------------------------------------------------
-
-    def _irregular(self, action: Action, law: str, message: str) -> bool:
-        """At a teaching table (``table=True``) a revoke or a card played out of turn is recorded and
-        penalised as group E says instead of refused (:func:`loo.games.nap.irregular.irregular`)."""
-        return nap_irregular.irregular(self, action, law, message)
 
     def _apply(self, action: Action) -> None:
         s = self._s
@@ -517,29 +499,4 @@ class NapHand(TrickHand):
         return NapSettlement(reason, caller, call, made, tuple(s.tricks), tuple(won), tuple(stakes), tuple(pool_paid),
                              tuple(taken), next_pool, rules.kitty, s.offender, tuple(s.wrong_count))  # fmt: skip
 
-    # ----- table mode: irregularities (E.11), in loo.games.nap.irregular ---------------------------
-
-    def claim_replay(self, by: int) -> None:
-        """CF-19 on demand: a player other than the offender requires the revoked hand to be played again."""
-        nap_irregular.claim_replay(self, by)
-
-    def refuse_to_show(self, seat: int) -> None:
-        """NAP-REV-01/02: play stopped early and ``seat``, who trumped or discarded, will not show his cards.
-
-        He is held to have revoked: a caller loses his call (NAP-REV-06); an opponent's revoke means
-        the hand is played again and he pays the revoke penalty (NAP-REV-03..05).
-        """
-        nap_irregular.refuse_to_show(self, seat)
-
-    def claim_wrong_count(self, seat: int) -> None:
-        """NAP-WRG-01..05, AMB-42: ``seat`` is found to hold too many or too few cards.
-
-        Before all have called and with no Nap called, the cards are dealt again; otherwise the hand is
-        played out and the caller is paid or pays as NAP-WRG-02/03 say.
-        """
-        nap_irregular.claim_wrong_count(self, seat)
-
-    def claim_misdeal(self, by: int) -> None:
-        """NAP-MISD-01/02: an exposed card, a misdeal, a faulty pack or an uncut pack; the same dealer deals
-        again. Any player may claim it, but only before the hands are looked at (before the first action)."""
-        nap_irregular.claim_misdeal(self, by)
+    # Table mode's irregularities and claims (E.11): NapIrregularities (loo.games.nap.irregular).
