@@ -8,7 +8,7 @@ import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Protocol, Self, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from loo.core.actions import Action, IllegalActionError
 from loo.core.cards import Card
@@ -100,9 +100,15 @@ class Explanation:
         return cite(self.law)
 
 
-class TrickHand:
+PhaseT = TypeVar("PhaseT")
+SettlementT = TypeVar("SettlementT")
+TrickT = TypeVar("TrickT")
+
+
+class TrickHand(Generic[PhaseT, SettlementT, TrickT]):
     """What every hand of every game shares: the protocol readers, widgets and bots rely on, and the
-    history behind take-back.
+    history behind take-back. A game's hand names the types of its phase, its settlement and its
+    tricks (``TrickHand[NapPhase, NapSettlement, Trick]``), which the readers here return.
 
     A subclass keeps its changing state in ``self._s`` (with ``phase``, ``to_act``, ``settlement``,
     ``tricks``, ``current`` and a ``copy()``) and provides ``why_illegal(action)``, ``_apply(action)``
@@ -112,10 +118,14 @@ class TrickHand:
 
     _s: Any
     _history: list[tuple[Action, Any]]
+    rules: Any
+    names: tuple[str, ...]
+    dealer: int
+    pool: int
 
     @property
-    def phase(self) -> Any:
-        return self._s.phase
+    def phase(self) -> PhaseT:
+        return self._s.phase  # type: ignore[no-any-return]
 
     @property
     def to_act(self) -> int | None:
@@ -126,8 +136,8 @@ class TrickHand:
         return self._s.settlement is not None
 
     @property
-    def settlement(self) -> Any:
-        return self._s.settlement
+    def settlement(self) -> SettlementT | None:
+        return self._s.settlement  # type: ignore[no-any-return]
 
     @property
     def actions(self) -> list[Action]:
@@ -135,12 +145,19 @@ class TrickHand:
         return [a for a, _ in self._history]
 
     @property
-    def tricks(self) -> tuple[Any, ...]:
+    def tricks(self) -> tuple[TrickT, ...]:
         return tuple(self._s.tricks)
 
     @property
     def current_trick(self) -> tuple[tuple[int, Any], ...]:
         return tuple(self._s.current)
+
+    def _public(self, seat: int) -> dict[str, Any]:
+        """What every game's view of ``seat`` opens with, the same for every seat but the first: the seat,
+        the rules, the names, the dealer, the pool, the phase and who is to act."""
+        s = self._s
+        return {"seat": seat, "rules": self.rules, "names": self.names, "dealer": self.dealer, "pool": self.pool,
+                "phase": s.phase, "to_act": s.to_act}  # fmt: skip
 
     def clone(self) -> Self:
         """A copy to play on from here (a sampling player's playout): the fixed parts shared, the

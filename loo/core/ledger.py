@@ -67,6 +67,31 @@ class ChipLedger:
     dealer: int
     hand: Any  # each game's own hand, or None before the first deal
 
+    def _seat(
+        self,
+        players: Sequence[str],
+        rng: random.Random,
+        first_dealer: int | None,
+        *,
+        courts_equal: bool = False,
+        fewest: str = "a game needs at least two players",
+    ) -> None:
+        """Seat ``players`` (two or more, each named differently; ``fewest`` says why at least two) with
+        an empty pool and ledger, and choose the first dealer: seat ``first_dealer``, or with None by a
+        cut (:func:`cut_for_deal`, whose cards are kept in ``self.cuts``)."""
+        if len(players) < 2:
+            raise ValueError(fewest)
+        if len(set(players)) != len(players):
+            raise ValueError("each player needs a different name")
+        self.players = list(players)
+        self.rng = rng
+        self.cuts: list[list[tuple[str, Card]]] = []
+        if first_dealer is None:
+            first_dealer, self.cuts = cut_for_deal(players, rng, courts_equal=courts_equal)
+        self.dealer = first_dealer % len(players)
+        self.pool = 0
+        self.ledger = []
+
     def _ledger_players(self) -> Iterable[str]:
         """Everyone with a balance: by default the players at the table."""
         return list(getattr(self, "players", ()))

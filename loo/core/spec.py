@@ -18,6 +18,7 @@ game holds no other game's hand, bots or explanations.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -75,6 +76,19 @@ class Advice:
     # What the game's own laws say of a choice that is the only one allowed, where they say more than
     # "you must follow suit" (Loo's first lead of a trump), or None.
     only: Callable[[Any, Action], str | None] = lambda view, choice: None
+
+
+def later(module: str, name: str, *, made: bool = False) -> Callable[[], Any]:
+    """A descriptor's heavy part, named now and imported on first use: ``name`` from ``module`` (or,
+    ``made``, a new one of the class ``name`` names), so that a table of one game loads no other
+    game's hand, bots or records."""
+
+    def get() -> Any:
+        found = getattr(importlib.import_module(module), name)
+        return found() if made else found
+
+    get.__qualname__ = f"later({module}.{name})"
+    return get
 
 
 def _always_offered(rules: Any, action: Action) -> bool:

@@ -73,12 +73,12 @@ def test_a_descriptor_imports_its_own_game_only() -> None:
 
 # What a module may name to tell the games apart: the registry (which says each game's family) and
 # the game packages themselves.
-MAY_NAME_FAMILIES = ("loo/registry.py", "loo/records.py")
+MAY_NAME_FAMILIES = ("loo/registry.py",)
 
 
 def test_no_module_branches_on_a_games_family() -> None:
-    """Outside the registry (and Loo's own record reader, which names the games it does not read),
-    no module of the engine or the widgets asks which family a game is: each asks its descriptor."""
+    """Outside the registry and the game packages, no module of the engine or the widgets asks which
+    family a game is: each asks its descriptor."""
     asking = []
     for package in ("loo", "widgets"):
         for path in sorted((ROOT / package).rglob("*.py")):

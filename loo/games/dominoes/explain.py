@@ -15,6 +15,7 @@ from loo.core.tiles import NUMBERS, Tile
 from loo.core.tricks import VoidRule, WinnerLeadsTrump
 from loo.games.dominoes.declare import declarations, may_play_for_pool, may_take_turnup
 from loo.games.dominoes.rules import DominoLoneOpponentRule, DominoRules
+from loo.games.dominoes.settle import DominoSettlement, DominoTrick
 from loo.games.dominoes.state import HAND_SIZE, DominoAction, DominoState, act
 from loo.games.dominoes.suits import (
     follower_tiles,
@@ -47,7 +48,7 @@ def _combinations(tiles: Sequence[Tile], size: int) -> list[tuple[Tile, ...]]:
     return out
 
 
-class DominoExplainer(TrickHand):
+class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
     """The legal actions, the refusals and the explanations of a domino hand (its laws, read)."""
 
     _s: DominoState

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from loo.core.ledger import ChipLedger, Entry
+from loo.core.ledger import ChipLedger
 from loo.core.tiles import Tile
 from loo.games.dominoes.hand import DominoHand, deal_tiles
 from loo.games.dominoes.record import Deal
@@ -47,14 +47,8 @@ class DominoGame(ChipLedger):
     ) -> None:
         if len(players) not in PLAYERS:
             raise ValueError(f"the domino games are for two to four players (DL-EQP-02), not {len(players)}")
-        if len(set(players)) != len(players):
-            raise ValueError("each player needs a different name")
         self.rules = rules
-        self.players = tuple(players)
-        self.rng = rng
-        self.dealer = first_dealer % len(players)  # DL-DEAL-01: a first dealer is designated
-        self.pool = 0
-        self.ledger: list[Entry] = []
+        self._seat(players, rng, first_dealer)  # DL-DEAL-01: a first dealer is designated
         self.results: list[DominoHandResult] = []
         start = rules.game_points if rules.domino_scoring is DominoScoring.ROUNCE else 0
         self.scores: dict[str, int] = dict.fromkeys(self.players, start)  # DR-05

@@ -155,18 +155,6 @@ class DominoHand(DominoExplainer):
     # ----- public state ------------------------------------------------------------------------
 
     @property
-    def phase(self) -> Phase:
-        return self._s.phase
-
-    @property
-    def settlement(self) -> DominoSettlement | None:
-        return self._s.settlement
-
-    @property
-    def tricks(self) -> tuple[DominoTrick, ...]:
-        return tuple(self._s.tricks)
-
-    @property
     def misses_taken(self) -> tuple[int, ...]:
         return tuple(self._s.misses_taken)
 
@@ -211,13 +199,7 @@ class DominoHand(DominoExplainer):
         """What ``seat`` may know now."""
         s = self._s
         return DominoView(
-            seat=seat,
-            rules=self.rules,
-            names=self.names,
-            dealer=self.dealer,
-            pool=self.pool,
-            phase=s.phase,
-            to_act=s.to_act,
+            **self._public(seat),
             turnup=self.turnup,
             hand=tuple(s.holding[seat]),
             turnup_taken=s.turnup_taken,

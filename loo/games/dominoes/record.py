@@ -4,7 +4,6 @@ boneyard, top first), or ``{"seed": N}``; read, written and replayed."""
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from collections.abc import Sequence
@@ -12,21 +11,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loo.core.actions import Verb
+from loo.core.records import (
+    RecordBase,
+    no_duplicates,
+    read_actions,
+    read_deal,
+    read_hands,
+    read_header,
+    read_pieces,
+    read_table,
+)
 from loo.core.rules import RecordError
 from loo.core.tiles import Tile, TileError
 from loo.games.dominoes.hand import DominoHand, deal_tiles
 from loo.games.dominoes.rules import DominoLoneOpponentRule, DominoRules, DominoScoring, Variant
 from loo.games.dominoes.state import HAND_SIZE, PLAYERS, DominoAction
-from loo.records import (
-    FORMAT,
-    no_duplicates,
-    parse_json,
-    read_actions,
-    read_header,
-    read_pieces,
-    read_table,
-    replay_actions,
-)
 from loo.registry import entry
 
 __all__ = ["RECORD_TYPE", "Deal", "DominoRecord"]
@@ -40,7 +39,7 @@ DOMINO_VERBS = (Verb.DECLARE, Verb.TAKE_TURNUP, Verb.FOR_POOL, Verb.PLAY)
 
 
 @dataclass(frozen=True)
-class DominoRecord:
+class DominoRecord(RecordBase[DominoHand]):
     """One deal of a domino game: rules, seats, tiles and actions."""
 
     game: Variant
@@ -57,9 +56,9 @@ class DominoRecord:
 
     # ----- reading -------------------------------------------------------------------------
 
-    @classmethod
-    def loads(cls, text: str) -> DominoRecord:
-        return cls.from_json(parse_json(text))
+    @property
+    def game_name(self) -> str:
+        return self.game.value
 
     @classmethod
     def from_json(cls, obj: Any) -> DominoRecord:
@@ -82,17 +81,9 @@ class DominoRecord:
             check_chip_pool(rules, pool, n)
         if obj.get("deal_kind", "normal") != "normal":
             raise RecordError("deal_kind", f"every domino deal is normal, not {obj.get('deal_kind')!r}")
-        deal = obj.get("deal")
-        if not isinstance(deal, dict):
-            raise RecordError("deal", "must be an object with the tiles, or {'seed': N}")
-        seed: int | None = None
+        deal, seed = read_deal(obj, "tiles")
         stock: tuple[Tile, ...] | None
-        if "seed" in deal:
-            seed = deal["seed"]
-            if not isinstance(seed, int) or isinstance(seed, bool):
-                raise RecordError("deal.seed", f"must be a whole number, not {seed!r}")
-            if len(deal) > 1:
-                raise RecordError("deal", "a seeded deal has the seed alone")
+        if seed is not None:
             dealt, turnup, rest = deal_tiles(rules, random.Random(seed), seats=n, dealer=dealer)
             hands, stock = tuple(tuple(h) for h in dealt), tuple(rest)
         else:
@@ -115,35 +106,19 @@ class DominoRecord:
 
     # ----- writing -------------------------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"format": FORMAT, "game": self.game.value}
-        if self.rules_given or self.rules != DominoRules.from_record(self.game, None):
-            out["rules"] = self.rules.to_record()
-        out["seats"] = list(self.seats)
-        out["dealer"] = self.dealer
-        out["pool"] = self.pool
-        if self.seed is not None:
-            out["deal"] = {"seed": self.seed}
-        else:
-            deal: dict[str, Any] = {"hands": [[str(t) for t in h] for h in self.hands], "turnup": str(self.turnup)}
-            if self.stock is not None:
-                deal["stock"] = [str(t) for t in self.stock]
-            out["deal"] = deal
-        out["actions"] = [a.to_record() for a in self.actions]
-        return out
+    def _default_rules(self) -> DominoRules:
+        return DominoRules.from_record(self.game, None)
 
-    def dumps(self) -> str:
-        return json.dumps(self.to_json(), ensure_ascii=False)
-
-    def with_cards(self) -> DominoRecord:
-        """The name every record type answers to (the deal command calls it): here, :meth:`with_tiles`."""
-        return self.with_tiles()
+    def _written_deal(self) -> dict[str, Any]:
+        deal: dict[str, Any] = {"hands": [[str(t) for t in h] for h in self.hands], "turnup": str(self.turnup)}
+        if self.stock is not None:
+            deal["stock"] = [str(t) for t in self.stock]
+        return deal
 
     def with_tiles(self) -> DominoRecord:
-        """The same record with a seeded deal written out tile by tile."""
-        if self.seed is None:
-            return self
-        return DominoRecord(**{**self.__dict__, "seed": None})
+        """The same record with a seeded deal written out tile by tile (:meth:`with_cards`, the name every
+        record class answers to)."""
+        return self.with_cards()
 
     # ----- replaying -------------------------------------------------------------------------
 
@@ -151,10 +126,6 @@ class DominoRecord:
         """The hand as dealt, before any action."""
         return DominoHand(self.rules, hands=self.hands, turnup=self.turnup, dealer=self.dealer, pool=self.pool,
                           stock=self.stock, names=self.seats)  # fmt: skip
-
-    def replay(self) -> DominoHand:
-        """The hand after every action; raises :class:`IllegalActionError` (with ``index``) at the first illegal one."""
-        return replay_actions(self.start(), self.actions)
 
     @classmethod
     def of_hand(cls, hand: DominoHand, *, seed: int | None = None) -> DominoRecord:
@@ -220,14 +191,7 @@ def _tile(value: Any, where: str) -> Tile:
 
 
 def _read_tiles(deal: dict[str, Any], n: int) -> tuple[tuple[tuple[Tile, ...], ...], Tile, tuple[Tile, ...] | None]:
-    unknown = [k for k in deal if k not in ("hands", "turnup", "stock")]
-    if unknown:
-        raise RecordError(f"deal.{unknown[0]}", "unknown field; a domino deal has hands, turnup and stock, or seed")
-    raw_hands = deal.get("hands")
-    if not isinstance(raw_hands, list):
-        raise RecordError("deal.hands", "must be a list with one hand of tiles per seat")
-    if len(raw_hands) != n:
-        raise RecordError("deal.hands", f"has {len(raw_hands)} hands for {n} seats")
+    raw_hands = read_hands(deal, n, ("hands", "turnup", "stock"), named="a domino deal", hand="hand of tiles")
     hands = []
     for seat, raw in enumerate(raw_hands):
         where = f"deal.hands[{seat}]"

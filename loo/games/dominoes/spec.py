@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from loo.core.protocols import Bot
-from loo.core.spec import Advice, GameSpec, Kit
+from loo.core.spec import GameSpec, Kit, later
 from loo.core.tiles import Tile
 from loo.games.dominoes.rules import PRESETS, DominoRules, Variant
 
@@ -46,37 +46,19 @@ def kit() -> Kit:
     )
 
 
-def record_type() -> type[Any]:
-    from loo.games.dominoes.record import RECORD_TYPE
-
-    return RECORD_TYPE
-
-
-def thumb() -> Bot[Any]:
-    from loo.games.dominoes.bots import DominoThumbBot
-
-    return DominoThumbBot()
-
-
-def advice() -> Advice:
-    from loo.games.dominoes.advice import ADVICE
-
-    return ADVICE
-
-
 SPEC = GameSpec(
     package="loo.games.dominoes",
     rules_class=DominoRules,
     presets=PRESETS,
     kit=kit,
-    record_type=record_type,
+    record_type=later("loo.games.dominoes.record", "RECORD_TYPE"),
     parse_piece=Tile.parse,
     piece="tile",
     throw_words="drops out",  # the domino source's word (DL-DECL)
     for_pool_words="for the pool",
     deck_options=False,  # the pack's display options mean nothing for tiles
-    thumb=thumb,
-    advice=advice,
+    thumb=later("loo.games.dominoes.bots", "DominoThumbBot", made=True),
+    advice=later("loo.games.dominoes.advice", "ADVICE"),
     option_labels={
         "deal_price": "Ante into an empty pool",
         "lone_opponent_rule": "Dealer against a lone miss",

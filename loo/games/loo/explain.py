@@ -35,13 +35,7 @@ class Explaining(LooHandBase):
         if s.for_pool and seat == self.last:
             hand = tuple(s.holding[seat])  # the dealer chooses the miss's cards (AMB-05)
         return SeatView(
-            seat=seat,
-            rules=self.rules,
-            names=self.names,
-            dealer=self.dealer,
-            pool=self.pool,
-            phase=s.phase,
-            to_act=s.to_act,
+            **self._public(seat),
             turnup=self.turnup,  # shown to the whole table when it was turned, even if the dealer takes it
             hand=hand,
             deal_kind=self.deal_kind,

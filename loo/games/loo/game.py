@@ -19,8 +19,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from loo.core.cards import Card
-from loo.core.ledger import ChipLedger, Entry, cut_for_deal
+from loo.core.ledger import ChipLedger
 from loo.games.loo.hand import LooHand
 from loo.games.loo.rules import FirstDealMode, Rules
 from loo.games.loo.state import DealKind, Settlement
@@ -49,19 +48,8 @@ class LooGame(ChipLedger):
         table: bool = False,
     ) -> None:
         """``first_dealer=None`` cuts for the deal (L3-DEAL-01..04); the cuts are kept in ``self.cuts``."""
-        if len(players) < 2:
-            raise ValueError("a game needs at least two players")
-        if len(set(players)) != len(players):
-            raise ValueError("each player needs a different name")
         self.rules = rules
-        self.players = list(players)
-        self.rng = rng
-        self.cuts: list[list[tuple[str, Card]]] = []
-        if first_dealer is None:
-            first_dealer, self.cuts = cut_for_deal(players, rng, courts_equal=rules.courts_equal_in_cut)
-        self.dealer = first_dealer % len(players)
-        self.pool = 0
-        self.ledger: list[Entry] = []
+        self._seat(players, rng, first_dealer, courts_equal=rules.courts_equal_in_cut)
         self.results: list[HandResult] = []
         self.deals_by: dict[str, int] = dict.fromkeys(players, 0)
         self.hand: LooHand | None = None

@@ -227,18 +227,6 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
         return world
 
     @property
-    def phase(self) -> Phase:
-        return self._s.phase
-
-    @property
-    def settlement(self) -> Settlement | None:
-        return self._s.settlement
-
-    @property
-    def tricks(self) -> tuple[Trick, ...]:
-        return tuple(self._s.tricks)
-
-    @property
     def stock_left(self) -> int:
         """Cards still in the stock for exchanges (five-card Loo, Irish Loo)."""
         return len(self.stock) - self._s.stock_pos

@@ -6,11 +6,9 @@ Their descriptor (:class:`~loo.core.spec.GameSpec`): one for the three, whose ru
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from loo.core.cards import Card
-from loo.core.protocols import Bot
-from loo.core.spec import Advice, GameSpec, Kit
+from loo.core.spec import GameSpec, Kit, later
 from loo.games.loo.rules import PRESETS, Game, Rules
 
 
@@ -40,35 +38,17 @@ def kit() -> Kit:
     )
 
 
-def record_type() -> type[Any]:
-    from loo.records import Record
-
-    return Record
-
-
-def thumb() -> Bot[Any]:
-    from loo.games.loo.bots import ThumbBot
-
-    return ThumbBot()
-
-
-def advice() -> Advice:
-    from loo.games.loo.advice import ADVICE
-
-    return ADVICE
-
-
 SPEC = GameSpec(
     package="loo.games.loo",
     rules_class=Rules,
     presets=PRESETS,
     kit=kit,
-    record_type=record_type,
+    record_type=later("loo.games.loo.record", "Record"),
     parse_piece=Card.parse,
     piece="card",
     throw_words="throws up",
     for_pool_words="the miss for the pool",
     deck_options=True,
-    thumb=thumb,
-    advice=advice,
+    thumb=later("loo.games.loo.bots", "ThumbBot", made=True),
+    advice=later("loo.games.loo.advice", "ADVICE"),
 )

@@ -237,7 +237,7 @@ class SeatView:
     miss_left: int = 0  # cards in the miss, face down in the middle, while nobody has taken it
 
 
-class LooHandBase(TrickHand):
+class LooHandBase(TrickHand[Phase, Settlement, Trick]):
     """The fixed facts of a deal and the changing state that every part of :class:`loo.games.loo.hand.LooHand`
     reads (its explanations, settlement and table mode live in their own modules), with the methods
     one part asks of another; :class:`loo.games.loo.hand.LooHand` provides them all."""

@@ -5,13 +5,12 @@ a plain sentence, for :meth:`NapHand.why_illegal <loo.games.nap.hand.NapHand.why
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from loo.core.actions import CALLS, Action
 from loo.core.cards import Card
-from loo.core.hand import Explanation, TrickHand
-from loo.games.nap.rules import CALL_RANK, NAP, SPOKEN, NapRules
-from loo.games.nap.state import NapPhase, NapState
+from loo.core.hand import Explanation
+from loo.games.nap.rules import CALL_RANK, NAP, SPOKEN
+from loo.games.nap.state import NapHandBase, NapPhase
 from loo.games.nap.tricks import follow_choices
 
 
@@ -21,21 +20,8 @@ def names(cards: Sequence[Card]) -> str:
     return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
 
 
-class NapExplaining(TrickHand):
+class NapExplaining(NapHandBase):
     """Why each action is refused or allowed, mixed into :class:`~loo.games.nap.hand.NapHand`."""
-
-    if TYPE_CHECKING:
-        _s: NapState
-        _history: list[tuple[Action, NapState]]
-        rules: NapRules
-        names: tuple[str, ...]
-        n: int
-        stock: tuple[Card, ...]
-
-        def _forced(self, seat: int) -> bool: ...
-        def _call_options(self, seat: int) -> tuple[str, ...]: ...
-        def _play_on_seat(self) -> int | None: ...
-        def legal_actions(self) -> list[Action]: ...
 
     def why_illegal(self, action: Action) -> tuple[str, str] | None:
         """None if ``action`` is legal now, else (law ID, a plain sentence saying what the law requires)."""

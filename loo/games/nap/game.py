@@ -7,8 +7,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from loo.core.cards import Card
-from loo.core.ledger import ChipLedger, Entry, cut_for_deal
+from loo.core.ledger import ChipLedger
 from loo.core.reasons import Reason
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import KittyMode, NapRules
@@ -50,21 +49,10 @@ class NapGame(ChipLedger):
         table: bool = False,
     ) -> None:
         """``first_dealer=None`` cuts for the deal: the lowest card deals, the ace low (NAP-DEAL-01)."""
-        if len(players) < 2:
-            raise ValueError("a game needs at least two players (NAP-GEN-02)")
-        if len(set(players)) != len(players):
-            raise ValueError("each player needs a different name")
         if len(players) > rules.max_seats():
             raise ValueError(f"{len(players)} players are more than the pack can serve (AMB-02)")
         self.rules = rules
-        self.players = list(players)
-        self.rng = rng
-        self.cuts: list[list[tuple[str, Card]]] = []
-        if first_dealer is None:
-            first_dealer, self.cuts = cut_for_deal(players, rng, courts_equal=False)
-        self.dealer = first_dealer % len(players)
-        self.pool = 0
-        self.ledger: list[Entry] = []
+        self._seat(players, rng, first_dealer, fewest="a game needs at least two players (NAP-GEN-02)")
         self.results: list[NapResult] = []
         self.hand: NapHand | None = None
         self.table = table

@@ -133,18 +133,6 @@ class NapHand(NapExplaining, NapIrregularities):
     # ----- public state -------------------------------------------------------------------
 
     @property
-    def phase(self) -> NapPhase:
-        return self._s.phase
-
-    @property
-    def settlement(self) -> NapSettlement | None:
-        return self._s.settlement
-
-    @property
-    def tricks(self) -> tuple[Trick, ...]:
-        return tuple(self._s.tricks)
-
-    @property
     def caller(self) -> int | None:
         return self._s.caller
 
@@ -168,13 +156,7 @@ class NapHand(NapExplaining, NapIrregularities):
         """What ``seat`` may know now: its own hand, the peep card if it peeped, and the public table."""
         s = self._s
         return NapView(
-            seat=seat,
-            rules=self.rules,
-            names=self.names,
-            dealer=self.dealer,
-            pool=self.pool,
-            phase=s.phase,
-            to_act=s.to_act,
+            **self._public(seat),
             hand=tuple(s.holding[seat]),
             peep_card=self.peep_card if s.peeped[seat] else None,
             put_out=tuple(s.put_out[seat]),

@@ -5,32 +5,16 @@ show, a wrong count of cards, a misdeal). :class:`NapIrregularities`, which
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from loo.core.actions import Action, IllegalActionError
 from loo.core.cards import Card
-from loo.core.hand import TrickHand
 from loo.core.reasons import Reason
 from loo.core.rules import RevokeReplay
-from loo.games.nap.rules import NAP, NapRules
-from loo.games.nap.settle import NapSettlement
-from loo.games.nap.state import NapOffence, NapPhase, NapState
+from loo.games.nap.rules import NAP
+from loo.games.nap.state import NapHandBase, NapOffence, NapPhase
 
 
-class NapIrregularities(TrickHand):
+class NapIrregularities(NapHandBase):
     """A teaching table's irregularities and claims, mixed into :class:`~loo.games.nap.hand.NapHand`."""
-
-    if TYPE_CHECKING:
-        _s: NapState
-        _history: list[tuple[Action, NapState]]
-        rules: NapRules
-        names: tuple[str, ...]
-        n: int
-        table: bool
-
-        def _finish(self, settlement: NapSettlement) -> None: ...
-        def _settle(self, reason: Reason) -> NapSettlement: ...
-        def _play(self, seat: int, card: Card) -> None: ...
 
     def _irregular(self, action: Action, law: str, message: str) -> bool:
         """At a teaching table (``table=True``) a revoke or a card played out of turn is recorded and

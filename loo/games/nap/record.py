@@ -3,27 +3,25 @@ replayed through :class:`~loo.games.nap.hand.NapHand`."""
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from loo.core.actions import VERBS, Action, Verb
 from loo.core.cards import Card, CardError, full_pack
-from loo.core.rules import RecordError
-from loo.games.nap.hand import NapHand
-from loo.games.nap.rules import DEFAULT_PRESET, GAME, NapRules, deal_nap
-from loo.records import (
-    FORMAT,
+from loo.core.records import (
+    RecordBase,
     no_duplicates,
-    parse_json,
     read_actions,
+    read_deal,
+    read_hands,
     read_header,
     read_pieces,
     read_table,
-    replay_actions,
 )
+from loo.core.rules import RecordError
+from loo.games.nap.hand import NapHand
+from loo.games.nap.rules import DEFAULT_PRESET, GAME, NapRules, deal_nap
 from loo.registry import entry
 
 # The verbs a Nap record may write (docs/records.md, Actions): the calling, the play, and the variants'
@@ -32,7 +30,7 @@ NAP_VERBS = (Verb.CALL, Verb.PEEP, Verb.EXCHANGE, Verb.GARNET, Verb.PURCHASE, Ve
 
 
 @dataclass(frozen=True)
-class NapRecord:
+class NapRecord(RecordBase[NapHand]):
     """One deal of Nap as a ``loo-record/1`` record (docs/records.md), game ``nap``.
 
     ``deal`` is ``{"hands": [...], "stock": [...]}`` (the stock optional, top first), with
@@ -64,9 +62,9 @@ class NapRecord:
     def game(self) -> str:
         return GAME
 
-    @classmethod
-    def loads(cls, text: str) -> NapRecord:
-        return cls.from_json(parse_json(text))
+    @property
+    def game_name(self) -> str:
+        return GAME
 
     @classmethod
     def from_json(cls, obj: Any) -> NapRecord:
@@ -81,19 +79,11 @@ class NapRecord:
         if n > rules.max_seats():
             raise RecordError("seats", f"{n} players need {5 * n + rules.extra_cards()} cards, more than the pack "
                                        "holds (AMB-02)")  # fmt: skip
-        deal = obj.get("deal")
-        if not isinstance(deal, dict):
-            raise RecordError("deal", "must be an object with the cards, or {'seed': N}")
-        seed: int | None = None
+        deal, seed = read_deal(obj)
         garnet: tuple[Card, ...] = ()
         peep_card: Card | None = None
         stock: tuple[Card, ...] | None
-        if "seed" in deal:
-            if len(deal) != 1:
-                raise RecordError("deal", "a seeded deal has only the seed")
-            seed = deal["seed"]
-            if not isinstance(seed, int) or isinstance(seed, bool):
-                raise RecordError("deal.seed", f"must be a whole number, not {seed!r}")
+        if seed is not None:
             dealt, garnet_list, peep_card, stock_list = deal_nap(rules, random.Random(seed), seats=n, dealer=dealer)
             hands = tuple(tuple(h) for h in dealt)
             garnet, stock = tuple(garnet_list), tuple(stock_list)
@@ -102,42 +92,23 @@ class NapRecord:
         actions = read_actions(obj, n, game=entry(GAME).in_text, verbs=NAP_VERBS)
         return cls(rules, seats, dealer, pool, hands, stock, garnet, peep_card, seed, actions, "rules" in obj)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"format": FORMAT, "game": GAME}
-        if self.rules_given or self.rules != NapRules.preset(DEFAULT_PRESET):
-            out["rules"] = self.rules.to_record()
-        out["seats"] = list(self.seats)
-        out["dealer"] = self.dealer
-        out["pool"] = self.pool
-        if self.seed is not None:
-            out["deal"] = {"seed": self.seed}
-        else:
-            deal: dict[str, Any] = {"hands": [[str(c) for c in h] for h in self.hands]}
-            if self.garnet:
-                deal["garnet"] = [str(c) for c in self.garnet]
-            if self.peep_card is not None:
-                deal["peep"] = str(self.peep_card)
-            if self.stock is not None:
-                deal["stock"] = [str(c) for c in self.stock]
-            out["deal"] = deal
-        out["actions"] = [a.to_record() for a in self.actions]
-        return out
+    def _default_rules(self) -> NapRules:
+        return NapRules.preset(DEFAULT_PRESET)
 
-    def dumps(self) -> str:
-        return json.dumps(self.to_json(), ensure_ascii=False)
-
-    def with_cards(self) -> NapRecord:
-        """The same record with a seeded deal written out card by card."""
-        return dataclasses.replace(self, seed=None)
+    def _written_deal(self) -> dict[str, Any]:
+        deal: dict[str, Any] = {"hands": [[str(c) for c in h] for h in self.hands]}
+        if self.garnet:
+            deal["garnet"] = [str(c) for c in self.garnet]
+        if self.peep_card is not None:
+            deal["peep"] = str(self.peep_card)
+        if self.stock is not None:
+            deal["stock"] = [str(c) for c in self.stock]
+        return deal
 
     def start(self, *, table: bool = False) -> NapHand:
         """The hand as dealt, before any action."""
         return NapHand(self.rules, hands=self.hands, dealer=self.dealer, pool=self.pool, stock=self.stock,
                        garnet=self.garnet, peep_card=self.peep_card, names=self.seats, table=table)  # fmt: skip
-
-    def replay(self) -> NapHand:
-        """The hand after every action; raises :class:`IllegalActionError` (with ``index``) at the first illegal one."""
-        return replay_actions(self.start(), self.actions)
 
     @classmethod
     def of_hand(cls, hand: NapHand, *, seed: int | None = None) -> NapRecord:
@@ -156,14 +127,7 @@ class NapRecord:
 def _read_cards(
     deal: dict[str, Any], rules: NapRules, n: int
 ) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], Card | None, tuple[Card, ...] | None]:
-    unknown = [k for k in deal if k not in ("hands", "stock", "garnet", "peep")]
-    if unknown:
-        raise RecordError(f"deal.{unknown[0]}", "unknown field; a Nap deal has hands, stock, garnet and peep, or seed")
-    raw_hands = deal.get("hands")
-    if not isinstance(raw_hands, list):
-        raise RecordError("deal.hands", "must be a list with one hand per seat")
-    if len(raw_hands) != n:
-        raise RecordError("deal.hands", f"has {len(raw_hands)} hands for {n} seats")
+    raw_hands = read_hands(deal, n, ("hands", "stock", "garnet", "peep"), named="a Nap deal")
     hands = []
     for seat, raw in enumerate(raw_hands):
         cards = read_pieces(raw, f"deal.hands[{seat}]")

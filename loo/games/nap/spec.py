@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from loo.core.actions import Action
 from loo.core.cards import Card
-from loo.core.protocols import Bot
-from loo.core.spec import Advice, GameSpec, Kit
+from loo.core.spec import GameSpec, Kit, later
 from loo.games.nap.rules import PRESETS, KittyMode, NapRules
 
 # The actions only some of Nap's rules play, and the option of NapRules that plays each.
@@ -49,18 +47,6 @@ def kit() -> Kit:
     )
 
 
-def record_type() -> type[Any]:
-    from loo.games.nap.record import NapRecord
-
-    return NapRecord
-
-
-def thumb() -> Bot[Any]:
-    from loo.games.nap.bots import NapThumbBot
-
-    return NapThumbBot()
-
-
 def offered(rules: NapRules, action: Action) -> bool:
     """Misery, Wellington, the peep, Sir Garnet and purchase only where ``rules`` play them."""
     option = OPTIONAL_VERBS.get(str(action.verb)) or (
@@ -69,24 +55,18 @@ def offered(rules: NapRules, action: Action) -> bool:
     return option is None or bool(getattr(rules, option))
 
 
-def advice() -> Advice:
-    from loo.games.nap.advice import ADVICE
-
-    return ADVICE
-
-
 SPEC = GameSpec(
     package="loo.games.nap",
     rules_class=NapRules,
     presets=PRESETS,
     kit=kit,
-    record_type=record_type,
+    record_type=later("loo.games.nap.record", "NapRecord"),
     parse_piece=Card.parse,
     piece="card",
     throw_words="throws up",
     for_pool_words="the miss for the pool",
     deck_options=True,
-    thumb=thumb,
-    advice=advice,
+    thumb=later("loo.games.nap.bots", "NapThumbBot", made=True),
+    advice=later("loo.games.nap.advice", "ADVICE"),
     offered=offered,
 )

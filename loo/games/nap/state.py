@@ -8,7 +8,8 @@ from enum import StrEnum
 
 from loo.core.actions import Action
 from loo.core.cards import Card, Suit
-from loo.core.hand import Trick
+from loo.core.hand import Trick, TrickHand
+from loo.core.reasons import Reason
 from loo.games.nap.rules import NapRules
 from loo.games.nap.settle import NapSettlement
 
@@ -125,3 +126,40 @@ class NapView:
     @property
     def trumps_fixed(self) -> bool:
         return bool(self.tricks or self.current)
+
+
+class NapHandBase(TrickHand[NapPhase, NapSettlement, Trick]):
+    """The fixed facts of a deal of Nap and its changing state, with the methods one part of
+    :class:`~loo.games.nap.hand.NapHand` asks of another: what its explanations
+    (:class:`~loo.games.nap.explain.NapExplaining`) and its irregularities
+    (:class:`~loo.games.nap.irregular.NapIrregularities`) read. :class:`~loo.games.nap.hand.NapHand`
+    provides them all."""
+
+    _s: NapState
+    _history: list[tuple[Action, NapState]]
+    rules: NapRules
+    names: tuple[str, ...]
+    n: int
+    table: bool
+    stock: tuple[Card, ...]
+
+    def legal_actions(self) -> list[Action]:
+        raise NotImplementedError
+
+    def _forced(self, seat: int) -> bool:
+        raise NotImplementedError
+
+    def _call_options(self, seat: int) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def _play_on_seat(self) -> int | None:
+        raise NotImplementedError
+
+    def _play(self, seat: int, card: Card) -> None:
+        raise NotImplementedError
+
+    def _finish(self, settlement: NapSettlement) -> None:
+        raise NotImplementedError
+
+    def _settle(self, reason: Reason) -> NapSettlement:
+        raise NotImplementedError
