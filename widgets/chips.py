@@ -97,26 +97,18 @@ class SeatChips:
 
     def parts(self) -> list[str]:
         """The parts of the net in words, in the order they happened; empty if no chip moved."""
-        said = []
-        if self.dealt:
-            said.append(f"put {self.dealt} in as dealer")
-        if self.began:
-            said.append(f"put in {self.began} more, the pool this table began with")
-        if self.ante:
-            said.append(f"anted {self.ante}")
-        if self.fees:
-            said.append(f"paid {self.fees} in fees")
-        if self.penalty:
-            said.append(f"paid a penalty of {self.penalty}")
-        if self.won:
-            said.append(f"took {self.won} from the pool")
-        if self.looed:
-            said.append(f"looed {self.looed}")
-        if self.settled > 0:
-            said.append(f"was paid {self.settled} by the others")
-        if self.settled < 0:
-            said.append(f"paid {-self.settled} to the others")
-        return said
+        moved = (
+            (self.dealt, "put {} in as dealer"),
+            (self.began, "put in {} more, the pool this table began with"),
+            (self.ante, "anted {}"),
+            (self.fees, "paid {} in fees"),
+            (self.penalty, "paid a penalty of {}"),
+            (self.won, "took {} from the pool"),
+            (self.looed, "looed {}"),
+            (max(self.settled, 0), "was paid {} by the others"),
+            (max(-self.settled, 0), "paid {} to the others"),
+        )
+        return [words.format(chips) for chips, words in moved if chips]
 
     def words(self) -> str:
         """The parts and the net: ``put 3 in as dealer, looed 6: −9``."""

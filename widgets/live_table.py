@@ -34,7 +34,7 @@ from widgets.review_view import WORKING as WEIGHING
 from widgets.review_view import review_html, weigh_hand
 from widgets.rules_picker import RulesPicker
 from widgets.safety import guarded
-from widgets.shared import AUTO_WIDTH, ROW, lean, shared_layout
+from widgets.shared import AUTO_WIDTH, ROW, button, lean, shared_layout
 from widgets.step_viewer import StepViewer
 from widgets.table_view import TableView
 
@@ -202,12 +202,7 @@ class DealCodes(ipw.VBox):  # type: ignore[misc]
 
     def __init__(self, model: TableModel, *, saved: bool = False) -> None:
         self.model = model
-        self._show = lean(
-            ipw.Button,
-            description="This hand's code",
-            tooltip="Show this hand's deal code, to give others this deal",
-            _dom_classes=["loo-show-code"],
-        )
+        self._show = button("This hand's code", "Show this hand's deal code, to give others this deal", "loo-show-code")
         self._shown = lean(ipw.HTML)
         self._code = lean(
             ipw.Text,
@@ -219,12 +214,7 @@ class DealCodes(ipw.VBox):  # type: ignore[misc]
             layout=ipw.Layout(width="28em"),
             _dom_classes=["loo-code-input"],
         )
-        self._play = lean(
-            ipw.Button,
-            description="Play this deal",
-            tooltip="Start a new game at the deal this code names",
-            _dom_classes=["loo-play-code"],
-        )
+        self._play = button("Play this deal", "Start a new game at the deal this code names", "loo-play-code")
         self._status = lean(ipw.HTML)
         note = (
             f'<p class="loo-saved-note" style="font-size:12px;color:#555;margin:2px 0">{escape(home.saved_note)}</p>'

@@ -95,3 +95,14 @@ def own_layout(widget: ipw.DOMWidget) -> ipw.Layout:
         widget.layout = ipw.Layout(**{name: value for name, value in copied.items() if value is not None})
     result: ipw.Layout = widget.layout
     return result
+
+
+def button(description: str, tooltip: str, css: str) -> ipw.Button:
+    """A :func:`lean` button labelled ``description``, with its ``tooltip`` and one CSS class ``css``
+    (what the page's script and the tests find it by)."""
+    return lean(ipw.Button, description=description, tooltip=tooltip, _dom_classes=[css])
+
+
+def switch(description: str, tooltip: str) -> ipw.Checkbox:
+    """A :func:`lean` check box, off, labelled ``description`` beside it (not indented), with its ``tooltip``."""
+    return lean(ipw.Checkbox, value=False, description=description, indent=False, tooltip=tooltip)

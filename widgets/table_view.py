@@ -36,7 +36,7 @@ from widgets.opening import opening_html
 from widgets.replacing import Replacing
 from widgets.round_table import round_board_html
 from widgets.safety import guarded
-from widgets.shared import ROW, is_shared, lean, own_layout, shared_layout
+from widgets.shared import ROW, button, is_shared, lean, own_layout, shared_layout, switch
 from widgets.table_words import offered
 from widgets.watching import Watching
 
@@ -122,26 +122,11 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self._undo = (
             lean(ipw.Button, description="Take back", tooltip=UNDO_TIP, _dom_classes=["loo-undo"]) if own else None
         )
-        self._hint = lean(
-            ipw.Button,
-            description="Hint",
-            tooltip="Ask the strong computer player for its choice (key H)",
-            _dom_classes=["loo-hint"],
-        )
-        self._why = lean(
-            ipw.Button,
-            description="Why?",
-            tooltip="The law behind each of your choices now (key W)",
-            _dom_classes=["loo-why"],
-        )
+        self._hint = button("Hint", "Ask the strong computer player for its choice (key H)", "loo-hint")
+        self._why = button("Why?", "The law behind each of your choices now (key W)", "loo-why")
         self._explained = lean(ipw.HTML, _dom_classes=["loo-standing"])
         self._hinted = lean(ipw.HTML, _dom_classes=["loo-standing"])
-        self._next = lean(
-            ipw.Button,
-            description="Next hand",
-            tooltip="Deal the next hand of this game (key N)",
-            _dom_classes=["loo-next"],
-        )
+        self._next = button("Next hand", "Deal the next hand of this game (key N)", "loo-next")
         self._new_game = (
             lean(ipw.Button, description="New game", tooltip="Start a new game: the ledger starts again")
             if own
@@ -158,20 +143,8 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             if own
             else None
         )
-        self._four_colour = lean(
-            ipw.Checkbox,
-            value=False,
-            description="Four-colour deck",
-            indent=False,
-            tooltip="Blue diamonds and green clubs, so no two suits share a colour",
-        )
-        self._text_only = lean(
-            ipw.Checkbox,
-            value=False,
-            description="Cards as text",
-            indent=False,
-            tooltip="Show cards and tiles as plain named buttons instead of pictures",
-        )
+        self._four_colour = switch("Four-colour deck", "Blue diamonds and green clubs, so no two suits share a colour")
+        self._text_only = switch("Cards as text", "Show cards and tiles as plain named buttons instead of pictures")
         # Asks before New game, and offers to undo it (a shared table has no New game).
         self._replacing = Replacing(model, self.say) if own else None
         # Export and import of records, folded away until wanted (export only, at a shared table).

@@ -28,6 +28,8 @@ from collections.abc import Callable, Iterable, Sequence
 import segno
 import tornado.web
 
+from widgets.server.plain_page import page
+
 WILDCARDS = frozenset({"", "0.0.0.0", "::"})
 _SIOCGIFADDR = 0x8915  # Linux's ioctl for an interface's IPv4 address
 _QUIET = 2  # light modules around a terminal's code (the standard asks 4; 2 reads well on a screen)
@@ -226,26 +228,16 @@ def class_page(urls: Sequence[str], *, listening: str) -> str:
             "(or <code>make class</code>).</p>"
         )
         more = ""
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Join the class · Lanterloo</title>
-<style>{_PAGE_STYLE}</style>
-</head>
-<body>
-<main>
-<h1>Join the class at Lanterloo's tables</h1>
-{lead}
+    return page(
+        "Join the class",
+        f"""{lead}
 {blocks}
 {more}
 <p class="loo-class-note">Then choose a game from <a href="/tables/">the tables</a>, or open the
-address your teacher gives you with a deal code, so that everyone plays the same cards.</p>
-</main>
-</body>
-</html>
-"""
+address your teacher gives you with a deal code, so that everyone plays the same cards.</p>""",
+        heading="Join the class at Lanterloo's tables",
+        style=_PAGE_STYLE,
+    )
 
 
 class ClassPageHandler(tornado.web.RequestHandler):

@@ -14,7 +14,7 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import tornado.httputil
 import tornado.iostream
@@ -224,6 +224,36 @@ class TablesListHandler(tornado.web.RequestHandler):
         self.write(listing.replace("</main>", shared_tables_html(games, base) + "</main>", 1))
 
 
+class Place(NamedTuple):
+    """Room for a table's page: the table's id (None if a new one could not be reserved), and whether
+    the id was reserved just now, for a page asked for without one."""
+
+    table_id: str | None
+    reserved: bool
+
+
+async def room_for(
+    handler: tornado.web.RequestHandler, seats: TableSeats, name: str, db: Path | str | None
+) -> Place | None:
+    """Room for the page of table ``name`` that ``handler`` was asked for (its ``table`` argument, or a
+    new id reserved in ``db`` with a place held for it while the database is asked); None, with the
+    tables-full page sent, when every place is taken. It awaits nothing once it has found room, so its
+    caller may take the place (:meth:`TableSeats.admit`) before any other request runs: see
+    :class:`TableSeats` on bursts."""
+    table_id = handler.get_query_argument("table", None)
+    client = handler.request.remote_ip
+    await seats.wait_for_room(table_id, client=client)  # a reload at a full server: see RELOAD_WAIT_SECONDS
+    if not seats.has_room(table_id, client):
+        send_tables_full(handler, seats)
+        return None
+    if table_id is not None:
+        return Place(table_id, reserved=False)
+    held = seats.hold_new(client)  # the place is taken before the database is asked
+    table_id = await reserve_table_id(name, db)
+    seats.rehold(held, table_id)
+    return Place(table_id, reserved=True)
+
+
 class TableLinkHandler(tornado.web.RequestHandler):
     """``/tables/<name>`` redirects to the table's Voila page, keeping the query (deal codes, table ids).
 
@@ -241,19 +271,11 @@ class TableLinkHandler(tornado.web.RequestHandler):
         if not TABLE_NAME.match(name) or not (self.tables / f"{name}.ipynb").is_file():
             raise tornado.web.HTTPError(404)
         query = self.request.query
-        table_id = self.get_query_argument("table", None)
-        client = self.request.remote_ip
-        await self.seats.wait_for_room(table_id, client=client)  # a reload at a full server: see RELOAD_WAIT_SECONDS
-        # No await from here to the hold: see TableSeats on bursts.
-        if not self.seats.has_room(table_id, client):
-            send_tables_full(self, self.seats)
+        place = await room_for(self, self.seats, name, self.db)
+        if place is None:
             return
-        if table_id is None:
-            held = self.seats.hold_new(client)  # the place is taken before the database is asked
-            table_id = await reserve_table_id(name, self.db)
-            self.seats.rehold(held, table_id)
-            if table_id is not None:
-                query = query_with(table_id, query)
+        if place.reserved and place.table_id is not None:
+            query = query_with(place.table_id, query)
         self.set_header("Cache-Control", "no-store")  # each visit gets its own new table
         self.redirect(f"{base_url(self)}voila/render/{name}.ipynb" + (f"?{query}" if query else ""))
 
@@ -286,22 +308,15 @@ class TableRenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
         if self.seats is None:
             await self._render(path)
             return
-        table_id = self.get_query_argument("table", None)
-        client = self.request.remote_ip
-        await self.seats.wait_for_room(table_id, client=client)  # a reload at a full server: see RELOAD_WAIT_SECONDS
-        # No await from here to admit() or hold_new(): see TableSeats on bursts.
-        if not self.seats.has_room(table_id, client):
-            send_tables_full(self, self.seats)
+        place = await room_for(self, self.seats, name, self.db)  # nothing awaited between it and admit()
+        if place is None:
             return
-        if table_id is None:
-            held = self.seats.hold_new(client)  # the place is taken before the database is asked
-            table_id = await reserve_table_id(name, self.db)
-            self.seats.rehold(held, table_id)
-            if table_id is not None:
-                self.set_header("Cache-Control", "no-store")
-                self.redirect(f"{self.request.path}?{query_with(table_id, self.request.query)}")
-                return
-            # no id could be reserved: the table opens unsaved, if a place is still free
+        table_id, client = place.table_id, self.request.remote_ip
+        if place.reserved and table_id is not None:
+            self.set_header("Cache-Control", "no-store")
+            self.redirect(f"{self.request.path}?{query_with(table_id, self.request.query)}")
+            return
+        # (reserved, but no id could be: the table opens unsaved, if a place is still free)
         self._seat = self.seats.admit(table_id, client)  # the place first: the seat's claim awaits the database
         if self._seat is None:  # the places went while the database was asked
             send_tables_full(self, self.seats)

@@ -30,19 +30,20 @@ PAGE_STYLE = """
 """
 
 
-def page(title: str, body: str) -> str:
-    """A plain page of the server's own (not Voila's), in the style of the tables-full page."""
+def page(title: str, body: str, *, heading: str | None = None, style: str = PAGE_STYLE) -> str:
+    """A plain page of the server's own (not Voila's): ``title`` in the browser's tab and as the page's
+    heading (or ``heading``), then ``body`` (HTML), in ``style``."""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)} · Lanterloo</title>
-<style>{PAGE_STYLE}</style>
+<style>{style}</style>
 </head>
 <body>
 <main>
-<h1>{html.escape(title)}</h1>
+<h1>{html.escape(heading if heading is not None else title)}</h1>
 {body}
 </main>
 </body>

@@ -29,6 +29,7 @@ from jupyter_core.utils import ensure_async
 from widgets.journal import StoreError
 from widgets.server.database import DatabaseAway, in_database, warn_now_and_then
 from widgets.server.database import table_store as table_store  # the server's connections, once made here
+from widgets.server.plain_page import page as plain_page
 from widgets.server.sockets import departures
 from widgets.store import TableStore
 
@@ -339,26 +340,15 @@ def _try_again_page(title: str, said: str, *, again: str, saved_game: bool, book
         )
     else:
         safe = "<p>No game had been started for you yet, so nothing is lost.</p>"
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} · Lanterloo</title>
-<style>{_FULL_STYLE}</style>
-</head>
-<body>
-<main>
-<h1>{title}</h1>
-<p>{said}</p>
+    return plain_page(
+        title,
+        f"""<p>{said}</p>
 {safe}
 <p><a class="again" href="{html.escape(again, quote=True)}">Try again</a></p>
 <p>Or <a href="{html.escape(book, quote=True)}" target="_top">go back to the book</a>:
-its pages and their example hands need no table.</p>
-</main>
-</body>
-</html>
-"""
+its pages and their example hands need no table.</p>""",
+        style=_FULL_STYLE,
+    )
 
 
 def send_tables_full(handler: tornado.web.RequestHandler, seats: TableSeats) -> None:
