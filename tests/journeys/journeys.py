@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -54,6 +55,9 @@ def reader(open_page: Any) -> Iterator[Page]:
         yield fresh
         assert fresh.errors() == [], f"{fresh.engine}: errors in the page: {fresh.errors()}"
     finally:
+        lost = getattr(fresh, "lost_clicks", [])
+        if lost:  # said at the end of the run, where a driver's fault that grows is seen
+            warnings.warn(f"{fresh.engine}'s driver lost {len(lost)} click(s), made again: {lost}", stacklevel=1)
         fresh.close()
 
 

@@ -43,6 +43,21 @@ take(window); document.querySelectorAll('iframe').forEach((f) => take(f.contentW
 """
 
 
+# The clicks the document (the top page's, or the frame's the driver is in) has received: counted in the
+# capture phase, before any handler of the page's, with an id that changes when the document does.
+_CLICKS = r"""
+if (!window.__looClicks) { window.__looClicks = {id: Math.random(), n: 0};
+  document.addEventListener('click', () => { window.__looClicks.n += 1; }, true); }
+return [window.__looClicks.id, window.__looClicks.n];
+"""
+# WebKitGTK's driver, on a loaded machine, now and then answers an element click as done though the
+# page never got it (a card clicked, the table unchanged a minute later). A click the document did not
+# receive within CLICK_LANDS seconds is made again, at most CLICK_TRIES times in all, and noted
+# (WebDriverPage.lost_clicks): a click the page received and did nothing with still fails the journey.
+CLICK_LANDS = 5.0
+CLICK_TRIES = 3
+
+
 class WebDriver:
     """A classic W3C WebDriver session, spoken as HTTP and JSON."""
 
@@ -126,6 +141,7 @@ class WebDriverPage(Page):
         super().__init__()
         self.wd = wd
         self.origins: set[str] = set()
+        self.lost_clicks: list[str] = []  # clicks the driver said it made and the page never got (see _CLICKS)
         self.viewport(width, height)
 
     def _drain(self) -> None:
@@ -161,12 +177,33 @@ class WebDriverPage(Page):
             frame = self._element(Target(target.frame))
             self.wd.send("POST", "/frame", {"id": frame})
         try:
-            element = self._element(replace(target, frame=None))
-            key = next(iter(element.values()))
-            self.wd.send("POST", f"/element/{key}/click")
+            for attempt in range(CLICK_TRIES):
+                page, before = self.wd.send("POST", "/execute/sync", {"script": _CLICKS, "args": []})
+                element = self._element(replace(target, frame=None))
+                key = next(iter(element.values()))
+                self.wd.send("POST", f"/element/{key}/click")
+                if self._click_landed(page, before):
+                    break
+                self.lost_clicks.append(f"{target} (try {attempt + 1})")
         finally:
             if target.frame:
                 self.wd.send("POST", "/frame", {"id": None})
+
+    def _click_landed(self, page: float, before: int) -> bool:
+        """Whether the document received a click since it had counted ``before`` (or is another document
+        now: the click followed a link), within :data:`CLICK_LANDS` seconds."""
+        look = "return window.__looClicks ? [window.__looClicks.id, window.__looClicks.n] : null;"
+        deadline = time.monotonic() + CLICK_LANDS
+        while True:
+            try:
+                now = self.wd.send("POST", "/execute/sync", {"script": look, "args": []})
+            except EngineError:  # a navigation under way: the click was taken
+                return True
+            if now is None or now[0] != page or now[1] > before:
+                return True
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.1)
 
     def _keys(self, keys: list[str]) -> None:
         steps = [{"type": t, "value": k} for k in keys for t in ("keyDown", "keyUp")]
