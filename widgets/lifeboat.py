@@ -59,8 +59,9 @@ def _launch_all() -> None:
             model.finish_saves(FINISH_SECONDS)
         except Exception:
             log.exception("table %s: the save under way could not be waited for", model.table_id)
-        if model._unsaved and model._store is not None and model.table_id is not None:
-            launch(model.table_id, model._count, model._unsaved)
+        unsaved = model.unsaved
+        if unsaved and model.store is not None and model.table_id is not None:
+            launch(model.table_id, model.saved_events, unsaved)
 
 
 def launch(table_id: str, expected: int, events: list[dict[str, Any]]) -> bool:

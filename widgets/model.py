@@ -200,7 +200,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self._replacing()
         self._history = []
         started = self._journal({"type": START, "code": str(first), "names": list(self.names), "bots": self.bot_name})
-        return started and self._past_the_deal(first.seed if code is not None else None)
+        return started and self.past_the_deal(first.seed if code is not None else None)
 
     # ----- what the reader may see -----------------------------------------------------------
 
@@ -361,9 +361,9 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self._pushed = []
         if not self._deal(seed):
             return False
-        return self._journal({"type": "deal", "seed": self._seed}) and self._past_the_deal()
+        return self._journal({"type": "deal", "seed": self._seed}) and self.past_the_deal()
 
-    def _past_the_deal(self, code_seed: int | None = None) -> bool:
+    def past_the_deal(self, code_seed: int | None = None) -> bool:
         """A hand settled as dealt (Peel's single, L3-SGL-01/08) is shown (widgets.opening) and the next dealt at
         once; after a deal code's single, from a seed the code's fixes (a class plays the same next hand)."""
         if self._replaying or not self.hand.is_over or self.hand.actions:

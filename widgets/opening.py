@@ -3,7 +3,7 @@
 Under Peel's rules a game opens with a single (L3-SGL-01), and a hand in which every stander
 took a trick is followed by another (L3-SGL-08): everyone gets one card face up, and the best card
 of the turn-up's suit above the turn-up takes the pool (L3-SGL-03), the rest paying the single's
-loo (L3-SGL-04). No one makes a choice in it, so the table (:meth:`TableModel._past_the_deal`)
+loo (L3-SGL-04). No one makes a choice in it, so the table (:meth:`TableModel.past_the_deal`)
 deals the next hand at once; this module draws what happened, so that no chip is lost unseen: the
 turn-up, each player's card turned in turn, who took the pool, and one sentence saying why in plain
 words, its laws after it as references that open on a tap (:mod:`widgets.law_refs`). The single's

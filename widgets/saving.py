@@ -232,7 +232,7 @@ class SavingTable:
         log.info("table %s: a stale write was refused (%s)", self.table_id, stale)
         new_game = any(event.get("type") == START for event in self._unsaved)
         self._unsaved = []
-        self._reload(STALE_NEW_GAME_MESSAGE if new_game else STALE_MESSAGE)
+        self.reload_saved(STALE_NEW_GAME_MESSAGE if new_game else STALE_MESSAGE)
 
     def _save_failed(self, error: BaseException) -> None:
         """The store failed the write: every event is kept to send again; the reader is told once."""
@@ -379,8 +379,9 @@ class SavingTable:
         self._never_saved = True
         self._say(self.message)
 
-    def _reload(self, message: str) -> None:
-        """Become the game as saved (after a refused write); if it cannot be read, stop saving and say so."""
+    def reload_saved(self, message: str) -> None:
+        """Become the game as saved (after a refused write, or saved meanwhile elsewhere); if it cannot be
+        read, stop saving and say so; then tell the reader ``message``."""
         assert self._store is not None and self.table_id is not None
         self._unsaved, self._failing, self._saved_note = [], False, ""
         self._forget_writes()
@@ -458,9 +459,14 @@ class SavingTable:
         """
         saved = store.load(table_id)
         model = cls(journal=saved.events, rng=rng)
-        model._store, model.table_id, model._count = store, table_id, saved.count
-        model.check_store()
+        model.bind(store, table_id, saved.count)
         return model
+
+    def bind(self, store: Journals, table_id: str, count: int) -> None:
+        """Save on in ``store`` as table ``table_id``, which holds this game's ``count`` events already
+        (the game was made from them); a store that cannot be written now is said at once."""
+        self._store, self.table_id, self._count = store, table_id, count
+        self.check_store()
 
     def store_failed(self) -> None:
         """The store failed a write not of this game's (a seat's mark at a shared table): say the game
@@ -485,6 +491,27 @@ class SavingTable:
     def saved_events(self) -> int:
         """How many of the table's events the store holds (0 when the table is not saved)."""
         return self._count if self._store is not None else 0
+
+    @property
+    def journal(self) -> tuple[Event, ...]:
+        """This game's journal, from its start event: every change the reader made, as it is saved."""
+        return tuple(self._history)
+
+    @property
+    def store(self) -> Journals | None:
+        """Where the game is saved (None for a game not saved)."""
+        return self._store
+
+    @property
+    def unsaved(self) -> list[Event]:
+        """The events the store has not taken yet (a full disk, a database away), to be sent again."""
+        return list(self._unsaved)
+
+    @property
+    def saves_off_thread(self) -> bool:
+        """Whether the store is written on a thread of its own (in a table's kernel, widgets.save_writer),
+        so that a question for it goes there too (:meth:`ask_off_thread`)."""
+        return self._writer is not None
 
 
 def _can_write(store: Journals, table_id: str | None = None) -> bool:

@@ -154,7 +154,7 @@ class SharedTableModel(TableModel):
 
     # ----- keeping up with the others ---------------------------------------------------------
 
-    def _reload(self, message: str) -> None:
+    def reload_saved(self, message: str) -> None:
         """Another seat wrote first: become the game as saved, quietly if it was only the computers' move."""
         assert self._store is not None and self.table_id is not None
         self._unsaved = []
@@ -235,12 +235,15 @@ class SharedTableModel(TableModel):
         saved = store.load(table_id)
         if saved.count:
             model = cls(journal=saved.events, rng=rng, seat=seat, computers=computers)
-            model._store, model.table_id, model._count = store, table_id, saved.count
-            model.check_store()
+            model.bind(store, table_id, saved.count)
             return model
         model = cls(game, preset=preset, code=code, seat=seat, computers=computers, rng=rng)
-        model._quiet = True  # another seat began the game meanwhile: this one becomes it, with no word
-        model.attach(store, table_id)
-        model._quiet = False
-        model._say("")
+        model._attach_quietly(store, table_id)
         return model
+
+    def _attach_quietly(self, store: Journals, table_id: str) -> None:
+        """:meth:`attach`, with no word if another seat began the game meanwhile (this one becomes it)."""
+        self._quiet = True
+        self.attach(store, table_id)
+        self._quiet = False
+        self._say("")

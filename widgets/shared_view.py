@@ -112,7 +112,7 @@ class Follower:
         if self.lost:
             return
         self.ticks += 1
-        store = model._store
+        store = model.store
         if store is None:
             return
         if not model.saving and time.monotonic() >= self._retry_at:
@@ -126,13 +126,13 @@ class Follower:
         pending = self.ticks - self._pending_tick >= PENDING_EVERY and (model.hand.is_over or not model.hand.actions)
         self._seats_tick = self.ticks if seats else self._seats_tick
         self._pending_tick = self.ticks if pending else self._pending_tick
-        if model._writer is None:  # outside a table's kernel: asked here
+        if not model.saves_off_thread:  # outside a table's kernel: asked here
             self._look(Look(store.count(self.table_id), None, self.book.seats(self.table_id) if seats else None,
                             self.book.pending(self.table_id) if pending else None))  # fmt: skip
             return
         # In a table's kernel, asked on the writer's thread (widgets.save_writer), after this seat's
         # writes: a database that hangs holds none of this seat's clicks.
-        table_id, known = self.table_id, model._count
+        table_id, known = self.table_id, model.saved_events
 
         def question(db: Journals) -> Look:
             count = db.count(table_id)
@@ -157,9 +157,9 @@ class Follower:
         """What the journal and the seats are now: the other seats' moves applied, the seats shown,
         the teacher's deal dealt, the computers' moves made."""
         model = self.model
-        if self.lost or model._store is None:
+        if self.lost or model.store is None:
             return
-        if look.count > model._count and not model._unsaved:  # a count only grows: an older look says nothing
+        if look.count > model.saved_events and not model.unsaved:  # a count only grows: an older look says nothing
             model.catch_up(look.saved if look.saved is not None and look.saved.count == look.count else None)
         if look.seats is not None:
             rows = look.seats
@@ -204,7 +204,7 @@ class SharedLiveTable(LiveTable):
         super().__init__(model, saved=True, shared=True)  # no deal codes, take-back, teaching switch, new game
         self.shared_model, self.book, self.table_id = model, book, table_id
         view = self.table
-        view._keys.value = view._keys.value.replace(" U takes back,", "")  # no take-backs here
+        view.leave_out_key(" U takes back,")  # no take-backs here
         self.seats_html = lean(ipw.HTML, _dom_classes=["loo-seats"])
         self.seat_buttons = lean(ipw.HBox, layout=ROW, _dom_classes=["loo-seat-controls"])
         first = self.tabs.children[0]
@@ -371,16 +371,16 @@ class PendingDeals:
             if not model.saving:
                 if not model.save_again():  # still not saved: the teacher's deal waits too
                     return
-                if model._store is not None and model._store.count(self.table_id) != model._count:
-                    model._reload(SAVED_MEANWHILE_MESSAGE)  # saved meanwhile: a lifeboat, another tab
-            if model._store is None or not (model.hand.is_over or not model.hand.actions):
+                if model.store is not None and model.store.count(self.table_id) != model.saved_events:
+                    model.reload_saved(SAVED_MEANWHILE_MESSAGE)  # saved meanwhile: a lifeboat, another tab
+            if model.store is None or not (model.hand.is_over or not model.hand.actions):
                 return
             table_id = self.table_id
             # In a table's kernel the question goes to the writer's thread: a database that hangs
             # holds no click of the reader's (widgets.save_writer).
             if not self._asking and model.ask_off_thread(lambda s: SeatBook(s).pending(table_id), self._answered):  # type: ignore[arg-type]
                 self._asking = True
-            elif model._writer is None and self.book.pending(table_id) is not None:
+            elif not model.saves_off_thread and self.book.pending(table_id) is not None:
                 self._deal()
         except StoreError as error:  # a database away, a full disk: said in a line, no traceback
             self._failed_now(error)
@@ -393,7 +393,7 @@ class PendingDeals:
         try:
             if done.error is not None:
                 raise done.error
-            if done.result is not None and model._store is not None and (model.hand.is_over or not model.hand.actions):
+            if done.result is not None and model.store is not None and (model.hand.is_over or not model.hand.actions):
                 self._deal()
         except Exception as error:
             self._failed_now(error)

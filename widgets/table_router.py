@@ -172,7 +172,7 @@ def served_table(
             return notice(SHARED_NEEDS_SEAT, game, title="A shared table")
         if saved.count:  # a game in progress: resume it (a deal code in the address was for its start)
             resumed = TableModel.resume(store, table_id, rng=rng)
-            resumed._past_the_deal()  # a single saved before tables dealt on past it (issue 20): deal on now
+            resumed.past_the_deal()  # a single saved before tables dealt on past it (issue 20): deal on now
             _follow_pending(resumed, store, table_id)
             return LiveTable(resumed, saved=True)
         if code_problem:

@@ -241,6 +241,10 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         """Whether the reader asked for the four-colour pack (each suit its own colour)."""
         return bool(self._four_colour.value)
 
+    def leave_out_key(self, words: str) -> None:
+        """Take ``words`` out of the line that lists the table's keys (a key this table does not offer)."""
+        self._keys.value = self._keys.value.replace(words, "")
+
     def say(self, message: str) -> None:
         """Show ``message`` in the table's status line (read out by a screen reader)."""
         self._status.value = f'<div role="status" aria-live="polite">{with_law_refs(message)}</div>'

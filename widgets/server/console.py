@@ -125,7 +125,8 @@ def same_deal(a: DealCode, b: DealCode) -> bool:
 
 
 def start_code(model: TableModel) -> DealCode | None:
-    start = model._history[0] if model._history else {}
+    journal = model.journal
+    start = journal[0] if journal else {}
     try:
         return parse_deal_code(str(start["code"])) if "code" in start else None
     except DealCodeError:
