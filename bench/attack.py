@@ -59,8 +59,8 @@ from tornado.httpclient import HTTPClientError
 from tornado.websocket import websocket_connect
 
 from tests.kernel_client import TableClient, encode_message, masked_frame
-from widgets.card_style import SHEET_PATH
-from widgets.store import TableStore
+from widgets.draw.card_style import SHEET_PATH
+from widgets.store.sqlite import TableStore
 
 TABLE = "three-card-loo"
 print = functools.partial(print, flush=True)
@@ -442,8 +442,8 @@ def play_class(db: str | Path, tables: int = CLASS_TABLES) -> None:
     """``tables`` tables of the class, each played a hand and a half (one in ten shared)."""
     import random
 
-    from widgets.model import TableModel
-    from widgets.seating import PERSON, SeatBook
+    from widgets.store.seating import PERSON, SeatBook
+    from widgets.table.model import TableModel
 
     rng = random.Random(7)
     with TableStore(db) as store:

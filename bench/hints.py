@@ -39,7 +39,7 @@ from loo.games.loo.rules import Rules
 from loo.games.nap.bots import NapSamplingBot, NapThumbBot
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import NapRules
-from widgets.model import TableModel
+from widgets.table.model import TableModel
 
 GAMES = ("three-card-loo", "five-card-loo", "irish-loo", "nap", "domino-loo", "domino-rounce")
 CALIBRATED = ("three-card-loo", "domino-loo", "nap")

@@ -157,7 +157,7 @@ def time_hint(s: Session) -> float | None:
             .map((e) => e.innerText).join(' ');
           const t0 = performance.now();
           document.querySelector('.loo-hint').click();
-          while (!/(^| )Hint: /.test(status())) {  // the status line names the hint's choice (widgets.table_view)
+          while (!/(^| )Hint: /.test(status())) {  // the status line names the hint's choice (widgets.views.table_view)
             if (performance.now() - t0 > timeout) return NaN;
             await new Promise((r) => setTimeout(r, 5));
           }

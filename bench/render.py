@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import ipywidgets as ipw
 
-from widgets.model import TableModel
-from widgets.table_view import TableView
+from widgets.table.model import TableModel
+from widgets.views.table_view import TableView
 
 PRESETS = {"three-card-loo": "peel", "five-card-loo": "pam", "irish-loo": "irish", "nap": "hoffmann",
            "domino-loo": "celko", "domino-rounce": "rounce"}  # fmt: skip

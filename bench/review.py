@@ -3,7 +3,7 @@
 Run on demand (not a test):  .venv/bin/python bench/review.py [--hands N]
 
 For each game, N seeded hands are played by the rule of thumb at every seat; for each, the time of one
-hint at seat 0's first decision (``widgets.hints.hint_for``, the server's effort) and of the review of
+hint at seat 0's first decision (``widgets.table.hints.hint_for``, the server's effort) and of the review of
 all of seat 0's decisions (``loo.review.review``, the server's rounds) are measured on the same
 machine in the same run, and their ratio. Target (issue 31): a three-card hand's review within five
 hints' time. Also printed: the decisions reviewed, how many were decided before the last round, and
@@ -28,7 +28,7 @@ from loo.core.sampling import SamplingPlayer
 from loo.kits import kit
 from loo.records import load
 from loo.review import ROUNDS, review
-from widgets.hints import hint_for
+from widgets.table.hints import hint_for
 
 GAMES = ("three-card-loo", "five-card-loo", "irish-loo", "nap", "domino-loo", "domino-rounce")
 

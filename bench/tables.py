@@ -20,7 +20,7 @@ folder, as the browser tests start it: tests/conftest.py):
    is shown). The same reader then opens the table again, its browser's cache warm ("a returning
    reader", as when a reader comes back to a table, or a class opens its tables again). Before each visit
    the script waits until every table has a preheated kernel waiting for a reader (it holds its
-   websocket to the server open: widgets/request.py) and the server and kernels are idle, so
+   websocket to the server open: widgets/kernel/request.py) and the server and kernels are idle, so
    each visit finds the pool warm. "HTML first byte" and "HTML complete" are the page's own
    response, from the Navigation Timing API. A preheated kernel has run its notebook before the
    request (the table cell shows "Dealing the cards…" and deals when the request comes), so

@@ -35,8 +35,8 @@ from tables_common import (
     waiting_kernels,
 )
 
-from widgets.safety import READER_MESSAGE
-from widgets.store import TableStore
+from widgets.store.sqlite import TableStore
+from widgets.views.safety import READER_MESSAGE
 
 WAIT_MS = 90_000  # a table may take long to open on a busy machine; a lost click is one not answered in:
 CLICK_TIMEOUT_MS = 10_000
@@ -168,7 +168,7 @@ def browser() -> Iterator[Browser]:
 @contextmanager
 def session(chromium: Browser, pace: str | None = None) -> Iterator[Session]:
     """A fresh browser context (a first visit: nothing cached) with one page, at the reader's ``pace``
-    if one is given (as the page keeps it: widgets.pacing); closing it lets the page's shutdown
+    if one is given (as the page keeps it: widgets.views.pacing); closing it lets the page's shutdown
     beacon stop the table's kernel."""
     context = chromium.new_context()
     context.add_init_script(PLAYABLE_JS)
@@ -210,7 +210,7 @@ def open_table(s: Session, url: str) -> dict[str, float]:
 def click(s: Session, rng: random.Random, out: Outcome, k: int = 0) -> dict[str, Any] | None:
     """One click on a legal choice (``k`` pieces picked first, for an exchange); its timings, or None
     if nothing could be clicked or the click was lost. The reader's own move is timed; the computer
-    players' moves after it, played by the page at the reader's pace (widgets.pacing), are waited for first."""
+    players' moves after it, played by the page at the reader's pace (widgets.views.pacing), are waited for first."""
     s.page.wait_for_function("!document.querySelector('.loo-playing')", timeout=WAIT_MS)
     result: dict[str, Any] = s.page.evaluate(CLICK_JS, [rng.random(), CLICK_TIMEOUT_MS, k])
     if result["kind"] == "none":
@@ -279,7 +279,7 @@ def check_saved(s: Session, served: Served, clicks: list[dict[str, Any]], out: O
 
 def part_click(served: Served, games: list[str], hands: int, out: Outcome) -> bool:
     """Each game played twice, from the same deal and the same choices: at the Normal pace (each change
-    of more than one move comes with its reel of frames, widgets.pacing: the figure the target is
+    of more than one move comes with its reel of frames, widgets.views.pacing: the figure the target is
     about) and, as the reference in the same run, at the Instant pace (no reel)."""
     print(f"\n== 1. click to updated table ({hands} hands per game, clicks dispatched in the page) ==", flush=True)
     everything_first: list[float] = []

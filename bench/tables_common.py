@@ -23,7 +23,7 @@ from tests.conftest import CHROMIUM, CHROMIUM_ARGS, Served, serve_server  # noqa
 __all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Served", "serve_server"]
 
 TABLES = sorted(p.stem for p in (ROOT / "book" / "tables").glob("*.ipynb"))
-# A deal code per table (widgets/dealcode.py): the game and its primary rules, the reader at seat 0.
+# A deal code per table (widgets/table/dealcode.py): the game and its primary rules, the reader at seat 0.
 CODES = {
     "three-card-loo": "l3.peel",
     "five-card-loo": "l5.pam",
@@ -61,7 +61,7 @@ def kernels(server_pid: int) -> dict[str, int]:
         except OSError:
             continue
         match = KERNEL_FILE.search(cmdline)
-        if match and ("widgets.table_kernel" in cmdline or "ipykernel" in cmdline):
+        if match and ("widgets.kernel.table_kernel" in cmdline or "ipykernel" in cmdline):
             found[match.group(1)] = pid
     return found
 
@@ -180,7 +180,7 @@ def _sockets(pid: int) -> set[int]:
 
 def waiting_kernels(served: Served) -> list[int]:
     """Kernels preheated and waiting for a reader: each holds its websocket to the server's
-    request-details endpoint open until a request comes (widgets/request.py), and no kernel in use
+    request-details endpoint open until a request comes (widgets/kernel/request.py), and no kernel in use
     has a TCP connection to the server (they talk to it over Unix sockets)."""
     port = int(served.base.rsplit(":", 1)[1])
     connected = set()

@@ -25,8 +25,8 @@ from tables_common import (
 )
 
 from tests.kernel_client import TableClient
-from widgets.safety import READER_MESSAGE
-from widgets.store import TableStore
+from widgets.store.sqlite import TableStore
+from widgets.views.safety import READER_MESSAGE
 
 OPEN_TIMEOUT = 300.0  # thirty tables opened at once start most of their kernels cold, on two cores
 CLICK_TIMEOUT = 30.0  # a click not answered in this long is lost

@@ -49,7 +49,7 @@ class GameEntry:
     title: str  # as a reader is shown it
     family: Family
     usual_seats: int  # the players at a new table unless a deal code or the reader says otherwise
-    code: str  # its word in a deal code (widgets.dealcode)
+    code: str  # its word in a deal code (widgets.table.dealcode)
     in_text: str  # as a sentence names it ("a hand of three-card Loo")
 
     spare: str = "miss"  # the spare hand a player may take instead of their own ("dummy" at Rounce)

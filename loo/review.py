@@ -37,7 +37,7 @@ __all__ = ["GRADES", "ROUNDS", "VERDICTS", "Decision", "HandReview", "review", "
 
 # The deals each round samples, least and most alike: a decision still undecided after one is weighed
 # again on more (a count, never a clock: the same record always gets the same review).
-ROUNDS = (300, 1000, 2000)  # the last, the most a hint samples (widgets.hints.MOST)
+ROUNDS = (300, 1000, 2000)  # the last, the most a hint samples (widgets.table.hints.MOST)
 # A choice that gave up at least this many of the game's stakes (:func:`unit`), beyond doubt, is so called.
 GRADES = (("blunder", 1.5), ("mistake", 0.5), ("inaccuracy", 0.2))
 VERDICTS = ("best", "good", "too close to call", "inaccuracy", "mistake", "blunder")

@@ -139,7 +139,7 @@ class Served:
                 argv = Path(f"/proc/{child}/cmdline").read_bytes().decode(errors="replace").split("\0")
             except OSError:  # it has just exited
                 continue
-            if "widgets.table_kernel" in argv or "ipykernel_launcher" in argv:  # a table's kernel (lean), or any
+            if "widgets.kernel.table_kernel" in argv or "ipykernel_launcher" in argv:  # a table's kernel (lean), or any
                 found.update(m[1] for arg in argv if (m := KERNEL_FILE.search(arg)))
         return found
 
@@ -293,7 +293,7 @@ INSTANT_PACE = "try { localStorage.setItem('lanterloo-pace', 'Instant'); } catch
 @pytest.fixture
 def context(context: Any) -> Any:
     """A test's page shows the computer players' moves at once: the pace a reader may choose, kept in
-    the browser's storage (widgets.pacing). tests/browser/test_watching.py watches them at the default."""
+    the browser's storage (widgets.views.pacing). tests/browser/test_watching.py watches them at the default."""
     context.add_init_script(INSTANT_PACE)
     return context
 

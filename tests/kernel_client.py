@@ -55,7 +55,7 @@ from urllib.parse import parse_qs, urlsplit
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest, HTTPResponse
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
-from widgets.pacing import PACES
+from widgets.views.pacing import PACES
 
 V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 WIDGET_TARGET = "jupyter.widget"
@@ -296,7 +296,7 @@ class TableClient:
             # A preheated table kernel shows "Dealing the cards..." until the request's details
             # reach it, then puts the table in its place: a reader sees the table only then.
             await client.wait_for(lambda: not client.dealing(), timeout, "the table to be dealt")
-            # The computer players' moves all at once, as the browser tests keep them (widgets.pacing):
+            # The computer players' moves all at once, as the browser tests keep them (widgets.views.pacing):
             # a click is then done when the kernel is idle, not after the moves are laid out.
             for pace in client.find("ToggleButtonsModel", "loo-pace"):
                 await client.settled(await client.set_state(pace, index=list(PACES).index("Instant")))

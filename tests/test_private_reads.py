@@ -19,7 +19,7 @@ PACKAGES = ("loo", "widgets")
 # Private names of other packages used on purpose, with why; nothing of the project's own is here.
 OTHER_PACKAGES = {
     "_SubParsersAction": "argparse names the type of add_subparsers() only so (loo.cli, loo.review_cli)",
-    "_Environ": "os.environ's type, for a function that takes it or a plain dict (widgets.table_kernel)",
+    "_Environ": "os.environ's type, for a function that takes it or a plain dict (widgets.kernel.table_kernel)",
     "_initialize": "Voila's kernel pool fills itself only through it (widgets.server.app)",
     "_handle_signal_stop": "jupyter_server's Ctrl-C handler, called after the server's goodbye (widgets.server.app)",
     "_request_summary": "tornado's one-line summary of a request, for the access log (widgets.server.logs)",

@@ -11,7 +11,7 @@
   names every file the worker fetches with a digest of its content, so a browser never runs a
   stale copy beside a fresh one;
 * ``_assets/play/<game>.html``: a page per game holding its table, and the game in a minute
-  (``widgets.minute``) above it, shown at once, while the table is being made ready.
+  (``widgets.draw.minute``) above it, shown at once, while the table is being made ready.
 
 Nothing is fetched at run time from anywhere but the book's own origin. Idempotent: a file whose
 content has not changed is not rewritten.
@@ -44,8 +44,10 @@ TEMPLATE_STATIC = ROOT / "widgets" / "share" / "jupyter" / "voila" / "templates"
 TABLE_KEYS = TEMPLATE_STATIC / "table-keys.js"
 # The guided first hand, the same file the server's table pages link.
 GUIDE = TEMPLATE_STATIC / "guide.js"
-# The project's code the browser runs: loo whole, and widgets without what only the server uses.
-SERVER_ONLY = {"server", "store.py"}  # the server package, and the SQLite store
+# The project's code the browser runs: loo whole, and of widgets the packages a table is made of (its
+# game, its drawing, its views, its kernel's router and the in-browser bridge), not those only the
+# server uses (the server, the tables' database, shared tables) nor the book's build-time helpers.
+SERVER_ONLY = {"server", "store", "multiseat", "book"}  # packages of widgets
 # The Python version Pyodide runs (314.x runs Python 3.14): the wheels must be for it.
 BROWSER_PYTHON = "3.14"
 
@@ -159,10 +161,10 @@ def play_pages(scripts: dict[str, str], manifest: str) -> dict[str, str]:
     the list of tables, and that list (``play/index.html``; the server has its own at ``/tables/``)."""
     sys.path.insert(0, str(ROOT))
     from loo.options import GAME_NAMES
-    from widgets import law_refs
     from widgets.book import TABLES
-    from widgets.minute import FOLD_SCRIPT, minute_html
-    from widgets.table_pages import links_html, tables_page
+    from widgets.draw import law_refs
+    from widgets.draw.minute import FOLD_SCRIPT, minute_html
+    from widgets.draw.table_pages import links_html, tables_page
 
     law_refs.index_root = "../"  # the law index's links, from play/<game>.html
     pages = {

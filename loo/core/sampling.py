@@ -44,7 +44,7 @@ class SamplingPlayer(Generic[V]):
         self.budget = budget
         # How often a world that contradicts what the others' choices said is dealt again before one is
         # taken anyway (a game's ``determinize``); None: the game's own number. Fewer is quicker and
-        # less faithful: the reader's browser asks for fewer (widgets.hints.IN_BROWSER).
+        # less faithful: the reader's browser asks for fewer (widgets.table.hints.IN_BROWSER).
         self.tries: int | None = None
 
     def candidates(self, view: V, rng: random.Random) -> list[Action]:

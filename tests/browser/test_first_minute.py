@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.browser.table_page import WAIT
 from tests.browser.test_accessibility import axe_problems
 from tests.conftest import ROOT, Served
-from widgets.table_pages import PAGES, page_title
+from widgets.draw.table_pages import PAGES, page_title
 
 SHOTS = ROOT / "test-results"
 

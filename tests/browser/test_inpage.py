@@ -25,7 +25,7 @@ from tests.browser.test_play import (
     play_a_whole_hand_from_the_keyboard,
 )
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, INSTANT_PACE, ROOT
-from widgets.model import TableModel
+from widgets.table.model import TableModel
 
 STARTS = 60_000  # Pyodide's first start on a busy machine
 

@@ -3,7 +3,7 @@
 navigation or by closing its tab shutting its kernel down at once.
 
 Kernels are counted as the server's child processes, read from ``/proc``; each kernel's id is in
-its command line (``widgets.table_kernel -f .../kernel-<id>.json``), and a table page names its own
+its command line (``widgets.kernel.table_kernel -f .../kernel-<id>.json``), and a table page names its own
 in its page config. The server here runs one table notebook only, so that besides the tables'
 kernels one preheated kernel runs (its pool's, refilled a few seconds after a page takes it). It runs
 at most two tables, and culls a kernel idle for 20 s with no page connected: short enough for a
@@ -33,7 +33,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from tests.browser.table_page import act, board
 from tests.conftest import ROOT, Served, serve_server
 from widgets.server.seats import RETRY_AFTER_SECONDS
-from widgets.store import TableStore
+from widgets.store.sqlite import TableStore
 
 SHOTS = ROOT / "test-results"
 TABLE = "three-card-loo"

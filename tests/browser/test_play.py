@@ -41,20 +41,20 @@ from loo.core.tiles import NUMBER_PLURALS, Tile, full_set
 from loo.records import check
 from tests.conftest import ROOT, Served
 from tests.helpers.seen import visible_to_reader as seen_at_table
-from widgets.board import LIST_VERBS, action_label, pam_card, piece_label, piece_name
-from widgets.card_style import card_class, card_stylesheet, tile_class
-from widgets.chips import points_words, signed
-from widgets.hints import describe
-from widgets.model import TableModel, in_words
-from widgets.rules_picker import RulesPicker
-from widgets.store import TableStore
-from widgets.table_view import UNDO_FINISHED_TIP
+from widgets.draw.board import LIST_VERBS, action_label, pam_card, piece_label, piece_name
+from widgets.draw.card_style import card_class, card_stylesheet, tile_class
+from widgets.store.sqlite import TableStore
+from widgets.table.chips import points_words, signed
+from widgets.table.hints import describe
+from widgets.table.model import TableModel, in_words
+from widgets.views.rules_picker import RulesPicker
+from widgets.views.table_view import UNDO_FINISHED_TIP
 
 SHOTS = ROOT / "test-results"
 WAIT = 90_000  # generous: a table's kernel may still be starting on a busy machine
 # The notebook's markdown, as Voila's lab template renders it (headings and paragraphs, no inner div).
 # The page's prose, the same for every deal: the notebook's markdown cells and the game in a minute
-# (widgets/minute.py: a box ending with its laws' box, "...</details></details>"), which Voila sends
+# (widgets/draw/minute.py: a box ending with its laws' box, "...</details></details>"), which Voila sends
 # as an output in a script's JSON, its "<" written \u003c and its quotes \".
 PROSE = re.compile(
     r'<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown[^"]*"[^>]*>.*?</div>'
@@ -441,7 +441,7 @@ class Table:
                 staked[entry.player] += entry.amount
         assert sum(staked.values()) == record["pool"], (staked, record["pool"])
         net = {name: gain[seat] - staked[name] for seat, name in enumerate(names)}
-        # Each player named with the parts of their chips and the net, stakes included (widgets.chips).
+        # Each player named with the parts of their chips and the net, stakes included (widgets.table.chips).
         said = [
             rf"{name}: (no chips in or out: 0|[^;]*: {re.escape(signed(amount))})(;|\.)" for name, amount in net.items()
         ]

@@ -7,7 +7,7 @@ points, one per test or group of tests:
 a) a browser cannot run code: an ``execute_request`` (or any request that reads or runs code) is
    refused by the server and never reaches the kernel;
 b) no traceback and no stderr output ever reach a browser: neither from a real table whose
-   callback fails (the kernel's own guards, :mod:`widgets.safety`, hold them), nor from a bare
+   callback fails (the kernel's own guards, :mod:`widgets.views.safety`, hold them), nor from a bare
    notebook with no guards at all (the server's filter, ``widgets.server.sockets.must_withhold``, does);
 c) only the table notebooks can be rendered, and nothing outside the tables folder and the
    built book is served, in any spelling of a path;
@@ -43,11 +43,11 @@ from loo.records import load
 from tests.conftest import ROOT, Served, run_async, serve_server
 from tests.helpers.seen import visible_to_reader
 from tests.kernel_client import Frame, Protocol, TableClient
-from widgets.card_style import card_stylesheet
-from widgets.dealcode import parse_deal_code
-from widgets.model import TableModel, code_record
-from widgets.safety import READER_MESSAGE
-from widgets.store import TableStore
+from widgets.draw.card_style import card_stylesheet
+from widgets.store.sqlite import TableStore
+from widgets.table.dealcode import parse_deal_code
+from widgets.table.model import TableModel, code_record
+from widgets.views.safety import READER_MESSAGE
 
 FAULT_TABLES = ROOT / "tests" / "fault_tables"
 OPEN_WAIT = 90.0  # a table's kernel may still be starting on a busy machine
@@ -61,7 +61,7 @@ DEAL = "l3.peel.s0.n987654.d2.p9.knormal"  # a later hand: another dealer, a poo
 BROKEN_HINT = """import sys
 import traceback
 
-from widgets.model import TableModel
+from widgets.table.model import TableModel
 
 
 def broken_hint(self):
@@ -259,7 +259,7 @@ def test_a_failing_callback_at_a_real_table_shows_a_plain_message_and_no_traceba
     refuses (TraitError), a message to a comm that does not exist and a widget comm_open (which the
     server refuses before the kernel sees it): no frame the client receives is an error message,
     stderr output or an error reply, or holds any trace of a traceback or of the fault. The reader
-    gets the plain message of ``widgets.safety`` in the status line, the table plays on, and the
+    gets the plain message of ``widgets.views.safety`` in the status line, the table plays on, and the
     kernel's own guards did all this (the server had nothing to withhold); the kernel's log holds
     what happened."""
 

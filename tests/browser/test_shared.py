@@ -24,11 +24,11 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.test_play import Wire, named_in, pieces_of, visible_to_reader
 from tests.conftest import Served
-from widgets.journal import Saved
-from widgets.model import TableModel
-from widgets.seating import SeatBook
-from widgets.shared_table import SharedTableModel
-from widgets.store import TableStore
+from widgets.multiseat.shared_table import SharedTableModel
+from widgets.store.seating import SeatBook
+from widgets.store.sqlite import TableStore
+from widgets.table.journal import Saved
+from widgets.table.model import TableModel
 
 WAIT = 90_000
 DEAL = "l3.peel.s0.n482910233"  # Peel's single first (settled as dealt), then a hand played by all five
@@ -183,8 +183,8 @@ def console_token(served: Served) -> str:
 
 def played_shared_hand(served: Served) -> str:
     """A shared table at :data:`DEAL` whose hand three seats' models have played to the end, in this process."""
-    from widgets.dealcode import parse_deal_code
-    from widgets.seating import COMPUTER, PERSON
+    from widgets.store.seating import COMPUTER, PERSON
+    from widgets.table.dealcode import parse_deal_code
 
     with TableStore(served.db) as store:
         book = SeatBook(store)
@@ -246,7 +246,7 @@ def test_the_teachers_console_in_a_browser(browser: Browser, served_site: Served
     section = page.locator("section.table-result", has_text=table_id[:6])
     expect(section.locator("table.result tr")).to_have_count(6)  # a heading and five players
     expect(section).to_contain_text("Stand")
-    # Each player's chips as the table showed them: the dealer's stake counted with the rest (widgets.chips)
+    # Each player's chips as the table showed them: the dealer's stake counted with the rest (widgets.table.chips)
     expect(section.locator("td", has_text="put 3 in as dealer").first).to_be_visible()
     section.locator("a.step").first.click()
     expect(page.locator("h1")).to_contain_text("step 0 of")

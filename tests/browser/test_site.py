@@ -373,7 +373,7 @@ def test_the_server_gzips_its_pages_and_scripts_and_serves_the_class_page(site: 
     import gzip
     import urllib.request
 
-    from widgets.card_style import SHEET_PATH
+    from widgets.draw.card_style import SHEET_PATH
 
     for path, kind in (
         ("/tables/voila-startup.js", "javascript"),

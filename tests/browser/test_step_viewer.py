@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from widgets.step_viewer import AUTOPLAY_MS, SCRIPT, StepViewer
+from widgets.views.step_viewer import AUTOPLAY_MS, SCRIPT, StepViewer
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 LOO = GOLDEN / "L3-DIV-02-one-chip-a-trick.json"

@@ -30,7 +30,7 @@ def kernel_process(kernel_id: str) -> int:
                 argv = (entry / "cmdline").read_bytes().decode(errors="replace")
             except OSError:  # it has just exited
                 continue
-            if f"kernel-{kernel_id}.json" in argv and "widgets.table_kernel" in argv:
+            if f"kernel-{kernel_id}.json" in argv and "widgets.kernel.table_kernel" in argv:
                 return int(entry.name)
     raise AssertionError(f"no process for kernel {kernel_id}")
 

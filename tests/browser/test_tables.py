@@ -19,13 +19,13 @@ from playwright.sync_api import BrowserContext, Page, expect
 from loo.records import load
 from tests.browser.table_page import WAIT, act, board
 from tests.conftest import ROOT, Served
-from widgets.board import piece_name
-from widgets.card_style import SHEET_PATH
-from widgets.dealcode import parse_deal_code
-from widgets.model import TableModel, code_record
-from widgets.saving import STALE_MESSAGE
+from widgets.draw.board import piece_name
+from widgets.draw.card_style import SHEET_PATH
 from widgets.server.pages import NO_MATH_PATH, STARTUP_BUNDLE_PATH
-from widgets.store import TableStore
+from widgets.store.sqlite import TableStore
+from widgets.table.dealcode import parse_deal_code
+from widgets.table.model import TableModel, code_record
+from widgets.table.saving import STALE_MESSAGE
 
 SHOTS = ROOT / "test-results"
 
@@ -150,7 +150,7 @@ def test_the_cards_are_drawn_from_the_pages_own_sheet_and_the_page_loads_no_math
     plain_diamond = page.evaluate(PROBE, "loo-card-QD")
     assert plain_diamond.startswith('url("data:image/svg+xml') and plain_diamond != queen
     # No copy of the sheet in the table: its style element is empty until the four-colour deck is asked for
-    # (the only other, Peel's single shown above the hand, is about 1 kB: widgets/opening.py).
+    # (the only other, Peel's single shown above the hand, is about 1 kB: widgets/views/opening.py).
     sheets_in_table = (
         "() => Array.from(document.querySelectorAll('.loo-table-view style')).map(s => s.textContent.length)"
         ".filter(n => n > 10000)"

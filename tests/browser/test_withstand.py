@@ -129,7 +129,7 @@ def test_a_page_cannot_make_a_table_hang_at_dealing(served: Served) -> None:
 
 
 def test_the_kernel_websocket_is_compressed(served: Served) -> None:
-    """A move's reel of frames (widgets.pacing) is tens of kilobytes of drawing: the server takes the
+    """A move's reel of frames (widgets.views.pacing) is tens of kilobytes of drawing: the server takes the
     offer to deflate the kernel websocket that every browser makes, and the table still plays."""
 
     async def scenario() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from widgets.seating import SeatBook
-from widgets.store import TableStore
+from widgets.store.seating import SeatBook
+from widgets.store.sqlite import TableStore
 
 
 def claimer(place: str, seats: list[tuple[str, str]], browser: str, barrier: Any, results: Any) -> None:

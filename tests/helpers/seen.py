@@ -4,8 +4,8 @@ and browser tests share."""
 from __future__ import annotations
 
 from loo.core.cards import Card
-from widgets.model import TableModel
-from widgets.opening import settled_at_deal
+from widgets.table.model import TableModel
+from widgets.views.opening import settled_at_deal
 
 
 def visible_to_reader(model: TableModel) -> set[object]:

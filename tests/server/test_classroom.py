@@ -170,7 +170,7 @@ def test_scripts_pages_and_static_files_go_gzipped_to_a_browser_that_accepts_it(
 
 # What a three-card table's kernel must not hold (issue 21: under 50 MB resident each): ipykernel's
 # debugger and psutil, matplotlib (the ledger's chart is SVG), the ``websockets`` package (the
-# request's socket is widgets.ws_client), OpenSSL's modules (widgets.table_kernel), and the other
+# request's socket is widgets.kernel.ws_client), OpenSSL's modules (widgets.kernel.table_kernel), and the other
 # games' bots, hands and explanations (loo.hints imports them for their own views only).
 NOT_IN_A_TABLE_KERNEL = (
     "debugpy", "psutil", "matplotlib", "websockets", "_ssl", "ssl", "_hashlib",
@@ -186,7 +186,7 @@ def test_a_table_kernel_starts_lean(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     from jupyter_client.manager import KernelManager
 
     spec = TableKernelSpecManager().get_kernel_spec("python3")
-    assert spec.argv == lean_argv() and spec.argv[1:4] == ["-OO", "-m", "widgets.table_kernel"]
+    assert spec.argv == lean_argv() and spec.argv[1:4] == ["-OO", "-m", "widgets.kernel.table_kernel"]
     monkeypatch.setenv("LANTERLOO_DB", str(tmp_path / "tables.sqlite3"))
     monkeypatch.setenv("LANTERLOO_LOG_DIR", str(tmp_path))
     manager = KernelManager(kernel_name="python3", kernel_spec_manager=TableKernelSpecManager())
@@ -197,9 +197,9 @@ def test_a_table_kernel_starts_lean(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         client.start_channels()
         client.wait_for_ready(timeout=60)
         code = (
-            "from widgets.table_router import table_for_request, warm_up\n"
-            "from widgets import request, ws_client\n"
-            "from widgets.model import TableModel\n"
+            "from widgets.kernel.table_router import table_for_request, warm_up\n"
+            "from widgets.kernel import request, ws_client\n"
+            "from widgets.table.model import TableModel\n"
             "from loo.hints import reason\n"
             "warm_up('three-card-loo', 'peel')\n"
             "view = TableModel('three-card-loo', preset='peel', seed=1).view()\n"
@@ -220,7 +220,7 @@ def test_a_table_kernel_starts_lean(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_a_kernel_that_needs_tls_keeps_openssl() -> None:
     """A table kernel leaves OpenSSL out unless its games are saved on PostgreSQL (psycopg imports
     ``ssl``) or its server's request socket is ``wss``."""
-    from widgets.table_kernel import lean_modules
+    from widgets.kernel.table_kernel import lean_modules
 
     assert {"_ssl", "_hashlib", "debugpy"} <= set(lean_modules({"LANTERLOO_DB": "/srv/tables.sqlite3"}))
     for environ in ({"LANTERLOO_DB": "PostgreSQL://lanterloo@db/lanterloo"}, {"VOILA_WS_PROTOCOL": "wss"}):
@@ -248,7 +248,7 @@ def test_a_table_kernel_logs_a_line_per_socket_error_and_none_for_its_own_closed
 
     import zmq
 
-    from widgets.table_kernel import quiet_kernel_log
+    from widgets.kernel.table_kernel import quiet_kernel_log
 
     quiet_kernel_log()
     quiet_kernel_log()  # installed once, however often asked

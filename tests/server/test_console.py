@@ -29,7 +29,6 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
 from tests.conftest import ROOT, run_async, serve_server
 from tests.server.test_server import reserved
-from widgets.seating import AWAY_SECONDS, SeatBook
 from widgets.server import database as server_database
 from widgets.server import errors as server_errors
 from widgets.server import logs as server_logs
@@ -38,7 +37,8 @@ from widgets.server.errors import quiet_routes
 from widgets.server.logs import ClientLog
 from widgets.server.pages import DEFAULT_TABLES
 from widgets.server.shared_pages import RETRY_SECONDS, open_shared, taken_page
-from widgets.store import TableStore
+from widgets.store.seating import AWAY_SECONDS, SeatBook
+from widgets.store.sqlite import TableStore
 
 T = TypeVar("T")
 TOKEN = "console-token-" + secrets.token_urlsafe(12)

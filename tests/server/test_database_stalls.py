@@ -30,17 +30,17 @@ from tests.conftest import Served, run_async, serve_server, table_folder
 from tests.helpers.disk import saved_count
 from tests.kernel_client import TableClient
 from tests.server.test_disk_faults import play, shown, until_saved
-from widgets.card_style import SHEET_PATH
-from widgets.live_table import DATABASE_AWAY
-from widgets.model import TableModel
-from widgets.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE
-from widgets.seating import PERSON, SeatBook
+from widgets.draw.card_style import SHEET_PATH
+from widgets.kernel.table_router import served_table
+from widgets.multiseat.shared_view import PendingDeals
 from widgets.server.class_tables import class_tables
 from widgets.server.database import AWAY_TITLE, WAIT_SECONDS
-from widgets.shared_view import PendingDeals
-from widgets.store import DEFAULT_TIMEOUT, TableStore
-from widgets.store_backends import MARGIN_SECONDS
-from widgets.table_router import served_table
+from widgets.store.postgres import MARGIN_SECONDS
+from widgets.store.seating import PERSON, SeatBook
+from widgets.store.sqlite import DEFAULT_TIMEOUT, TableStore
+from widgets.table.model import TableModel
+from widgets.table.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE
+from widgets.views.live_table import DATABASE_AWAY
 
 TABLE = "three-card-loo"
 T = TypeVar("T")
@@ -181,7 +181,7 @@ def test_a_table_whose_postgresql_freezes_waits_a_bounded_time_says_so_and_saves
 def test_a_click_while_the_database_is_locked_is_answered_at_once_and_the_move_saved_once_it_answers(
     tmp_path: Path, one_table: Path
 ) -> None:
-    """A table's kernel saves on a thread of its own (widgets.save_writer). Before, the kernel saved
+    """A table's kernel saves on a thread of its own (widgets.table.save_writer). Before, the kernel saved
     each move before it answered the click: with the database held by another writer (SQLite's lock,
     as a database that hangs), the click's answer came only when the store gave up, five seconds
     later, saying the game was not being saved. Now the move is drawn at once, the save waits on the

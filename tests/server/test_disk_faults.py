@@ -22,11 +22,11 @@ from pathlib import Path
 from tests.conftest import Served, run_async, serve_server, table_folder
 from tests.helpers.disk import database_files, read_only, saved_count, small_disk
 from tests.kernel_client import TableClient
-from widgets.model import TableModel
-from widgets.saving import NEVER_SAVED_MESSAGE, NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, WAITING_MESSAGE
+from widgets.multiseat.shared_table import SharedTableModel
 from widgets.server.shared_pages import BROWSER_COOKIE, open_shared
-from widgets.shared_table import SharedTableModel
-from widgets.store import TableStore
+from widgets.store.sqlite import TableStore
+from widgets.table.model import TableModel
+from widgets.table.saving import NEVER_SAVED_MESSAGE, NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, WAITING_MESSAGE
 
 TABLE = "three-card-loo"
 DEAL = "l3.peel.s0.n482910233"  # Peel's single first (settled as dealt), then a hand for all five
@@ -211,7 +211,7 @@ def test_a_shared_tables_move_made_on_a_full_disk_reaches_every_seat_once_the_di
 
 def test_a_table_closed_while_the_disk_is_full_loses_none_of_its_moves(tmp_path: Path) -> None:
     """Its kernel ends with the moves it could not save: it hands them to a process of its own
-    (widgets.lifeboat), which saves them once the disk has room."""
+    (widgets.store.lifeboat), which saves them once the disk has room."""
     with (
         small_disk(tmp_path / "disk") as disk,
         serve_server(tmp_path, "--db", str(disk.folder / "t.sqlite3"), tables=one_table(tmp_path)) as served,

@@ -1,4 +1,4 @@
-"""Moves a table kernel could not save, saved after it ends (widgets/lifeboat.py): a disk fault loses
+"""Moves a table kernel could not save, saved after it ends (widgets/store/lifeboat.py): a disk fault loses
 no move even when the page is reloaded or closed before the disk is back."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.disk import database_files, read_only
-from widgets.lifeboat import launch, save_when_possible
-from widgets.model import TableModel
-from widgets.saving import NOT_SAVING_MESSAGE
-from widgets.seating import SeatBook
-from widgets.shared_view import SAVED_MEANWHILE_MESSAGE, PendingDeals
-from widgets.store import TableStore
+from widgets.multiseat.shared_view import SAVED_MEANWHILE_MESSAGE, PendingDeals
+from widgets.store.lifeboat import launch, save_when_possible
+from widgets.store.seating import SeatBook
+from widgets.store.sqlite import TableStore
+from widgets.table.model import TableModel
+from widgets.table.saving import NOT_SAVING_MESSAGE
 
 
 @pytest.fixture

@@ -20,8 +20,8 @@ from tornado.websocket import WebSocketClientConnection, websocket_connect
 
 from tests.conftest import Served, run_async, serve_server, table_folder
 from tests.kernel_client import V1_PROTOCOL, TableClient, _page_parts
-from widgets.seating import AWAY_SECONDS, HEARTBEAT_SECONDS
 from widgets.server.sockets import MAX_SOCKETS_PER_TABLE, MESSAGE_BURST, MESSAGES_PER_SECOND
+from widgets.store.seating import AWAY_SECONDS, HEARTBEAT_SECONDS
 
 MAX_IDLE = 20  # the server's --max-idle here, seconds
 TABLE = "three-card-loo"

@@ -19,10 +19,10 @@ import tornado.web
 from tests.conftest import Served, run_async, serve_server, table_folder
 from tests.kernel_client import TableClient
 from tests.server.test_server import fetch_at_once
-from widgets.safety import REFUSED_LINES_PER_MINUTE, CappedFileHandler, Refusals
 from widgets.server import errors as server_errors
 from widgets.server.errors import quiet_routes
 from widgets.server.logs import LOG_LINES_PER_CLIENT_MINUTE, ClientLog
+from widgets.views.safety import REFUSED_LINES_PER_MINUTE, CappedFileHandler, Refusals
 
 # What made jupyter_server's error page fail with some 4.5 KB of traceback each (issue 28).
 FLOODS = [

@@ -1,4 +1,4 @@
-"""widgets.request speaks Voila's request-details protocol: run against one fake server, it sets
+"""widgets.kernel.request speaks Voila's request-details protocol: run against one fake server, it sets
 exactly the variables that the installed Voila's own ``wait_for_request`` sets, and a preheated
 table cell deals the table the request names once it comes."""
 
@@ -16,11 +16,11 @@ import pytest
 from websockets.asyncio.server import ServerConnection
 
 from tests.conftest import run_async, websocket_server
-from widgets import request
-from widgets.live_table import LiveTable
-from widgets.request import request_arrived
-from widgets.store import TableStore
-from widgets.table_router import table_for_request
+from widgets.kernel import request
+from widgets.kernel.request import request_arrived
+from widgets.kernel.table_router import table_for_request
+from widgets.store.sqlite import TableStore
+from widgets.views.live_table import LiveTable
 
 KERNEL = "0b8d0c4e-1f2a-4c3b-9d8e-7f6a5b4c3d2e"
 DETAILS = {
@@ -125,11 +125,11 @@ def test_a_preheated_table_shows_dealing_then_deals_the_requests_table(
 
 
 def test_the_websocket_client_answers_pings_and_joins_fragments() -> None:
-    """widgets.ws_client (the standard library's sockets, in place of the ``websockets`` package):
+    """widgets.kernel.ws_client (the standard library's sockets, in place of the ``websockets`` package):
     the server pings before it answers, sends the details in three fragments, then closes; the
     client answers the ping (the server's pong waiter resolves), returns the message whole, and
     a closed connection is an error, not a hang."""
-    from widgets import ws_client
+    from widgets.kernel import ws_client
 
     ponged: list[bool] = []
 
@@ -160,7 +160,7 @@ def test_the_websocket_client_answers_pings_and_joins_fragments() -> None:
 def test_the_websocket_client_reports_a_refused_handshake() -> None:
     from websockets.http11 import Response
 
-    from widgets import ws_client
+    from widgets.kernel import ws_client
 
     async def answer(connection: ServerConnection) -> None:  # pragma: no cover - refused before it
         await connection.send("never")

@@ -21,12 +21,12 @@ from tests.conftest import run_async
 from tests.helpers.claims import claimer
 from tests.server.test_server import fetch_at_once
 from tests.widgets.test_table_view import walk
-from widgets.journal import StoreError
-from widgets.seating import COMPUTER, PERSON, SeatBook
+from widgets.multiseat.shared_view import SEAT_BROWSER_ENV, SharedLiveTable, served_shared
 from widgets.server.database import WORKERS, in_database
 from widgets.server.shared_pages import BROWSER_COOKIE, SEAT_HEADER, claim_seat
-from widgets.shared_view import SEAT_BROWSER_ENV, SharedLiveTable, served_shared
-from widgets.store import TableStore
+from widgets.store.seating import COMPUTER, PERSON, SeatBook
+from widgets.store.sqlite import TableStore
+from widgets.table.journal import StoreError
 
 ROUNDS = 30  # seats claimed by both processes at once; the unlocked claim let both win in about half
 

@@ -27,7 +27,8 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from tests.conftest import run_async
 from widgets import server
-from widgets.card_style import SHEET_PATH, card_css
+from widgets.draw.card_style import SHEET_PATH, card_css
+from widgets.draw.table_pages import PAGES
 from widgets.server import pages as server_pages
 from widgets.server import seats as server_seats
 from widgets.server import sockets as server_sockets
@@ -35,8 +36,7 @@ from widgets.server.app import LanterlooServer, server_config
 from widgets.server.pages import DEFAULT_TABLES, TABLE_NAME, TEMPLATES, page_config, startup_bundle
 from widgets.server.seats import DEFAULT_MAX_TABLES, SeatedKernelManager, TableSeats, tables_full_page
 from widgets.server.sockets import must_withhold
-from widgets.store import TableStore
-from widgets.table_pages import PAGES
+from widgets.store.sqlite import TableStore
 
 
 def v1(msg_type: str, content: dict[str, object], channel: str = "iopub") -> bytes:

@@ -319,9 +319,9 @@ def test_the_log_says_whether_a_table_freed_had_a_page_that_went_or_one_that_nev
 
 
 def test_the_server_marks_a_seat_here_only_while_its_pages_websocket_is_open(tmp_path: Path) -> None:
-    from widgets.seating import PERSON, SeatBook
     from widgets.server.presence import SeatPresence
-    from widgets.store import TableStore
+    from widgets.store.seating import PERSON, SeatBook
+    from widgets.store.sqlite import TableStore
 
     db = tmp_path / "t.sqlite3"
     with TableStore(db) as store:

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from widgets import server
-from widgets.safety import prune_kernel_logs
 from widgets.server import logs as server_logs
 from widgets.server import pages as server_pages
 from widgets.server.app import passed_settings
 from widgets.server.logs import LOG_FORMAT, share_server_log
+from widgets.views.safety import prune_kernel_logs
 
 
 @pytest.mark.parametrize(
@@ -144,7 +144,7 @@ def test_a_kernel_log_file_appears_only_when_something_is_written(tmp_path: Path
     script = textwrap.dedent(
         """
         import logging, os, sys
-        from widgets.safety import install_kernel_guards
+        from widgets.views.safety import install_kernel_guards
         path = install_kernel_guards()
         print(path.exists())
         logging.getLogger("lanterloo.widgets").warning("a line")

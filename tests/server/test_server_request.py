@@ -14,7 +14,7 @@ import pytest
 from websockets.asyncio.server import ServerConnection
 
 from tests.conftest import run_async, websocket_server
-from widgets import request
+from widgets.kernel import request
 from widgets.server.sockets import PROOF_HEADER, kernel_proof
 
 KERNEL = "0b8d0c4e-1f2a-4c3b-9d8e-7f6a5b4c3d2e"

@@ -15,7 +15,7 @@ from widgets.server.app import LanterlooServer, server_config
 from widgets.server.errors import QuietErrors, quiet_handler
 from widgets.server.pages import DEFAULT_TABLES, TEMPLATES, TableLinkHandler, TableRenderHandler
 from widgets.server.seats import with_table_id
-from widgets.store import TableStore, valid_id
+from widgets.store.sqlite import TableStore, valid_id
 
 
 def with_id(page: str, query: str, db: Path) -> str | None:

@@ -16,13 +16,13 @@ from tornado.httpclient import AsyncHTTPClient
 
 from tests.conftest import run_async
 from tests.server.test_server import fetch_at_once, reserved
-from widgets.seating import CODE_ALPHABET, JOIN_HOURS, SeatBook, typed_code
 from widgets.server import classroom
 from widgets.server import pages as server_pages
 from widgets.server.pages import DEFAULT_TABLES
 from widgets.server.seats import TableSeats
 from widgets.server.shared_pages import JoinHandler, SharedTableHandler
-from widgets.store import TableStore
+from widgets.store.seating import CODE_ALPHABET, JOIN_HOURS, SeatBook, typed_code
+from widgets.store.sqlite import TableStore
 
 
 def app(db: Path, seats: TableSeats | None = None) -> tornado.web.Application:
@@ -141,8 +141,8 @@ def test_a_refused_console_request_is_logged_without_its_token(tmp_path: Path) -
 
 
 def test_the_console_knows_one_deal_written_for_any_seat() -> None:
-    from widgets.dealcode import parse_deal_code
     from widgets.server.console import same_deal
+    from widgets.table.dealcode import parse_deal_code
 
     at_ann, at_cat = parse_deal_code("l3.peel.s0.n5.d4"), parse_deal_code("l3.peel.s2.n5.d4")
     assert same_deal(at_ann, at_cat)

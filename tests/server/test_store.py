@@ -2,7 +2,7 @@
 are not ours refused; a stale writer refused without harm. The contract's tests run against every
 home of a table: the server's database, on SQLite (the default) and on PostgreSQL (a server of the
 tests' own, :mod:`tests.helpers.postgres`), and the journals kept for a table in the reader's
-browser (``widgets.journal.MemoryJournals``); restarts and forgetting are the databases' own, and
+browser (``widgets.table.journal.MemoryJournals``); restarts and forgetting are the databases' own, and
 the journal's mode, the file's privacy, a file deleted in use and a file that cannot be written are SQLite's."""
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ import pytest
 from loo.records import MAX_RECORD_CHARS
 from tests.helpers.disk import database_files, read_only
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
-from widgets.journal import MAX_EVENT_CHARS, Event, Journals, MemoryJournals, Saved, StoreError
-from widgets.live_table import LiveTable
-from widgets.model import TableModel
-from widgets.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, STALE_MESSAGE, STALE_NEW_GAME_MESSAGE
-from widgets.store import BadTableId, NotWritable, StaleTable, TableStore, UnknownTable, default_path
-from widgets.table_router import served_table
-from widgets.table_view import TableView
+from widgets.kernel.table_router import served_table
+from widgets.store.sqlite import BadTableId, NotWritable, StaleTable, TableStore, UnknownTable, default_path
+from widgets.table.journal import MAX_EVENT_CHARS, Event, Journals, MemoryJournals, Saved, StoreError
+from widgets.table.model import TableModel
+from widgets.table.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, STALE_MESSAGE, STALE_NEW_GAME_MESSAGE
+from widgets.views.live_table import LiveTable
+from widgets.views.table_view import TableView
 
 GAMES = EVERY_TABLE_GAME
 
@@ -209,7 +209,7 @@ def test_a_second_tab_of_a_new_table_takes_the_game_saved_first(store: Journals)
 def test_the_file_keeps_a_rollback_journal_and_is_private(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "tables.sqlite3"
     store = TableStore(path)
-    assert store.journal_mode() == "delete"  # no WAL: its index is a mapped file (see widgets.store)
+    assert store.journal_mode() == "delete"  # no WAL: its index is a mapped file (see widgets.store.sqlite)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
@@ -626,7 +626,7 @@ def test_a_postgresql_connection_cut_fails_one_write_and_the_next_connects_again
 
 
 def test_another_modules_tables_are_reached_through_the_stores_own_methods(tmp_path: Path) -> None:
-    """widgets.seating keeps its tables in the store's database: it adds them, reads and writes them
+    """widgets.store.seating keeps its tables in the store's database: it adds them, reads and writes them
     through the store, never through its connection, and a write that fails half way writes nothing."""
     store = TableStore(tmp_path / "t.sqlite3")
     schema = ["CREATE TABLE IF NOT EXISTS notes (k TEXT PRIMARY KEY, v TEXT)"]

@@ -11,7 +11,7 @@ import pytest
 from loo.core.cards import Suit, full_pack
 from loo.core.tiles import Tile, full_set
 from loo.svg import back_svg, card_svg, suit_colour, tile_back_svg, tile_svg
-from widgets.card_style import CARD_PX, TEXT_ONLY_CLASS, TILE_PX, card_class, card_stylesheet, tile_class
+from widgets.draw.card_style import CARD_PX, TEXT_ONLY_CLASS, TILE_PX, card_class, card_stylesheet, tile_class
 
 PICTURE = f":not(.{TEXT_ONLY_CLASS} *)"
 

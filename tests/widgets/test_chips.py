@@ -1,4 +1,4 @@
-"""One accounting of a hand's chips (widgets.chips): it is the game's ledger, part by part, and every
+"""One accounting of a hand's chips (widgets.table.chips): it is the game's ledger, part by part, and every
 place that shows a hand's chips or points says the same numbers: the result line, the finished hand's
 prose and settlement table on the Table tab, and the Ledger tab.
 
@@ -17,11 +17,11 @@ from html.parser import HTMLParser
 import pytest
 
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
-from widgets.chips import MINUS, HandLine, SeatChips, seat_words, signed
-from widgets.hand_summary import summary_html
-from widgets.ledger_view import LedgerView
-from widgets.live_table import LiveTable
-from widgets.model import TableModel
+from widgets.table.chips import MINUS, HandLine, SeatChips, seat_words, signed
+from widgets.table.model import TableModel
+from widgets.views.hand_summary import summary_html
+from widgets.views.ledger_view import LedgerView
+from widgets.views.live_table import LiveTable
 
 # Every table game, with the kitty that feeds Nap's pool from every player, and Domino Loo for points.
 GAMES = [

@@ -15,12 +15,12 @@ from loo.kits import kit
 from loo.options import game_options, presets
 from loo.records import load, record_type
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
-from widgets.dealcode import GAME_CODES, MAX_LENGTH, MAX_POOL, DealCode, DealCodeError, parse_deal_code
-from widgets.journal import MemoryJournals
-from widgets.live_table import LiveTable
-from widgets.model import TableModel, code_record
-from widgets.store import TableStore
-from widgets.table_router import served_table
+from widgets.kernel.table_router import served_table
+from widgets.store.sqlite import TableStore
+from widgets.table.dealcode import GAME_CODES, MAX_LENGTH, MAX_POOL, DealCode, DealCodeError, parse_deal_code
+from widgets.table.journal import MemoryJournals
+from widgets.table.model import TableModel, code_record
+from widgets.views.live_table import LiveTable
 
 GAMES = EVERY_TABLE_GAME
 
@@ -51,7 +51,7 @@ def test_a_first_deals_code_is_the_engines_deal_for_that_seed(game: str, preset:
     table = TableModel(code=code)
     names = list(table.names)
     engine = load(json.dumps(code_record(code, names))).start()  # the engine's deal of that seed
-    if preset == "peel":  # Peel's single, settled as dealt, is shown and the next hand dealt (widgets.opening)
+    if preset == "peel":  # Peel's single, settled as dealt, is shown and the next hand dealt (widgets.views.opening)
         single = table.records[0]
         assert single["deal_kind"] == "single" and single["dealer"] == 1 and not single["actions"]
         assert single["deal"]["hands"][2] == [str(c) for c in engine.holding(2)]

@@ -16,7 +16,7 @@ from loo.core.cards import Card, full_pack
 from loo.core.tiles import Tile, full_set
 from loo.kits import kit
 from widgets.book import play_hand, record_of
-from widgets.deal_sheet import deal_sheet, download_link, piece_text, sheet_preview
+from widgets.book.deal_sheet import deal_sheet, download_link, piece_text, sheet_preview
 
 
 class SheetReader(HTMLParser):

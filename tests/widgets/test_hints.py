@@ -13,10 +13,10 @@ from loo.core.actions import Action
 from loo.games.nap import bots as nap_bots
 from loo.games.nap.hand import NapHand
 from loo.games.nap.state import NapView
-from widgets import hints
-from widgets.hints import WORKING, describe
-from widgets.model import TableModel
-from widgets.table_view import TableView
+from widgets.table import hints
+from widgets.table.hints import WORKING, describe
+from widgets.table.model import TableModel
+from widgets.views.table_view import TableView
 
 VALUE = r"(?:[+\u2212]\d+\.\d|0\.0)"
 
@@ -108,7 +108,7 @@ def test_a_nap_hint_in_play_says_what_its_sampled_deals_do_not_weigh_and_a_call_
     from loo.games.nap.hand import NapHand
     from loo.games.nap.rules import NapRules
     from loo.games.nap.state import NapPhase
-    from widgets.hints import Hint, hint_html
+    from widgets.table.hints import Hint, hint_html
 
     hand = NapHand.deal(NapRules.preset("hoffmann"), random.Random(3), seats=4, dealer=3)
     player, thumb, rng = NapSamplingBot(), NapThumbBot(), random.Random(0)
@@ -130,7 +130,7 @@ def test_a_hint_in_the_readers_browser_samples_less_and_still_answers_the_same_e
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Pyodide runs Python two to three times slower: the browser's hints sample at most 300 worlds, each
-    redealt at most 40 times to fit the others' calls (widgets.hints.IN_BROWSER), counted, not timed."""
+    redealt at most 40 times to fit the others' calls (widgets.table.hints.IN_BROWSER), counted, not timed."""
     model = dealt("nap", 21)
     tried: list[int | None] = []
     real = nap_bots.determinize

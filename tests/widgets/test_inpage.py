@@ -1,4 +1,4 @@
-"""The in-browser table's Python half (widgets.inpage), run here with no IPython, as in Pyodide.
+"""The in-browser table's Python half (widgets.kernel.inpage), run here with no IPython, as in Pyodide.
 
 Each test runs in a fresh Python process: ``install`` replaces ``comm.create_comm`` for the whole
 process, and IPython is kept out of it (``sys.modules["IPython"] = None``) so that the stand-in is
@@ -22,7 +22,7 @@ PAGE = textwrap.dedent(
     import json, sys
     sys.modules["IPython"] = None  # as in Pyodide: no IPython to import
     posted = []
-    from widgets import inpage
+    from widgets.kernel import inpage
     inpage.install(lambda text: posted.append(json.loads(text)))
     import comm
 
@@ -128,7 +128,7 @@ def test_a_saved_game_resumes_where_it_was_left() -> None:
     [second] = run_page(
         f"""
         inpage.open_table("nap", "hoffmann", "", {kept!r})
-        from widgets.journal import MemoryJournals
+        from widgets.table.journal import MemoryJournals
         saves = [m for m in posted if m["type"] == "save"]
         print(json.dumps({{"saves": saves, "opened": len(opened())}}))
         """
@@ -159,7 +159,7 @@ def test_an_unreadable_saved_game_gives_a_new_table() -> None:
 def test_links_to_new_tables_stay_on_the_page_and_the_note_says_where_the_game_is_kept() -> None:
     [out] = run_page(
         """
-        from widgets import live_table
+        from widgets.views import live_table
         address = live_table.home.address
         print(json.dumps([address("nap", "nap.hoffmann.s0.n1"), address("nap", None), live_table.home.saved_note]))
         """
@@ -178,11 +178,11 @@ def test_prepare_imports_the_table_with_no_tie_to_the_page() -> None:
                 """
             import json, sys
             sys.modules["IPython"] = None
-            from widgets import inpage
+            from widgets.kernel import inpage
             inpage.prepare()
             import comm
             print(json.dumps({"post": inpage._post is None, "ipywidgets": "ipywidgets" in sys.modules,
-                              "table": "widgets.live_table" in sys.modules,
+                              "table": "widgets.views.live_table" in sys.modules,
                               "engine": "loo.games.loo.hand" in sys.modules,
                               "comm": comm.create_comm.__module__}))
             """

@@ -12,12 +12,12 @@ import pytest
 from ipywidgets.widgets.widget import _instances
 
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
-from widgets.card_style import PAGE_SHEET_ENV, card_stylesheet, sheet_in_page
-from widgets.live_table import LiveTable
-from widgets.model import TableModel
-from widgets.shared import is_shared, shared_layout
-from widgets.table_router import served_table, warm_up
-from widgets.table_view import TableView
+from widgets.draw.card_style import PAGE_SHEET_ENV, card_stylesheet, sheet_in_page
+from widgets.kernel.table_router import served_table, warm_up
+from widgets.table.model import TableModel
+from widgets.views.live_table import LiveTable
+from widgets.views.shared import is_shared, shared_layout
+from widgets.views.table_view import TableView
 
 
 def made_by(build: object) -> list[ipw.Widget]:
@@ -32,7 +32,7 @@ def test_a_table_opens_with_few_widgets_and_shares_its_layouts_and_styles(game: 
     """Each widget is a message from the kernel and a model the page must build before the table can
     be played: a table once took 149, 94 of them layouts and styles left at their defaults."""
     shared_layout()  # made once per kernel, not per table
-    # So are the shared styles (widgets.shared.lean): made by whichever table a process builds first, which
+    # So are the shared styles (widgets.views.shared.lean): made by whichever table a process builds first, which
     # the count below must not depend on (alone, or first in its process, this case counted them).
     LiveTable(TableModel("three-card-loo", seed=2, rng=random.Random(2)))
     made = made_by(lambda: LiveTable(TableModel(game, preset=preset, seed=1, rng=random.Random(1))))

@@ -12,7 +12,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from widgets.ledger_view import (
+from widgets.table.model import TableModel
+from widgets.views.ledger_view import (
     CHART_W,
     MAX_TICKS,
     MINUS,
@@ -24,7 +25,6 @@ from widgets.ledger_view import (
     pool_chart_svg,
     pool_description,
 )
-from widgets.model import TableModel
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -235,8 +235,8 @@ def test_at_a_live_table_the_ledger_is_drawn_only_when_shown_and_the_rules_only_
     """A live table opens quicker and plays faster with its hidden tabs idle: the ledger (and its
     chart, the slowest drawing) is brought up to date when its tab is opened, and the rules
     picker is built the first time the Rules tab is."""
-    from widgets.live_table import LEDGER_TAB, RULES_TAB, LiveTable
-    from widgets.rules_picker import RulesPicker
+    from widgets.views.live_table import LEDGER_TAB, RULES_TAB, LiveTable
+    from widgets.views.rules_picker import RulesPicker
 
     table = TableModel("three-card-loo", rules="enquire-within", seed=5, rng=random.Random(5))
     live = LiveTable(table)
@@ -446,6 +446,6 @@ def test_the_chart_keeps_wcag_contrast_on_its_white_ground() -> None:
 
 def test_a_table_kernel_does_not_load_matplotlib() -> None:
     """The chart is the project's own SVG: no plotting library in every table's kernel (about 45 MB)."""
-    code = "import widgets.live_table, sys; print('matplotlib' in sys.modules)"
+    code = "import widgets.views.live_table, sys; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "False"

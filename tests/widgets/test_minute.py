@@ -13,9 +13,9 @@ import pytest
 
 from loo.core.laws import LAWS, law, source_name
 from loo.registry import NAMES
-from widgets import law_refs
-from widgets.law_refs import law_ref_html, source_titles, with_law_refs
-from widgets.minute import FOLD_SCRIPT, MINUTE_KEY, MINUTES, minute_html, rules_in_brief_html
+from widgets.draw import law_refs
+from widgets.draw.law_refs import law_ref_html, source_titles, with_law_refs
+from widgets.draw.minute import FOLD_SCRIPT, MINUTE_KEY, MINUTES, minute_html, rules_in_brief_html
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "widgets/share/jupyter/voila/templates/lanterloo/index.html.j2"
@@ -119,8 +119,8 @@ def test_a_sentence_citing_laws_gets_references_and_stays_escaped() -> None:
 
 
 def test_the_why_list_and_a_refusal_at_the_table_cite_laws_with_the_one_helper() -> None:
-    from widgets.model import TableModel
-    from widgets.table_view import TableView
+    from widgets.table.model import TableModel
+    from widgets.views.table_view import TableView
 
     view = TableView(TableModel("three-card-loo", preset="enquire-within", rng=random.Random(4)))
     view._explain()
@@ -134,8 +134,8 @@ def test_the_why_list_and_a_refusal_at_the_table_cite_laws_with_the_one_helper()
 
 
 def test_the_rules_tab_begins_with_the_rules_in_brief() -> None:
-    from widgets.model import TableModel
-    from widgets.rules_picker import RulesPicker
+    from widgets.table.model import TableModel
+    from widgets.views.rules_picker import RulesPicker
 
     picker = RulesPicker(TableModel("nap", preset="hoffmann", rng=random.Random(1)))
     first = picker.children[0]
@@ -159,8 +159,8 @@ def test_later_visits_fold_the_minute_on_both_kinds_of_page() -> None:
 
 
 def test_the_single_is_told_in_plain_words_with_its_laws_as_references() -> None:
-    from widgets.model import TableModel
-    from widgets.opening import opening_html, settled_at_deal, single_sentence
+    from widgets.table.model import TableModel
+    from widgets.views.opening import opening_html, settled_at_deal, single_sentence
 
     table = TableModel("three-card-loo", preset="peel", rng=random.Random(0))
     found = settled_at_deal(table)

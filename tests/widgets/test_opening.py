@@ -7,10 +7,10 @@ import random
 import pytest
 
 from loo.core.cards import Card
-from widgets.journal import MemoryJournals
-from widgets.model import TableModel
-from widgets.opening import STYLE, opening_html, settled_at_deal, single_laws, single_sentence
-from widgets.table_view import TableView
+from widgets.table.journal import MemoryJournals
+from widgets.table.model import TableModel
+from widgets.views.opening import STYLE, opening_html, settled_at_deal, single_laws, single_sentence
+from widgets.views.table_view import TableView
 
 README_CODE = "l3.peel.s0.n482910233"  # the README's example deal code
 
@@ -123,8 +123,8 @@ def test_the_cards_turn_only_for_readers_who_allow_motion() -> None:
 def test_a_game_saved_at_a_finished_single_deals_on_when_it_is_opened() -> None:
     """Before issue 20 a table waited at a finished single for Next hand; such a saved game, opened
     again, shows the single and deals the next hand."""
-    from widgets.live_table import LiveTable
-    from widgets.table_router import served_table
+    from widgets.kernel.table_router import served_table
+    from widgets.views.live_table import LiveTable
 
     journals = MemoryJournals()
     table_id = journals.new_table("three-card-loo")

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from widgets.book import record_of
-from widgets.questions import FIRST_HAND, QUESTIONS, ask
-from widgets.quiz import Judged, Question, describe, judge, pick_words, question_html, verdict_words
+from widgets.book.questions import FIRST_HAND, QUESTIONS, ask
+from widgets.book.quiz import Judged, Question, describe, judge, pick_words, question_html, verdict_words
 
 ROOT = Path(__file__).resolve().parents[2]
 # The chapters about playing a game (the reference pages and the history, numbers and teaching do not ask).

@@ -13,9 +13,9 @@ from loo.core.actions import Action
 from loo.registry import NAMES
 from tests.server.test_server import fetch_at_once
 from tests.server.test_shared_pages import app
-from widgets.dealcode import parse_deal_code
-from widgets.model import TableModel, in_words
 from widgets.server.console import dealt_to
+from widgets.table.dealcode import parse_deal_code
+from widgets.table.model import TableModel, in_words
 
 # A piece's name straight after a verb or a comma, with no article: "holds nine of hearts", "lead six-three".
 _BARE = re.compile(

@@ -10,12 +10,12 @@ import ipywidgets as ipw
 
 from loo.core.protocols import View
 from tests.server.test_store import same_game, store  # noqa: F401 (store: the fixture of each home of a table)
-from widgets.journal import Journals
-from widgets.live_table import LiveTable
-from widgets.model import TableModel
-from widgets.replacing import REPLACED, at_stake
-from widgets.saving import NOTHING_TO_RESTORE, RESTORED_MESSAGE
-from widgets.table_view import TableView
+from widgets.table.journal import Journals
+from widgets.table.model import TableModel
+from widgets.table.saving import NOTHING_TO_RESTORE, RESTORED_MESSAGE
+from widgets.views.live_table import LiveTable
+from widgets.views.replacing import REPLACED, at_stake
+from widgets.views.table_view import TableView
 
 
 def played(model: TableModel, moves: int, seed: int = 0) -> TableModel:

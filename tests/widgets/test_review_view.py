@@ -6,8 +6,8 @@ import json
 import random
 
 from tests.engine.test_review import THROWN_UP
-from widgets.live_table import LiveTable
-from widgets.model import TableModel
+from widgets.table.model import TableModel
+from widgets.views.live_table import LiveTable
 
 
 def test_the_review_tab_names_a_thrown_up_hand_that_should_have_stood_with_chips_and_why() -> None:

@@ -12,9 +12,9 @@ import pytest
 from loo.core.laws import LAWS, source_name
 from loo.kits import GAMES
 from loo.options import GAME_NAMES, PRESET_LABELS, game_options, preset_rules, presets
-from widgets.model import TableModel
-from widgets.rules_picker import RulesPicker, shown_value
-from widgets.safety import READER_MESSAGE
+from widgets.table.model import TableModel
+from widgets.views.rules_picker import RulesPicker, shown_value
+from widgets.views.safety import READER_MESSAGE
 
 
 def picker(game: str = "three-card-loo", preset: str | None = None, seed: int = 3) -> RulesPicker:

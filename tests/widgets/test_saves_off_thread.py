@@ -9,10 +9,10 @@ import random
 import threading
 from collections.abc import Sequence
 
-from widgets.journal import Event, MemoryJournals, StoreError
-from widgets.model import TableModel
-from widgets.save_writer import SaveWriter
-from widgets.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, STALE_MESSAGE
+from widgets.table.journal import Event, MemoryJournals, StoreError
+from widgets.table.model import TableModel
+from widgets.table.save_writer import SaveWriter
+from widgets.table.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, STALE_MESSAGE
 
 WAIT = 30.0  # what a test waits at most for the writer's thread: never reached unless it is broken
 

@@ -4,7 +4,7 @@ A seat's page is driven as a browser, or a reader at its developer tools, can dr
 control of the kernel, visible or not, gets a click, a value or a choice through its own comm, and
 every message the kernel sent the page on its comms (a widget opened, a state changed) is searched
 for what the seat may not see while its hand is in play: a hidden card under any name, the hand's
-seed, and any deal code, which is decoded (:mod:`widgets.dealcode`) and the hands it deals compared
+seed, and any deal code, which is decoded (:mod:`widgets.table.dealcode`) and the hands it deals compared
 with the hands hidden from the seat. The controls of a reader's own table that would tell them (the
 hand's code, the teaching switch, take-back, new game, records loaded) must not exist at all.
 
@@ -29,14 +29,14 @@ from comm import DummyComm
 from loo.core.cards import Card, full_pack
 from loo.core.tiles import Tile, full_set
 from tests.helpers.seen import visible_to_reader
-from widgets.board import piece_label
-from widgets.card_style import card_class, card_stylesheet, tile_class
-from widgets.dealcode import DealCode, DealCodeError, parse_deal_code
-from widgets.model import TableModel
-from widgets.seating import COMPUTER, PERSON, SeatBook
-from widgets.shared_view import SharedLiveTable
-from widgets.store import TableStore
-from widgets.table_router import served_table
+from widgets.draw.board import piece_label
+from widgets.draw.card_style import card_class, card_stylesheet, tile_class
+from widgets.kernel.table_router import served_table
+from widgets.multiseat.shared_view import SharedLiveTable
+from widgets.store.seating import COMPUTER, PERSON, SeatBook
+from widgets.store.sqlite import TableStore
+from widgets.table.dealcode import DealCode, DealCodeError, parse_deal_code
+from widgets.table.model import TableModel
 
 DEAL = "l3.peel.s0.n482910233"  # Peel's single first (settled as dealt), then a hand played on from it
 CODE_LIKE = re.compile(r"[A-Za-z0-9-]+\.[A-Za-z0-9_~-]+\.s\d+\.n\d+(?:\.[a-z][a-z0-9]*)*")
@@ -207,7 +207,7 @@ def wire_widgets(wire: Wire) -> list[ipw.Widget]:
 
 def test_the_search_finds_a_deal_code_that_names_the_hidden_cards(wire: Wire, tmp_path: Path) -> None:
     """The search is not blind: a reader's own table that shows its hand's code is caught."""
-    from widgets.live_table import LiveTable
+    from widgets.views.live_table import LiveTable
 
     table = LiveTable(TableModel("three-card-loo", code=DEAL, rng=random.Random(2)))
     wire.take()

@@ -12,14 +12,14 @@ from typing import Any
 import ipywidgets as ipw
 import pytest
 
-from widgets.board import piece_name
-from widgets.dealcode import parse_deal_code
-from widgets.journal import StoreError
-from widgets.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, WAITING_MESSAGE
-from widgets.seating import AWAY_SECONDS, COMPUTER, PERSON, SeatBook
-from widgets.shared_table import MOVED_FIRST_MESSAGE, NO_UNDO_MESSAGE, SharedTableModel
-from widgets.shared_view import Follower, SharedLiveTable, served_shared
-from widgets.store import TableStore
+from widgets.draw.board import piece_name
+from widgets.multiseat.shared_table import MOVED_FIRST_MESSAGE, NO_UNDO_MESSAGE, SharedTableModel
+from widgets.multiseat.shared_view import Follower, SharedLiveTable, served_shared
+from widgets.store.seating import AWAY_SECONDS, COMPUTER, PERSON, SeatBook
+from widgets.store.sqlite import TableStore
+from widgets.table.dealcode import parse_deal_code
+from widgets.table.journal import StoreError
+from widgets.table.saving import NOT_SAVING_MESSAGE, SAVED_AGAIN_MESSAGE, WAITING_MESSAGE
 
 DEAL = "l3.peel.s0.n482910233"
 
@@ -188,8 +188,8 @@ def test_computers_choose_the_same_move_in_every_kernel(store: TableStore) -> No
 
 
 def test_a_readers_own_table_deals_the_teachers_deal_between_hands(store: TableStore) -> None:
-    from widgets.model import TableModel
-    from widgets.shared_view import PendingDeals
+    from widgets.multiseat.shared_view import PendingDeals
+    from widgets.table.model import TableModel
 
     table = store.new_table("three-card-loo")
     model = TableModel("three-card-loo", code=DEAL, rng=random.Random(3))
@@ -209,7 +209,7 @@ def test_a_readers_own_table_deals_the_teachers_deal_between_hands(store: TableS
 def test_a_shared_table_opened_without_a_seat_shows_nobodys_cards(store: TableStore) -> None:
     """Everyone at the table has its id: without a seat's token the address opens no seat (not the first
     writer's, whose moves alone would replay as a reader's own table)."""
-    from widgets.table_router import served_table
+    from widgets.kernel.table_router import served_table
 
     table, tokens, _models = seated(store)
     shown = served_table("three-card-loo", None, f"table={table}", store=store)

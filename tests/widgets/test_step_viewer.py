@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-import widgets.step_viewer as step_viewer
+import widgets.views.step_viewer as step_viewer
 from loo.core.actions import Action, IllegalActionError
 from loo.core.cards import Card, full_pack
 from loo.core.rules import RecordError
 from loo.core.tiles import Tile, full_set
 from loo.records import load
-from widgets.chips import points_words
-from widgets.step_viewer import StepViewer
+from widgets.table.chips import points_words
+from widgets.views.step_viewer import StepViewer
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 RECORDS = sorted(p for p in GOLDEN.glob("*.json") if not p.name.endswith(".expected.json"))

@@ -9,8 +9,8 @@ import random
 import ipywidgets as ipw
 
 from tests.widgets.test_table_view import walk
-from widgets.model import TableModel
-from widgets.table_view import TableView
+from widgets.table.model import TableModel
+from widgets.views.table_view import TableView
 
 
 def described(view: TableView) -> set[str]:

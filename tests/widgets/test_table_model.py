@@ -13,9 +13,9 @@ from loo.core.actions import Action
 from loo.core.cards import full_pack
 from loo.records import check
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
-from widgets import model as model_module
-from widgets.journal import MemoryJournals
-from widgets.model import SEED_LIMIT, TableModel
+from widgets.table import model as model_module
+from widgets.table.journal import MemoryJournals
+from widgets.table.model import SEED_LIMIT, TableModel
 
 GAMES = [
     ("three-card-loo", "peel"),
@@ -31,7 +31,7 @@ GAMES = [
 
 def dealt(seed: int, game: str = "three-card-loo", **kw: object) -> TableModel:
     """A table whose hand is in play: Peel's first deal into an empty pool is a single, settled as dealt,
-    and the table deals the next hand at once (widgets.opening)."""
+    and the table deals the next hand at once (widgets.views.opening)."""
     table = TableModel(game, seed=seed, rng=random.Random(seed), **kw)  # type: ignore[arg-type]
     assert not table.hand.is_over
     return table

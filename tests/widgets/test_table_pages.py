@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from loo.registry import NAMES
-from widgets.table_pages import HOW_TO_PLAY, INTRO_KEY, PAGES, links_html, page_title, tables_list_html
+from widgets.draw.table_pages import HOW_TO_PLAY, INTRO_KEY, PAGES, links_html, page_title, tables_list_html
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "widgets/share/jupyter/voila/templates/lanterloo/index.html.j2"

@@ -21,11 +21,11 @@ from loo.core.cards import Card, full_pack
 from loo.core.tiles import full_set
 from loo.records import check
 from tests.helpers.seen import visible_to_reader
-from widgets.board import pam_card, piece_label, piece_name
-from widgets.card_style import tile_class
-from widgets.hints import describe
-from widgets.model import TableModel
-from widgets.table_view import UNDO_FINISHED_TIP, TableView
+from widgets.draw.board import pam_card, piece_label, piece_name
+from widgets.draw.card_style import tile_class
+from widgets.table.hints import describe
+from widgets.table.model import TableModel
+from widgets.views.table_view import UNDO_FINISHED_TIP, TableView
 
 GAMES = [
     ("three-card-loo", "peel"),
@@ -139,7 +139,7 @@ def play_hands(view: TableView, rng: random.Random, hands: int) -> list[set[str]
             steps += 1
             assert steps < 80
         offered.append(seen)
-        # counting Peel's singles, each settled as dealt, shown and played on (widgets.opening)
+        # counting Peel's singles, each settled as dealt, shown and played on (widgets.views.opening)
         singles = sum(line.reason == "single" for line in table.hand_lines())
         assert f"Hand {number + singles} is over" in view._board.value
         assert not view._next.disabled and not view._export_hand.disabled
@@ -511,7 +511,7 @@ def test_why_lists_every_choice_with_its_law_and_source() -> None:
     # A Bold Stand (the pool holds only the dealer's stake): standing is allowed, throwing up is not.
     assert "Stand</b>: allowed" in text and "Throw up</b>: not allowed" in text
     # each law cited once, in one pair of brackets, as a reference that opens on a tap and names its
-    # sources by their titles (widgets.law_refs)
+    # sources by their titles (widgets.draw.law_refs)
     assert '(<details class="loo-law"><summary aria-label="Law L3-BOLD-01' in text
     assert "Source: encyclopedia article on Loo" in text and "Source: Peel, Round Games with Cards" in text
     assert "((" not in text and "))" not in text and "[[" not in text

@@ -10,10 +10,10 @@ import pytest
 
 from loo.core.actions import Action
 from loo.core.tiles import NUMBER_PLURALS
-from widgets.model import TableModel
-from widgets.round_table import miss_words, places
-from widgets.table_view import TableView
-from widgets.table_words import cited
+from widgets.draw.round_table import miss_words, places
+from widgets.table.model import TableModel
+from widgets.table.table_words import cited
+from widgets.views.table_view import TableView
 
 CARD_CODE = re.compile(r"\b(10|[2-9JQKA])[SHDC]\b")
 TILE_CODE = re.compile(r"\b[0-6]-[0-6]\b")

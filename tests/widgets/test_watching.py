@@ -20,12 +20,12 @@ from loo.core.actions import Action
 from loo.core.cards import parse_cards
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
 from tests.widgets.test_table_view import hidden_in_state, live_buttons
-from widgets.chips import seat_words, signed
-from widgets.live_table import LiveTable
-from widgets.model import TableModel
-from widgets.moves import Move
-from widgets.pacing import HOLD, PACES, move_words, pauses
-from widgets.table_view import TableView
+from widgets.table.chips import seat_words, signed
+from widgets.table.model import TableModel
+from widgets.table.moves import Move
+from widgets.views.live_table import LiveTable
+from widgets.views.pacing import HOLD, PACES, move_words, pauses
+from widgets.views.table_view import TableView
 
 
 def nap_at_play(seed: int = 5) -> TableView:

@@ -13,10 +13,10 @@ from ipywidgets.widgets.widget import _instances as widget_registry_dict
 from ipywidgets.widgets.widget_link import Link
 
 from loo import deal_three_card
-from widgets.deal_view import deal_browser
-from widgets.model import TableModel
-from widgets.safety import READER_MESSAGE
-from widgets.table_view import TableView
+from widgets.table.model import TableModel
+from widgets.views.deal_view import deal_browser
+from widgets.views.safety import READER_MESSAGE
+from widgets.views.table_view import TableView
 
 
 def widget_registry() -> dict[str, ipw.Widget]:

@@ -2,12 +2,12 @@
 //
 // The page (inpage.js) starts this worker with the manifest's address. The worker boots Pyodide
 // from the book's own copy, unpacks ipywidgets and the project's code into Pyodide's file system,
-// and makes Python the kernel of the page's widgets (widgets/inpage.py). Python's work, a
+// and makes Python the kernel of the page's widgets (widgets/kernel/inpage.py). Python's work, a
 // computer player thinking included, runs here, never on the page's thread.
 //
 // Messages, all JSON text or small objects:
 //   page -> worker: {type: "open", game, query, saved}   build and show the table
-//                   the JSON text of a widget message     handed to Python (widgets.inpage.receive)
+//                   the JSON text of a widget message     handed to Python (widgets.kernel.inpage.receive)
 //   worker -> page: {type: "progress", step, of, text}     while booting
 //                   {type: "failed", text}                 booting or opening failed
 //                   {type: "log", text}                    Python's log and output, for maintainers
@@ -27,7 +27,7 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-// A snapshot of Python's memory once the table's modules are imported (widgets.inpage.prepare),
+// A snapshot of Python's memory once the table's modules are imported (widgets.kernel.inpage.prepare),
 // kept in the browser's Cache Storage, gzipped, under the manifest's address (which names this
 // build's digest): a later visit restores it in a fraction of the time Python takes to start and
 // import all that. Anything wrong with it (none kept, a browser without the streams, a failed
@@ -97,7 +97,7 @@ async function boot(manifestUrl) {
     pyodide.runPython(`
 import sys
 sys.path.insert(0, "/lanterloo")
-from widgets import inpage
+from widgets.kernel import inpage
 inpage.prepare()
 `);
     keepSnapshot(snapshotKey.href, pyodide.makeMemorySnapshot());  // not awaited: the reader need not wait
@@ -105,7 +105,7 @@ inpage.prepare()
   pyodide.registerJsModule("lanterloo_page", { post: (text) => self.postMessage(text) });
   pyodide.runPython(`
 from lanterloo_page import post
-from widgets import inpage
+from widgets.kernel import inpage
 inpage.install(post)
 `);
   receive = pyodide.globals.get("inpage").receive;

@@ -23,13 +23,13 @@
   gets the chunks of Voila's front end in one script rather than 68 (:data:`VOILA_STARTUP_CHUNKS`),
   and the pool of preheated kernels is refilled only once the reader's page has had the machine
   to itself (:data:`REFILL_DELAY_SECONDS`). A preheated kernel has run its notebook to the end
-  before anyone asks (:func:`widgets.table_router.table_for_request`), so the page is sent whole
+  before anyone asks (:func:`widgets.kernel.table_router.table_for_request`), so the page is sent whole
   at once and the kernel deals while the browser loads the page's scripts. While readers are
   playing, the pools refill one kernel at a time (:class:`OneRefillAtATime`), so a class that
   opened its tables together keeps a core for its clicks;
 * gives every new table an id: ``/tables/<table>`` (and a table's Voila page asked for without
   one) is redirected to the same page with ``?table=<id>``, a fresh unguessable id reserved in
-  the tables' database (``--db``, see :mod:`widgets.store`), so the address bar holds the id from
+  the tables' database (``--db``, see :mod:`widgets.store.sqlite`), so the address bar holds the id from
   the first response, a reload at any moment comes back to the same game, no script has to
   rewrite the address, and a kernel can tell a new table (reserved, never played) from a forged
   or unknown id (not in the database); the kernel saves the game under that id and resumes it
@@ -38,7 +38,7 @@
   runs on a few threads of its own (:mod:`widgets.server.database`), a request waits for it five
   seconds at most and then gets a plain "The games cannot be saved or loaded just now" (503),
   and no statement waits longer than a few seconds whatever the database does
-  (:mod:`widgets.store_backends`).
+  (:mod:`widgets.store.postgres`).
 
 The server withstands its own readers (issue 18): every bound below is enforced where the input
 enters, and each has a test that attacks it over the real websocket or HTTP
@@ -83,7 +83,7 @@ The package, by what each module owns:
 * :mod:`widgets.server.console`: the teacher's console, its token taken once for a session cookie;
 * :mod:`widgets.server.classroom`: the addresses a class types, their QR codes, ``/class``;
 * :mod:`widgets.server.compress`: gzip on every text and script sent;
-* :mod:`widgets.server.kernels`: table kernels started lean (:mod:`widgets.table_kernel`).
+* :mod:`widgets.server.kernels`: table kernels started lean (:mod:`widgets.kernel.table_kernel`).
 """
 
 import sys

@@ -30,8 +30,7 @@ from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-from widgets.card_style import PAGE_SHEET_ENV, SHEET_PATH
-from widgets.safety import KERNEL_LOG_DAYS, log_dir, prune_kernel_logs
+from widgets.draw.card_style import PAGE_SHEET_ENV, SHEET_PATH
 from widgets.server.classroom import ClassPageHandler, class_banner, set_public_origin, student_addresses
 from widgets.server.compress import compress_responses
 from widgets.server.console import console_routes
@@ -86,8 +85,9 @@ from widgets.server.sockets import (
     departures,
     play_clock,
 )
-from widgets.store import default_path
-from widgets.store_backends import is_database_url, shown
+from widgets.store.postgres import is_database_url, shown
+from widgets.store.sqlite import default_path
+from widgets.views.safety import KERNEL_LOG_DAYS, log_dir, prune_kernel_logs
 
 log = logging.getLogger("lanterloo.server")
 
@@ -306,7 +306,7 @@ def own_tornado_settings() -> dict[str, Any]:
         "disable_check_xsrf": True,
         "websocket_max_message_size": MAX_MESSAGE_BYTES,
         # The kernel websocket's messages compressed (permessage-deflate, which every browser offers): a
-        # move's reel of frames (widgets.pacing) is some 30-120 KB of drawing that deflates about 30 times.
+        # move's reel of frames (widgets.views.pacing) is some 30-120 KB of drawing that deflates about 30 times.
         # A small window of memory per connection (mem_level 5) keeps a class of thirty light.
         "websocket_compression_options": {"compression_level": 6, "mem_level": 5},
         "log_function": log_request,

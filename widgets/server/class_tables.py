@@ -1,11 +1,11 @@
 """The class's tables as the teacher's console reads them (issue 21): those played in the last
 :data:`LIVE_HOURS`, each with its seats and its game rebuilt from its journal with the engine
-(:class:`~widgets.model.TableModel`), and their finished hands as records.
+(:class:`~widgets.table.model.TableModel`), and their finished hands as records.
 
 Read on one of the server's database threads (:mod:`widgets.server.database`), never on its event
 loop. The list with the seats is one indexed query whatever the number of tables
-(:meth:`~widgets.seating.SeatBook.class_list`), and the journals of the tables played on since
-the console last read them are a second (:meth:`~widgets.store.TableStore.current_games`): a
+(:meth:`~widgets.store.seating.SeatBook.class_list`), and the journals of the tables played on since
+the console last read them are a second (:meth:`~widgets.store.sqlite.TableStore.current_games`): a
 table's game is rebuilt again only once it has been played on (:class:`Rebuilt`), so a class of
 200 tables costs one query when nothing was played meanwhile.
 """
@@ -21,11 +21,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from widgets.dealcode import USUAL_SEATS
-from widgets.model import TableModel
-from widgets.seating import SeatBook, SeatRow
-from widgets.shared_table import SharedTableModel
-from widgets.store import Saved, TableStore
+from widgets.multiseat.shared_table import SharedTableModel
+from widgets.store.seating import SeatBook, SeatRow
+from widgets.store.sqlite import Saved, TableStore
+from widgets.table.dealcode import USUAL_SEATS
+from widgets.table.model import TableModel
 
 log = logging.getLogger("lanterloo.server")
 

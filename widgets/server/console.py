@@ -20,8 +20,8 @@ is a POST, which must come from one of the server's own pages besides (its ``Ori
 site is told nothing, and the console's own forms still name their origin (a browser sends
 ``Origin: null`` for a form on a ``no-referrer`` page).
 
-The pages read the tables' database (:mod:`widgets.store`, :mod:`widgets.seating`) and rebuild each
-table's game from its journal with the engine (:class:`~widgets.model.TableModel`). None of it runs
+The pages read the tables' database (:mod:`widgets.store.sqlite`, :mod:`widgets.store.seating`) and rebuild each
+table's game from its journal with the engine (:class:`~widgets.table.model.TableModel`). None of it runs
 on the server's event loop: each page is made on one of the server's database threads
 (:func:`~widgets.server.database.in_database`), so that other readers' requests are not held while
 it is (200 tables rebuilt there held them 0.5 to 0.7 s a load). The class's tables are read in at
@@ -48,12 +48,8 @@ import tornado.web
 
 from loo.records import load, replay_actions
 from loo.registry import entry
-from widgets.board import action_label, board_html
-from widgets.card_style import SHEET_PATH
-from widgets.chips import seat_words
-from widgets.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
-from widgets.model import TableModel
-from widgets.seating import COMPUTER, SeatBook
+from widgets.draw.board import action_label, board_html
+from widgets.draw.card_style import SHEET_PATH
 from widgets.server.class_tables import (
     LIVE_HOURS,
     MAX_TABLES,
@@ -70,7 +66,11 @@ from widgets.server.handouts import OPENED_STYLE, seats_html, slips_html
 from widgets.server.pages import base_url
 from widgets.server.plain_page import page
 from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared_with_codes, same_origin
-from widgets.store import BadTableId, TableStore, UnknownTable
+from widgets.store.seating import COMPUTER, SeatBook
+from widgets.store.sqlite import BadTableId, TableStore, UnknownTable
+from widgets.table.chips import seat_words
+from widgets.table.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
+from widgets.table.model import TableModel
 
 log = logging.getLogger("lanterloo.server")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 def address_file(port: int) -> Path:
     """Where the server keeps its console's address, token and all (:func:`keep_address`): the
     server's folder in the user's cache (``$LANTERLOO_LOG_DIR``, its kernels' logs), one file a port."""
-    from widgets.safety import log_dir
+    from widgets.views.safety import log_dir
 
     return log_dir() / f"console-{port}.txt"
 

@@ -12,7 +12,7 @@ them: it awaits the thread's answer, and for :data:`WAIT_SECONDS` at most. A cal
 gets no answer by then, raises :class:`DatabaseAway`; a page then says plainly that the games
 cannot be saved or loaded just now and to try again in a moment (:func:`send_database_away`: a
 503, with ``Retry-After``), and the log has one short line. The store bounds each statement too
-(:mod:`widgets.store_backends`), so a thread left waiting on a database that hangs is free again a
+(:mod:`widgets.store.postgres`), so a thread left waiting on a database that hangs is free again a
 second after the page was answered, and, the database being taken as away, later calls fail at once.
 """
 
@@ -31,9 +31,9 @@ from typing import TypeVar
 
 import tornado.web
 
-from widgets.journal import BadTableId, StoreError, UnknownTable
 from widgets.server.plain_page import page
-from widgets.store import TableStore, default_path
+from widgets.store.sqlite import TableStore, default_path
+from widgets.table.journal import BadTableId, StoreError, UnknownTable
 
 log = logging.getLogger("lanterloo.server")
 

@@ -8,10 +8,10 @@ import html
 import time
 from collections.abc import Sequence
 
-from widgets.model import DEFAULT_NAMES
-from widgets.seating import PERSON, SeatRow, shown_code
 from widgets.server.classroom import qr_svg
 from widgets.server.shared_pages import seat_link
+from widgets.store.seating import PERSON, SeatRow, shown_code
+from widgets.table.model import DEFAULT_NAMES
 
 
 def seats_html(rows: list[SeatRow], names: Sequence[str], free: str) -> str:

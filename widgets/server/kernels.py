@@ -1,8 +1,8 @@
 """How the server starts a table's kernel: lean, for a class's worth of them on one laptop.
 
 Every table notebook names Python's own kernel (``python3``); :class:`TableKernelSpecManager`
-gives that kernel the command ``python -OO -m widgets.table_kernel`` (ipykernel without its
-debugger or OpenSSL, :mod:`widgets.table_kernel`) and ipykernel's settings a table does without: no
+gives that kernel the command ``python -OO -m widgets.kernel.table_kernel`` (ipykernel without its
+debugger or OpenSSL, :mod:`widgets.kernel.table_kernel`) and ipykernel's settings a table does without: no
 input history (IPython keeps it in an SQLite file, with a thread to write it, and a table's page can
 send no code). ``-OO`` leaves out the docstrings of every module the kernel imports (about 2 MB; a
 table's page shows none of them) and ``assert`` statements. Measured on this machine
@@ -24,7 +24,7 @@ LEAN_SETTINGS = ("--HistoryManager.enabled=False",)
 
 def lean_argv() -> list[str]:
     """The command that starts a table's kernel ({connection_file} is filled in by jupyter_client)."""
-    return [sys.executable, "-OO", "-m", "widgets.table_kernel", "-f", "{connection_file}", *LEAN_SETTINGS]
+    return [sys.executable, "-OO", "-m", "widgets.kernel.table_kernel", "-f", "{connection_file}", *LEAN_SETTINGS]
 
 
 class TableKernelSpecManager(KernelSpecManager):

@@ -25,7 +25,8 @@ from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
-from widgets.card_style import card_css
+from widgets.draw.card_style import card_css
+from widgets.draw.table_pages import tables_page
 from widgets.server.guards import RESOURCE_ERRORS
 from widgets.server.presence import seat_presence
 from widgets.server.seats import (
@@ -38,7 +39,6 @@ from widgets.server.seats import (
     send_tables_full,
 )
 from widgets.server.shared_pages import SEAT_HEADER, claim_seat, shared_tables_html
-from widgets.table_pages import tables_page
 
 log = logging.getLogger("lanterloo.server")
 
@@ -84,7 +84,7 @@ class BookHandler(tornado.web.StaticFileHandler):
 
 
 class CardSheetHandler(tornado.web.RequestHandler):
-    """The plain card sheet (:func:`widgets.card_style.card_css`), which every table page links from
+    """The plain card sheet (:func:`widgets.draw.card_style.card_css`), which every table page links from
     its head: fetched while the table is being dealt, and kept by the browser. It is revalidated on
     each visit (tornado's ETag: a 304 once the browser has it), so a new version is never missed."""
 
@@ -210,7 +210,7 @@ SERVED_TABLES = "Each table runs here, on the Lanterloo server, which keeps the 
 
 class TablesListHandler(tornado.web.RequestHandler):
     """``/tables/``: the tables this server offers, each game's title linking to a new table of it,
-    with a sentence and its chapter (:func:`widgets.table_pages.tables_page`)."""
+    with a sentence and its chapter (:func:`widgets.draw.table_pages.tables_page`)."""
 
     def initialize(self, tables: Path) -> None:
         self.tables = tables

@@ -2,8 +2,8 @@
 
 A seat belongs to the browser that claimed it (:mod:`widgets.server.shared_pages`) while its page
 is here: the seat's row in the database is marked seen every
-:data:`~widgets.seating.HEARTBEAT_SECONDS`, and once it has not been for
-:data:`~widgets.seating.AWAY_SECONDS` another browser may claim it. The seat's kernel used to mark
+:data:`~widgets.store.seating.HEARTBEAT_SECONDS`, and once it has not been for
+:data:`~widgets.store.seating.AWAY_SECONDS` another browser may claim it. The seat's kernel used to mark
 it, and it did so as long as it ran: a dropped student's seat came free only after
 ``--reconnect-grace`` and half a minute more (120 s), and a seat page whose websocket never opened
 held its seat for good. The server marks it instead, and only while a websocket to the seat's
@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from widgets.seating import HEARTBEAT_SECONDS, SeatBook
 from widgets.server.database import in_database, table_store
+from widgets.store.seating import HEARTBEAT_SECONDS, SeatBook
 
 if TYPE_CHECKING:
-    from widgets.store import TableStore
+    from widgets.store.sqlite import TableStore
 
 log = logging.getLogger("lanterloo.server")
 

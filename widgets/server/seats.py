@@ -26,12 +26,12 @@ import tornado.web
 import tornado.websocket
 from jupyter_core.utils import ensure_async
 
-from widgets.journal import StoreError
 from widgets.server.database import DatabaseAway, in_database, warn_now_and_then
 from widgets.server.database import table_store as table_store  # the server's connections, once made here
 from widgets.server.plain_page import page as plain_page
 from widgets.server.sockets import departures
-from widgets.store import TableStore
+from widgets.store.sqlite import TableStore
+from widgets.table.journal import StoreError
 
 log = logging.getLogger("lanterloo.server")
 
@@ -409,7 +409,7 @@ class OneRefillAtATime:
     It wraps the kernel manager's ``_initialize``, the coroutine Voila's ``fill_if_needed`` runs for
     each new pool kernel. A refill (no kernel id yet) counts as warming from its start until its
     kernel has run the table notebook (a preheated table cell ends at once:
-    :func:`widgets.table_router.table_for_request`), or for :data:`REFILL_TURN_SECONDS` at most. A
+    :func:`widgets.kernel.table_router.table_for_request`), or for :data:`REFILL_TURN_SECONDS` at most. A
     request that takes the kernel meanwhile waits for it to finish warming. Kernels started for a
     request (the pool empty) never wait: a reader is waiting for them.
     """

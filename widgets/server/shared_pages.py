@@ -1,15 +1,15 @@
 """Shared tables on the server: opening one (``/tables/<game>/shared``), its invitation links, and the
 check that a seat's page is the browser's that claimed the seat.
 
-A shared table is a table id with a seat per player (:mod:`widgets.seating`); each seat's link is
+A shared table is a table id with a seat per player (:mod:`widgets.store.seating`); each seat's link is
 ``/tables/<game>?table=<id>&seat=<token>``, and nothing else: a deal the table is opened at is kept
-in the database (:meth:`~widgets.seating.SeatBook.opening`), never in a link, for a deal code names
+in the database (:meth:`~widgets.store.seating.SeatBook.opening`), never in a link, for a deal code names
 every card of its hand. The first browser to open a seat's link claims it (the ``loo-browser``
 cookie names a browser, a random value the server gives it); a reload keeps it; another browser is
 refused while the seat's page is here, and so is every browser while the database cannot say whose
 the seat is (:func:`claim_seat`). The browser that holds the seat is told to the seat's kernel in
 the request's details (:data:`SEAT_HEADER`), and the kernel checks it against the database before
-it deals a card (:func:`widgets.shared_view.served_shared`).
+it deals a card (:func:`widgets.multiseat.shared_view.served_shared`).
 """
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ import tornado.httputil
 import tornado.web
 
 from loo.registry import entry
-from widgets.dealcode import USUAL_SEATS, DealCodeError, parse_deal_code
-from widgets.model import DEFAULT_NAMES
-from widgets.seating import AWAY_SECONDS, COMPUTER, PERSON, SeatBook, shown_code, typed_code
 from widgets.server.classroom import handed_out_origin, qr_svg
 from widgets.server.database import DatabaseAway, in_database, send_database_away, warn_now_and_then
 from widgets.server.plain_page import page
 from widgets.server.seats import TableSeats, send_tables_full
-from widgets.store import TableStore
+from widgets.store.seating import AWAY_SECONDS, COMPUTER, PERSON, SeatBook, shown_code, typed_code
+from widgets.store.sqlite import TableStore
+from widgets.table.dealcode import USUAL_SEATS, DealCodeError, parse_deal_code
+from widgets.table.model import DEFAULT_NAMES
 
 log = logging.getLogger("lanterloo.server")
 

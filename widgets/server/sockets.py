@@ -538,13 +538,13 @@ PROOF_HEADER = "X-Lanterloo-Kernel-Proof"
 
 def kernel_proof(key: bytes, kernel_id: str) -> str:
     """What a kernel shows to get its reader's request details: an HMAC of its id under the key of
-    its connection file, which only the kernel and the server know (``widgets.request`` makes it)."""
+    its connection file, which only the kernel and the server know (``widgets.kernel.request`` makes it)."""
     return hmac.new(key, kernel_id.encode(), hashlib.sha256).hexdigest()
 
 
 class KernelRequestInfoHandler(RequestInfoSocketHandler):  # type: ignore[misc]
     """``/voila/query/<kernel id>``, where a preheated kernel waits for its reader's request details
-    (:mod:`widgets.request`), for the kernel itself only.
+    (:mod:`widgets.kernel.request`), for the kernel itself only.
 
     Voila's own handler took any client with any id, and one page that opened two sockets to it
     and closed them in the wrong order made it drop another kernel's waiter: that table hung on

@@ -94,7 +94,7 @@ def test_AMB_33_the_option_cites_the_decision_for_the_rules_picker() -> None:
 
 @pytest.mark.law("AMB-33")
 def test_AMB_33_deal_codes_of_either_reading_still_read() -> None:
-    from widgets.dealcode import parse_deal_code
+    from widgets.table.dealcode import parse_deal_code
 
     assert parse_deal_code("il.irish.s0.n5").rules == "irish"
     code = parse_deal_code("il.irish_first-deal-mode~none.s0.n5")

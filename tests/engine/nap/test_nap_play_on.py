@@ -161,7 +161,7 @@ def test_NAP_PLAY_06_AMB_43_random_hands_played_out_keep_the_decision(preset: st
 
 @pytest.mark.law("NAP-PLAY-06")
 def test_NAP_PLAY_06_the_step_viewer_shows_a_record_played_out() -> None:
-    from widgets.step_viewer import StepViewer
+    from widgets.views.step_viewer import StepViewer
 
     h = push(nap(), *CALL_THREE, *THREE_TRICKS, *LAST_TWO)
     viewer = StepViewer(NapRecord.of_hand(h).to_json())

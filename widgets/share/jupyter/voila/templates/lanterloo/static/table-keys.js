@@ -115,7 +115,7 @@
     });
   }
   // Watching the play. The kernel answers a click with the whole change at once: the table as it
-  // stands and, before it, a reel of the moves made (widgets.pacing), a frame per move with the pause
+  // stands and, before it, a reel of the moves made (widgets.views.pacing), a frame per move with the pause
   // to wait before it (data-wait, seconds) and its words (data-say). The reel is played here, on this
   // browser's clock: while it plays the table as it stands is hidden (the class loo-playing, see the
   // card sheet); when it ends, or at any click or key, the table shows. A reel already on the page
@@ -202,7 +202,7 @@
     endReel(true);
     if (!/^[uhwln]$/i.test(e.key)) { e.preventDefault(); e.stopImmediatePropagation(); }
   }, true);
-  // A law cited at the table (widgets/law_refs.py) is a <details>: a tap, a click, Enter or Space on
+  // A law cited at the table (widgets/draw/law_refs.py) is a <details>: a tap, a click, Enter or Space on
   // its ID opens its panel and closes it again. Escape closes an open one too (the focus going back
   // to its ID), and a tap anywhere else closes it.
   function openLaws() { return Array.prototype.slice.call(document.querySelectorAll("details.loo-law[open]")); }

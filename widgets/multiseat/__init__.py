@@ -1,0 +1,1 @@
+"""Shared tables: several readers at one game, each at a seat of their own. Server only."""

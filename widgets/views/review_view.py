@@ -1,0 +1,78 @@
+"""The reader's own decisions of a finished hand, weighed (issue 31), for the Review tab.
+
+:func:`weigh_hand` asks :func:`loo.review.review` for the reader's seat only: each decision weighed
+over deals consistent with what the seat knew then, never with the hidden cards. In the reader's
+browser (Pyodide, some two to three times slower) it samples fewer deals, as the hints do, and its
+verdicts are "too close to call" the more often for it, honestly. :func:`review_html` says it in
+words: what was chosen, the best choice, what the choice gave up with its interval, the verdict and
+why; the hand's summary first, with the costliest decision named.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from loo.review import ROUNDS, Decision, HandReview, review
+from widgets.draw.law_refs import LAW_STYLE, with_law_refs
+from widgets.table import hints
+from widgets.table.hints import describe, unit_name
+
+ROUNDS_IN_BROWSER = (100, 400)
+WORKING = "Weighing your decisions: each is played out over many deals that fit what you knew then…"
+VERDICT_WORDS = {
+    "best": "the best choice",
+    "good": "good: as good as the best, near enough",
+    "too close to call": "too close to call on these deals",
+    "inaccuracy": "an inaccuracy",
+    "mistake": "a mistake",
+    "blunder": "a blunder",
+}
+VERDICT_COLOURS = {"inaccuracy": "#8a5a00", "mistake": "#a3361b", "blunder": "#8a1c1c"}
+
+
+def weigh_hand(record: Any, seat: int) -> HandReview:
+    """The review of ``seat``'s decisions in ``record``, at the effort this home affords
+    (:mod:`widgets.table.hints`)."""
+    in_browser = hints.effort is hints.IN_BROWSER
+    return review(record, [seat], rounds=ROUNDS_IN_BROWSER if in_browser else ROUNDS, tries=hints.effort.tries)
+
+
+def _item(d: Decision, unit: str, costliest: bool) -> str:
+    chose = escape(describe(d.chosen))
+    said = f"<b>{chose}</b>: {escape(VERDICT_WORDS[d.verdict])}."
+    if d.verdict != "best":
+        lost = f"{d.lost.mean:.1f} {unit} ({d.lost.low:.1f} to {d.lost.high:.1f})"
+        said += f" The best was {escape(describe(d.best))}; this gave up about {escape(lost)}."
+    if d.why:
+        said += f' <span class="loo-review-why">{with_law_refs(d.why)}</span>'
+    colour = VERDICT_COLOURS.get(d.verdict)
+    style = f' style="border-left:4px solid {colour};padding-left:6px"' if colour else ""
+    mark = ' class="loo-review-costliest"' if costliest else ""
+    return f'<li{mark}{style} data-action="{d.index}">{said}</li>'
+
+
+def review_html(done: HandReview, record: Any) -> str:
+    """The reader's weighed decisions as a labelled region: the summary, then each decision in order."""
+    unit = unit_name(record.rules)
+    if not done.decisions:
+        summary = "You had no choice to make in this hand."
+    elif done.costliest is None:
+        summary = "No decision of yours gave anything up beyond doubt: well played."
+    else:
+        worst = done.costliest
+        summary = (
+            f"Your decisions gave up about {done.given_up:.1f} {unit} in all. The costliest: "
+            f"{describe(worst.chosen)} ({worst.verdict}), shown below in the hand's steps."
+        )
+    items = "".join(_item(d, unit, d is done.costliest) for d in done.decisions)
+    deals = max((d.deals for d in done.decisions), default=0)
+    return LAW_STYLE + (
+        '<section class="loo-review-box" aria-label="Your decisions, weighed" '
+        'style="font-size:14px;margin:6px 0;padding:6px 10px;border:1px solid #cfd8d2;background:#f7faf8">'
+        f"<p><b>{escape(summary)}</b></p>"
+        '<ol style="margin:4px 0 4px 1.2em;padding:0;line-height:1.5">' + items + "</ol>"
+        f'<p style="font-size:12px;color:#444">Each decision was played out over up to {deals} deals that fit what '
+        "you knew when you made it; a choice is called a mistake only when the deals leave no doubt.</p>"
+        "</section>"
+    )
