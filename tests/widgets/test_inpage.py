@@ -8,10 +8,12 @@ Python posts and sends back clicks as the page's widget manager would.
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 import textwrap
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -65,14 +67,25 @@ PAGE = textwrap.dedent(
 )
 
 
-def run_page(script: str) -> list[Any]:
-    """Run ``script`` after the page set-up above; it prints JSON lines, returned parsed."""
+# Run from a folder of the project's code alone, as in the browser: first on the path, and the editable
+# install's finder (which would find any module of this clone) taken away.
+ONLY_FROM = """
+import sys
+sys.path.insert(0, {code!r})
+sys.meta_path[:] = [f for f in sys.meta_path if "Editable" not in repr(f)]
+"""
+
+
+def run_page(script: str, code: Path = ROOT) -> list[Any]:
+    """Run ``script`` after the page set-up above, with the project's code from ``code`` only; it prints
+    JSON lines, returned parsed."""
+    only = ONLY_FROM.format(code=str(code)) if code != ROOT else ""
     done = subprocess.run(
-        [sys.executable, "-c", PAGE + textwrap.dedent(script)],
+        [sys.executable, "-c", only + PAGE + textwrap.dedent(script)],
         capture_output=True,
         text=True,
         timeout=120,
-        cwd=ROOT,
+        cwd=code,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
@@ -196,3 +209,31 @@ def test_prepare_imports_the_table_with_no_tie_to_the_page() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     out = json.loads(done.stdout)
     assert out == {"post": True, "ipywidgets": True, "table": True, "engine": True, "comm": "comm"}
+
+
+def test_the_code_shipped_to_the_browser_plays_a_table_without_the_servers_packages(tmp_path: Path) -> None:
+    """What the book ships to the reader's browser (web/build_inpage.py's zip, decided by package): loo
+    whole and widgets but its server, store, multiseat and book packages. Run from that zip alone, a
+    table opens, takes a click and saves it, and the packages left out cannot be imported."""
+    sys.path.insert(0, str(ROOT / "web"))
+    try:
+        import build_inpage
+    finally:
+        sys.path.remove(str(ROOT / "web"))
+    zipfile.ZipFile(io.BytesIO(build_inpage.pack_code())).extractall(tmp_path)
+    shipped = {p.parent.name for p in (tmp_path / "widgets").glob("*/__init__.py")}
+    assert shipped == {"draw", "table", "views", "kernel"}, shipped
+    [out] = run_page(
+        """
+        import importlib.util
+        inpage.open_table("three-card-loo", None, "", None)
+        assert click_a_choice()
+        left_out = [p for p in ("widgets.server", "widgets.store", "widgets.multiseat", "widgets.book")
+                    if importlib.util.find_spec(p) is not None]
+        print(json.dumps({"from": inpage.__file__, "saves": [m["count"] for m in posted if m["type"] == "save"],
+                          "left_out": left_out}))
+        """,
+        code=tmp_path,
+    )
+    assert out["from"].startswith(str(tmp_path)), out["from"]
+    assert out["saves"][-1] >= 2 and out["left_out"] == [], out

@@ -23,7 +23,7 @@ import ipywidgets as ipw
 from widgets.draw.round_table import round_board_html
 from widgets.kernel.request import preheated, request_arrived
 from widgets.table.dealcode import DealCodeError, parse_deal_code
-from widgets.table.journal import BadTableId, Journals, StoreError, UnknownTable
+from widgets.table.journal import BadTableId, Journals, StoreError, UnknownTable, server_store
 from widgets.table.model import TableModel
 from widgets.table.saving import ReplayError
 from widgets.views.live_table import (
@@ -165,19 +165,15 @@ def served_table(
         except (BadTableId, UnknownTable) as error:
             log.info("refused table id: %s", error)
             return notice(NO_TABLE, game, title="No such table")
-        token = _one(params, "seat")
-        from widgets.multiseat.shared_view import (  # issue 21
-            SEAT_BROWSER_ENV,
-            SHARED_NEEDS_SEAT,
-            is_shared,
-            served_shared,
-        )
+        if server_store(store):  # shared tables (issue 21) are the server's: the browser has none
+            from widgets.multiseat.shared_view import SEAT_BROWSER_ENV, SHARED_NEEDS_SEAT, is_shared, served_shared
 
-        if token is not None:  # a seat of a shared table: its deal is the server's, never the address's
-            holder = browser if browser is not None else os.environ.get(SEAT_BROWSER_ENV)
-            return served_shared(game, preset, table_id, token, store, browser=holder)
-        if is_shared(store, table_id):  # never a seat's cards (nor its moves) to whoever has the table's id
-            return notice(SHARED_NEEDS_SEAT, game, title="A shared table")
+            token = _one(params, "seat")
+            if token is not None:  # a seat of a shared table: its deal is the server's, never the address's
+                holder = browser if browser is not None else os.environ.get(SEAT_BROWSER_ENV)
+                return served_shared(game, preset, table_id, token, store, browser=holder)
+            if is_shared(store, table_id):  # never a seat's cards (nor its moves) to whoever has the table's id
+                return notice(SHARED_NEEDS_SEAT, game, title="A shared table")
         if saved.count:  # a game in progress: resume it (a deal code in the address was for its start)
             resumed = TableModel.resume(store, table_id, rng=rng)
             resumed.past_the_deal()  # a single saved before tables dealt on past it (issue 20): deal on now
@@ -209,7 +205,9 @@ def served_table(
 
 
 def _follow_pending(model: TableModel, store: Journals, table_id: str) -> None:
-    """The teacher's console may set a deal for this table (issue 21): widgets.multiseat.shared_view follows it."""
-    from widgets.multiseat.shared_view import follow_pending
+    """The teacher's console may set a deal for this table (issue 21): widgets.multiseat.shared_view follows
+    it, at the server's tables (the browser's keep no seats nor pending deals)."""
+    if server_store(store):
+        from widgets.multiseat.shared_view import follow_pending
 
-    follow_pending(model, store, table_id)
+        follow_pending(model, store, table_id)

@@ -26,7 +26,7 @@ from widgets.multiseat.shared_table import POLL_SECONDS, SharedTableModel
 from widgets.store.lifeboat import keep_on_exit
 from widgets.store.seating import COMPUTER, PERSON, SeatBook, SeatRow
 from widgets.table.dealcode import DealCodeError, parse_deal_code
-from widgets.table.journal import Journals, Saved, StoreError
+from widgets.table.journal import Journals, Saved, StoreError, server_store
 from widgets.table.model import TableModel
 from widgets.table.save_writer import Done
 from widgets.table.saving import RETRY_SECONDS
@@ -269,13 +269,6 @@ class SharedLiveTable(LiveTable):
             '<ul aria-label="the seats" style="margin:0 0 6px;padding:0;font-size:14px;list-style:none;display:flex;'
             f'flex-wrap:wrap;gap:2px 14px">{"".join(items)}</ul></div>'
         )
-
-
-def server_store(store: Journals) -> bool:
-    """Whether ``store`` is the server's database (:class:`widgets.store.sqlite.TableStore`), asked without
-    importing it: the tables in a reader's browser (Pyodide) have no sqlite3, and keep no seats."""
-    module = sys.modules.get("widgets.store.sqlite")
-    return module is not None and isinstance(store, module.TableStore)
 
 
 def is_shared(store: Journals, table_id: str) -> bool:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -183,3 +184,11 @@ class MemoryJournals:
     def load(self, table_id: str) -> Saved:
         kept = self._kept(table_id)
         return Saved(table_id, kept.page, kept.count, [dict(event) for event in kept.events])
+
+
+def server_store(store: Journals) -> bool:
+    """Whether ``store`` is the server's database (:class:`widgets.store.sqlite.TableStore`), asked without
+    importing it: the tables in a reader's browser (Pyodide) have no sqlite3, keep no seats and are
+    shipped without the shared tables (:mod:`widgets.multiseat`)."""
+    module = sys.modules.get("widgets.store.sqlite")
+    return module is not None and isinstance(store, module.TableStore)
