@@ -32,14 +32,13 @@ unexport PYTHONDONTWRITEBYTECODE
 # Run apt-get as root, through sudo when not root.
 APT := DEBIAN_FRONTEND=noninteractive $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get
 
-.PHONY: help serve class test lint unit engine browser book system chromium engines servers lock clean
+.PHONY: help serve class test lint unit browser book system chromium engines servers lock clean
 
 help:
 	@echo "make serve   build the book and serve it with the live tables at http://$(IP):$(PORT)/"
 	@echo "make class   serve a class on this network: prints the address students type, with a QR code"
 	@echo "make test    lint, type-check, build the book and run every test (unit and browser)"
 	@echo "make unit    the tests that need no browser"
-	@echo "make engine  the engine's own tests (also in make unit)"
 	@echo "make browser the browser tests and the journeys (chromium, Firefox, WebKit)"
 	@echo "make lock    move the pinned Python packages ($(CONSTRAINTS)) to the newest pyproject.toml allows"
 
@@ -168,20 +167,10 @@ lint: $(TEST_STAMP)
 # engine, so a process runs at most the one Firefox or WebKit it was given.
 # The few unit tests that serve the book (tests/conftest.py::NEEDS_BOOK) need it built: `make unit`
 # builds it first, and `make test` (UNIT_AFTER empty) builds it beside them, and they wait for it.
-# UNIT_SKIP: folders of tests left out (`make test` runs tests/engine beside the browser tests).
 UNIT_AFTER ?= book
-UNIT_SKIP ?=
 unit: $(TEST_STAMP) servers $(UNIT_AFTER)
-	@echo "==> pytest: unit tests and doctests$(if $(UNIT_SKIP), (but $(UNIT_SKIP))), on three processes"
-	$(PY) -m pytest -m "not browser" -q -n 3 --dist loadfile --no-loadscope-reorder $(addprefix --ignore=,$(UNIT_SKIP))
-
-# The engine's own tests (tests/engine; also in `make unit`): the rules, bots and estimates, all
-# computation, no server, browser or clock. `make test` runs them on one process beside the browser
-# tests, at a lower priority (nice 10), in the time the processor would otherwise wait on servers
-# and timers there.
-engine: $(TEST_STAMP)
-	@echo "==> pytest: the engine's tests, beside the browser tests at a lower priority"
-	nice -n 10 $(PY) -m pytest -q tests/engine
+	@echo "==> pytest: unit tests and doctests, on three processes"
+	$(PY) -m pytest -m "not browser" -q -n 3 --dist loadfile --no-loadscope-reorder
 
 # The browser tests and the journeys, in chromium, Firefox and WebKit, on two processes (see unit).
 BROWSER_AFTER ?= book
@@ -192,14 +181,13 @@ browser: $(TEST_STAMP) chromium engines servers $(BROWSER_AFTER)
 # The book's build runs its pages one at a time, on one core: lint and the unit tests run beside it
 # (the few that serve the book come late, and wait for it: tests/conftest.py::need_book), each one's
 # output printed whole when it ends, and the widget bundle is fetched while pip installs. Then the
-# browser tests, with the engine's tests beside them at a lower priority: the first part keeps the
-# processor busy throughout (98%), the browser tests leave a fifth of it idle while they wait on
-# servers and timers. (The browser tests started beside all the unit tests made the run no quicker:
-# the unit tests took 650 s instead of 350, and one that paces a reader's messages failed.)
+# browser tests. (Started as soon as the book was built, beside the unit tests, they made the whole
+# run no quicker: the processor is busy throughout, the unit tests took 650 s instead of 350, and one
+# that paces a reader's messages failed.)
 test: chromium engines servers
 	@echo "==> set-up, then lint, the book and the unit tests side by side (each one's output shown when it ends)"
-	@$(MAKE) --no-print-directory -j4 --output-sync=target ENV=$(TEST_STAMP) UNIT_AFTER= UNIT_SKIP=tests/engine lint book unit
-	@$(MAKE) --no-print-directory -j2 --output-sync=target ENV=$(TEST_STAMP) BROWSER_AFTER= browser engine
+	@$(MAKE) --no-print-directory -j4 --output-sync=target ENV=$(TEST_STAMP) UNIT_AFTER= lint book unit
+	@$(MAKE) --no-print-directory ENV=$(TEST_STAMP) BROWSER_AFTER= browser
 
 # pyproject.toml's ranges resolved afresh, for Debian 12's Python 3.11.2 (tools/lock.py).
 lock: $(VENV)/bin/python
