@@ -183,7 +183,8 @@ browser: $(TEST_STAMP) chromium engines servers $(BROWSER_AFTER)
 # output printed whole when it ends, and the widget bundle is fetched while pip installs. Then the
 # browser tests. (Started as soon as the book was built, beside the unit tests, they made the whole
 # run no quicker: the processor is busy throughout, the unit tests took 650 s instead of 350, and one
-# that paces a reader's messages failed.)
+# that paces a reader's messages failed. Nor did the engine's tests run beside the browser tests at a
+# lower priority: the browser tests' busy seconds rose by a fifth and more, and a timed one failed.)
 test: chromium engines servers
 	@echo "==> set-up, then lint, the book and the unit tests side by side (each one's output shown when it ends)"
 	@$(MAKE) --no-print-directory -j4 --output-sync=target ENV=$(TEST_STAMP) UNIT_AFTER= lint book unit
