@@ -138,7 +138,6 @@ class NapHandBase(TrickHand[NapPhase, NapSettlement, Trick]):
     _s: NapState
     _history: list[tuple[Action, NapState]]
     rules: NapRules
-    names: tuple[str, ...]
     n: int
     table: bool
     stock: tuple[Card, ...]
