@@ -5,7 +5,7 @@ Each game's classes (Loo's ``LooHand``, ``SeatView`` and ``Settlement``; Nap's `
 ``DominoSettlement``) already have these members; nothing here is inherited. The widgets, the
 command line and the bots ask these questions, and a type checker proves each game answers them
 (``tests/engine/test_protocols.py``). What only one game has (Loo's declarations, Nap's calls, the
-dominoes' misses) stays on that game's own classes.
+dominoes' misses) stays on that game's own classes. A hand and a view share :class:`TableState`.
 
 Every member is read-only here (a property), so a game may keep a narrower type: a Loo view's
 pieces are cards, a domino view's tiles.
@@ -56,6 +56,7 @@ __all__ = [
     "ScoringBot",
     "Settlement",
     "TableGame",
+    "TableState",
     "TileRules",
     "TrickRecord",
     "TurnupView",
@@ -126,11 +127,8 @@ class Settlement(Protocol):
 
 
 @runtime_checkable
-class View(Protocol):
-    """What one seat may know: its own pieces and the public table, nothing hidden."""
-
-    @property
-    def seat(self) -> int: ...
+class TableState(Protocol):
+    """What a hand and any seat's view of it both tell: the table, its stage and its finished tricks."""
 
     @property
     def rules(self) -> GameRules: ...
@@ -153,6 +151,20 @@ class View(Protocol):
     def to_act(self) -> int | None: ...
 
     @property
+    def tricks(self) -> tuple[TrickRecord, ...]: ...
+
+    @property
+    def settlement(self) -> Settlement | None: ...
+
+
+@runtime_checkable
+class View(TableState, Protocol):
+    """What one seat may know: its own pieces and the public table, nothing hidden."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
     def hand(self) -> tuple[Piece, ...] | None:
         """This seat's pieces; None while it may not look yet (Loo, before its turn to declare)."""
         ...
@@ -166,9 +178,6 @@ class View(Protocol):
     def hand_sizes(self) -> tuple[int, ...]: ...
 
     @property
-    def tricks(self) -> tuple[TrickRecord, ...]: ...
-
-    @property
     def current(self) -> tuple[tuple[int, Piece], ...]:
         """The trick in progress: (seat, piece) in the order played."""
         ...
@@ -178,40 +187,13 @@ class View(Protocol):
         """What this seat may do now; empty when it is not its turn."""
         ...
 
-    @property
-    def settlement(self) -> Settlement | None: ...
-
 
 @runtime_checkable
-class Hand(Protocol):
+class Hand(TableState, Protocol):
     """One hand of any game: the laws checked on every action, take-back, views and explanations."""
 
     @property
-    def rules(self) -> GameRules: ...
-
-    @property
-    def names(self) -> tuple[str, ...]: ...
-
-    @property
-    def dealer(self) -> int: ...
-
-    @property
-    def pool(self) -> int: ...
-
-    @property
-    def phase(self) -> str: ...
-
-    @property
-    def to_act(self) -> int | None: ...
-
-    @property
     def is_over(self) -> bool: ...
-
-    @property
-    def settlement(self) -> Settlement | None: ...
-
-    @property
-    def tricks(self) -> tuple[TrickRecord, ...]: ...
 
     @property
     def current_trick(self) -> tuple[tuple[int, Piece], ...]: ...
