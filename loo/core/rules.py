@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import Enum, StrEnum
 from typing import Any, TypeVar
 
@@ -26,8 +26,10 @@ __all__ = [
     "clip_input",
     "option_fields",
     "option_key",
+    "preset_named",
     "read_rules",
     "rules_to_record",
+    "variant_named",
 ]
 
 MAX_FIELD_CHARS = 80
@@ -99,6 +101,34 @@ and small enough that every rules value, and so every deal code, has a length kn
 def option_fields(cls: type[Any]) -> list[dataclasses.Field[Any]]:
     """The option fields of a rules dataclass: every field but ``game`` and ``preset_name``."""
     return [f for f in dataclasses.fields(cls) if f.name not in ("game", "preset_name")]
+
+
+def preset_named(presets: Mapping[str, R], name: str, game: StrEnum | None = None) -> R:
+    """The preset called ``name`` of a game's ``presets``, which must be a preset of ``game`` where one is
+    named; else a :class:`RecordError` naming ``rules.preset`` and the presets there are."""
+    if name not in presets:
+        raise RecordError("rules.preset", f"unknown preset {name!r}; the presets are {', '.join(sorted(presets))}")
+    rules = presets[name]
+    found: Any = rules  # a rules dataclass of a game of several variants, with its ``game``
+    if game is not None and found.game is not game:
+        games = [p for p, r in presets.items() if getattr(r, "game", None) is game]
+        raise RecordError("rules.preset", f"preset {name!r} is for {found.game.value}, not {game.value}; use {games}")
+    return rules
+
+
+E = TypeVar("E", bound=StrEnum)
+
+
+def variant_named(kind: type[E], game: E | str, family: str) -> E:
+    """The game of ``kind`` (Loo's three, the two domino games) that ``game`` names, or a
+    :class:`RecordError` on ``game`` that lists ``family``'s games."""
+    if isinstance(game, kind):
+        return game
+    try:
+        return kind(game)
+    except ValueError:
+        known = ", ".join(member.value for member in kind)
+        raise RecordError("game", f"unknown game {game!r}; {family} are {known}") from None
 
 
 def read_rules(

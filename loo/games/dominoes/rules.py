@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from loo.core.rules import RecordError, option_key, read_rules, rules_to_record
+from loo.core.rules import RecordError, option_key, preset_named, read_rules, rules_to_record, variant_named
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 
 __all__ = [
@@ -155,15 +155,7 @@ class DominoRules:
 
     @classmethod
     def preset(cls, name: str, game: Variant | None = None) -> DominoRules:
-        if name not in PRESETS:
-            raise RecordError("rules.preset", f"unknown preset {name!r}; the presets are {', '.join(sorted(PRESETS))}")
-        rules = PRESETS[name]
-        if game is not None and rules.game is not game:
-            games = [p for p, r in PRESETS.items() if r.game is game]
-            raise RecordError(
-                "rules.preset", f"preset {name!r} is for {rules.game.value}, not {game.value}; use {games}"
-            )
-        return rules
+        return preset_named(PRESETS, name, game)
 
     @classmethod
     def options(cls) -> list[dataclasses.Field[Any]]:
@@ -182,13 +174,7 @@ class DominoRules:
 
 
 def _variant(game: Variant | str) -> Variant:
-    if isinstance(game, Variant):
-        return game
-    try:
-        return Variant(game)
-    except ValueError:
-        known = ", ".join(v.value for v in Variant)
-        raise RecordError("game", f"unknown game {game!r}; the domino games are {known}") from None
+    return variant_named(Variant, game, "the domino games")
 
 
 _CELKO = DominoRules()

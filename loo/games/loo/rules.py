@@ -23,7 +23,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from loo.core.rules import RecordError, RevokeReplay, option_fields, option_key, read_rules, rules_to_record
+from loo.core.rules import (
+    RecordError,
+    RevokeReplay,
+    option_fields,
+    option_key,
+    preset_named,
+    read_rules,
+    rules_to_record,
+    variant_named,
+)
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 
 
@@ -202,15 +211,7 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str, game: Game | None = None) -> Rules:
-        if name not in PRESETS:
-            raise RecordError("rules.preset", f"unknown preset {name!r}; the presets are {', '.join(sorted(PRESETS))}")
-        rules = PRESETS[name]
-        if game is not None and rules.game is not game:
-            games = [p for p, r in PRESETS.items() if r.game is game]
-            raise RecordError(
-                "rules.preset", f"preset {name!r} is for {rules.game.value}, not {game.value}; use {games}"
-            )
-        return rules
+        return preset_named(PRESETS, name, game)
 
     @classmethod
     def options(cls, game: Game | None = None) -> list[dataclasses.Field[Any]]:
@@ -236,13 +237,7 @@ class Rules:
 
 
 def _game(game: Game | str) -> Game:
-    if isinstance(game, Game):
-        return game
-    try:
-        return Game(game)
-    except ValueError:
-        known = ", ".join(g.value for g in Game)
-        raise RecordError("game", f"unknown game {game!r}; the Loo games are {known}") from None
+    return variant_named(Game, game, "the Loo games")
 
 
 _PEEL = Rules()
