@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from loo.core.actions import Action
+from loo.core.cards import Card
 from loo.core.protocols import Bot, GameRules, Hand, TableGame
 
-__all__ = ["Advice", "Deal", "GameSpec", "Kit"]
+__all__ = ["Advice", "Deal", "GameSpec", "Kit", "card_game", "later"]
 
 
 class Deal(Protocol):
@@ -116,3 +117,28 @@ class GameSpec:
     offered: Callable[[Any, Action], bool] = _always_offered
     # Labels of the options whose names the game shares with the card games but which mean something else.
     option_labels: Mapping[str, str] = field(default_factory=dict)
+
+
+def card_game(
+    package: str, rules_class: type[Any], presets: Mapping[str, Any], kit: Callable[[], Kit], *, record: str,
+    thumb: str, **more: Any,
+) -> GameSpec:  # fmt: skip
+    """The descriptor of a game played with cards (Loo's three, Nap): cards read as ``AS``, a player
+    who declines to play "throws up", a dealer "plays the miss for the pool", the pack's display options
+    offered; its record class ``record`` in its package's ``record`` module, its thumb player the class
+    ``thumb`` of its ``bots`` and its advice its ``advice`` module's ``ADVICE``; ``more``, the rest."""
+    return GameSpec(
+        package=package,
+        rules_class=rules_class,
+        presets=presets,
+        kit=kit,
+        record_type=later(f"{package}.record", record),
+        parse_piece=Card.parse,
+        piece="card",
+        throw_words="throws up",
+        for_pool_words="the miss for the pool",
+        deck_options=True,
+        thumb=later(f"{package}.bots", thumb, made=True),
+        advice=later(f"{package}.advice", "ADVICE"),
+        **more,
+    )

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import random
 
-from loo.core.cards import Card
-from loo.core.spec import GameSpec, Kit, later
+from loo.core.spec import Kit, card_game
 from loo.games.loo.rules import PRESETS, Game, Rules
 
 
@@ -38,17 +37,4 @@ def kit() -> Kit:
     )
 
 
-SPEC = GameSpec(
-    package="loo.games.loo",
-    rules_class=Rules,
-    presets=PRESETS,
-    kit=kit,
-    record_type=later("loo.games.loo.record", "Record"),
-    parse_piece=Card.parse,
-    piece="card",
-    throw_words="throws up",
-    for_pool_words="the miss for the pool",
-    deck_options=True,
-    thumb=later("loo.games.loo.bots", "ThumbBot", made=True),
-    advice=later("loo.games.loo.advice", "ADVICE"),
-)
+SPEC = card_game("loo.games.loo", Rules, PRESETS, kit, record="Record", thumb="ThumbBot")

@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 
 from loo.core.actions import Action
-from loo.core.cards import Card
-from loo.core.spec import GameSpec, Kit, later
+from loo.core.spec import Kit, card_game
 from loo.games.nap.rules import PRESETS, KittyMode, NapRules
 
 # The actions only some of Nap's rules play, and the option of NapRules that plays each.
@@ -55,18 +54,4 @@ def offered(rules: NapRules, action: Action) -> bool:
     return option is None or bool(getattr(rules, option))
 
 
-SPEC = GameSpec(
-    package="loo.games.nap",
-    rules_class=NapRules,
-    presets=PRESETS,
-    kit=kit,
-    record_type=later("loo.games.nap.record", "NapRecord"),
-    parse_piece=Card.parse,
-    piece="card",
-    throw_words="throws up",
-    for_pool_words="the miss for the pool",
-    deck_options=True,
-    thumb=later("loo.games.nap.bots", "NapThumbBot", made=True),
-    advice=later("loo.games.nap.advice", "ADVICE"),
-    offered=offered,
-)
+SPEC = card_game("loo.games.nap", NapRules, PRESETS, kit, record="NapRecord", thumb="NapThumbBot", offered=offered)
