@@ -180,13 +180,7 @@ def estimate(
                 if player.consistent(view, world):
                     break
                 world = player.world(view, rng)
-            for j, action in enumerate(candidates):
-                sim = world.clone()
-                sim.push_unchecked(action)
-                player.play_out(sim, rng)
-                settlement = sim.settlement
-                assert settlement is not None
-                gain = float(settlement.net()[view.seat])
+            for j, gain in enumerate(player.gains(view, world, candidates, rng)):
                 totals[j] += gain
                 squares[j] += gain * gain
                 gains[j].append(gain)

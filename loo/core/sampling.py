@@ -69,6 +69,19 @@ class SamplingPlayer(Generic[V]):
         """Play ``hand`` to its settlement as the other seats (and this one, later) would."""
         raise NotImplementedError
 
+    def gains(self, view: V, world: Hand, candidates: Sequence[Action], rng: random.Random) -> list[float]:
+        """What ``view``'s seat nets after each of ``candidates`` in the sampled ``world``, each played
+        out from a copy of it (``settlement.net()``): the same world for all, so they compare paired."""
+        found = []
+        for action in candidates:
+            sim = world.clone()
+            sim.push_unchecked(action)
+            self.play_out(sim, rng)
+            settlement = sim.settlement
+            assert settlement is not None
+            found.append(float(settlement.net()[view.seat]))
+        return found
+
     def values(self, view: V, rng: random.Random) -> list[tuple[Action, float]]:
         """Each candidate with the mean this seat nets after it (``settlement.net()``) over the samples."""
         candidates = self.candidates(view, rng)
@@ -78,14 +91,8 @@ class SamplingPlayer(Generic[V]):
         for _ in range(self.samples):
             if self.budget is not None and done and time.perf_counter() - start > self.budget:
                 break
-            world = self.world(view, rng)
-            for j, action in enumerate(candidates):
-                sim = world.clone()
-                sim.push_unchecked(action)
-                self.play_out(sim, rng)
-                settlement = sim.settlement
-                assert settlement is not None
-                totals[j] += settlement.net()[view.seat]
+            for j, gain in enumerate(self.gains(view, self.world(view, rng), candidates, rng)):
+                totals[j] += gain
             done += 1
         return [(a, t / done) for a, t in zip(candidates, totals, strict=True)]
 
