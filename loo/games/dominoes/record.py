@@ -10,17 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from loo.core import records
 from loo.core.actions import Verb
-from loo.core.records import (
-    RecordBase,
-    no_duplicates,
-    read_actions,
-    read_deal,
-    read_hands,
-    read_header,
-    read_pieces,
-    read_table,
-)
+from loo.core.records import RecordBase
 from loo.core.rules import RecordError
 from loo.core.tiles import Tile, TileError
 from loo.games.dominoes.hand import DominoHand, deal_tiles
@@ -63,13 +55,13 @@ class DominoRecord(RecordBase[DominoHand]):
     @classmethod
     def from_json(cls, obj: Any) -> DominoRecord:
         """Read a record; a record that cannot be read raises :class:`RecordError` naming the field."""
-        obj = read_header(obj)
+        obj = records.read_header(obj)
         game_name = obj.get("game")
         if not isinstance(game_name, str) or game_name not in {v.value for v in Variant}:
             raise RecordError("game", f"must be domino-loo or domino-rounce here, not {game_name!r}")
         rules = DominoRules.from_record(game_name, obj.get("rules"))
         chips = rules.domino_scoring is DominoScoring.CHIPS  # a points game plays for no pool
-        seats, dealer, pool = read_table(
+        seats, dealer, pool = records.read_table(
             obj,
             least_pool=rules.deal_price if chips else 0,
             stake="chips of the deal price, which the dealer has just paid into it (DL-SC-01, DL-SC-05)",
@@ -81,7 +73,7 @@ class DominoRecord(RecordBase[DominoHand]):
             check_chip_pool(rules, pool, n)
         if obj.get("deal_kind", "normal") != "normal":
             raise RecordError("deal_kind", f"every domino deal is normal, not {obj.get('deal_kind')!r}")
-        deal, seed = read_deal(obj, "tiles")
+        deal, seed = records.read_deal(obj, "tiles")
         stock: tuple[Tile, ...] | None
         if seed is not None:
             dealt, turnup, rest = deal_tiles(rules, random.Random(seed), seats=n, dealer=dealer)
@@ -89,7 +81,7 @@ class DominoRecord(RecordBase[DominoHand]):
         else:
             hands, turnup, stock = _read_tiles(deal, n)
         verbs = (*DOMINO_VERBS, Verb.EXCHANGE) if rules.dummies else DOMINO_VERBS  # DR-03: a dummy's discards
-        actions = read_actions(obj, n, piece=Tile.parse, game=entry(rules.game.value).in_text, verbs=verbs)
+        actions = records.read_actions(obj, n, piece=Tile.parse, game=entry(rules.game.value).in_text, verbs=verbs)
         return cls(
             game=rules.game,
             rules=rules,
@@ -191,23 +183,23 @@ def _tile(value: Any, where: str) -> Tile:
 
 
 def _read_tiles(deal: dict[str, Any], n: int) -> tuple[tuple[tuple[Tile, ...], ...], Tile, tuple[Tile, ...] | None]:
-    raw_hands = read_hands(deal, n, ("hands", "turnup", "stock"), named="a domino deal", hand="hand of tiles")
+    raw_hands = records.read_hands(deal, n, ("hands", "turnup", "stock"), named="a domino deal", hand="hand of tiles")
     hands = []
     for seat, raw in enumerate(raw_hands):
         where = f"deal.hands[{seat}]"
         if raw is None:
             raise RecordError(where, "every player is dealt five tiles (DL-DEAL-03)")
-        tiles = read_pieces(raw, where, Tile.parse)
+        tiles = records.read_pieces(raw, where, Tile.parse)
         if len(tiles) != HAND_SIZE:
             raise RecordError(where, f"has {len(tiles)} tiles; each hand has five (DL-DEAL-03)")
         hands.append(tiles)
     if "turnup" not in deal:
         raise RecordError("deal.turnup", "is missing: the turned-up tile fixes trumps (DL-DEAL-04)")
     turnup = _tile(deal["turnup"], "deal.turnup")
-    stock = read_pieces(deal["stock"], "deal.stock", Tile.parse) if "stock" in deal else None
+    stock = records.read_pieces(deal["stock"], "deal.stock", Tile.parse) if "stock" in deal else None
     places: list[tuple[str, tuple[Any, ...]]] = [(f"deal.hands[{i}]", h) for i, h in enumerate(hands)]
     places += [("deal.turnup", (turnup,)), ("deal.stock", stock or ())]
-    no_duplicates(places)
+    records.no_duplicates(places)
     undealt = 28 - HAND_SIZE * n - 1
     if stock is not None and len(stock) != undealt:
         raise RecordError("deal.stock", f"must list all {undealt} undealt tiles, top first, not {len(stock)}")

@@ -16,18 +16,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from loo.core import records
 from loo.core.actions import Action, Verb
 from loo.core.cards import Card, CardError
-from loo.core.records import (
-    RecordBase,
-    no_duplicates,
-    read_actions,
-    read_deal,
-    read_hands,
-    read_header,
-    read_pieces,
-    read_table,
-)
+from loo.core.records import RecordBase
 from loo.core.rules import RecordError
 from loo.games.loo.dealing import deal_cards
 from loo.games.loo.hand import LooHand
@@ -71,7 +63,7 @@ class Record(RecordBase[LooHand]):
 
     @classmethod
     def from_json(cls, obj: Any) -> Record:
-        obj = read_header(obj)
+        obj = records.read_header(obj)
         game_name = obj.get("game")
         if game_name in OTHER_GAMES:
             raise RecordError("game", f"{game_name!r} records are read by their own module: use records.load()")
@@ -79,7 +71,7 @@ class Record(RecordBase[LooHand]):
             raise RecordError("game", f"must be the name of a game, not {game_name!r}")
         rules = Rules.from_record(game_name, obj.get("rules"))
         game = rules.game
-        seats, dealer, pool = read_table(
+        seats, dealer, pool = records.read_table(
             obj,
             most=game.max_seats,
             why_most=f"at {game.value}, all the pack serves: AMB-02",
@@ -96,13 +88,13 @@ class Record(RecordBase[LooHand]):
             raise RecordError("deal_kind", f"must be one of {kinds}, not {kind_name!r}") from None
         if deal_kind is not DealKind.NORMAL and game is not Game.THREE_CARD:
             raise RecordError("deal_kind", f"{deal_kind.value} deals belong to three-card Loo only")
-        deal, seed = read_deal(obj)
+        deal, seed = records.read_deal(obj)
         stock: tuple[Card, ...] | None
         if seed is not None:
             hands, miss, turnup, stock = _dealt_from_seed(rules, seed, n, dealer, deal_kind)
         else:
             hands, miss, turnup, stock = _read_cards(deal, rules, n, dealer, deal_kind)
-        actions = read_actions(
+        actions = records.read_actions(
             obj, n, game=entry(game.value).in_text, verbs=LOO_VERBS[game], pam=game is Game.FIVE_CARD
         )
         return cls(
@@ -192,7 +184,7 @@ def _dealt_from_seed(
 def _read_cards(
     deal: dict[str, Any], rules: Rules, n: int, dealer: int, kind: DealKind
 ) -> tuple[tuple[tuple[Card, ...] | None, ...], tuple[Card, ...], Card | Any, tuple[Card, ...] | None]:
-    raw_hands = read_hands(deal, n, ("hands", "miss", "turnup", "stock"))
+    raw_hands = records.read_hands(deal, n, ("hands", "miss", "turnup", "stock"))
     size = _hand_size(rules, kind)
     hands: list[tuple[Card, ...] | None] = []
     for seat, raw in enumerate(raw_hands):
@@ -201,14 +193,14 @@ def _read_cards(
                 raise RecordError(f"deal.hands[{seat}]", "only the dealer may be dealt no cards (L3-OUT-01, L3-WD-03)")
             hands.append(None)
             continue
-        cards = read_pieces(raw, f"deal.hands[{seat}]")
+        cards = records.read_pieces(raw, f"deal.hands[{seat}]")
         if len(cards) != size:
             raise RecordError(f"deal.hands[{seat}]", f"has {len(cards)} cards; each hand here has {size}")
         hands.append(cards)
     if sum(h is not None for h in hands) < 2:
         raise RecordError("deal.hands", "at least two players must be dealt cards")
     wants_miss = rules.game.has_miss and kind is DealKind.NORMAL
-    miss = read_pieces(deal.get("miss", []), "deal.miss")
+    miss = records.read_pieces(deal.get("miss", []), "deal.miss")
     if wants_miss and len(miss) != 3:
         raise RecordError("deal.miss", f"must hold 3 cards, not {len(miss)}")
     if not wants_miss and miss:
@@ -219,10 +211,10 @@ def _read_cards(
         turnup = Card.parse(deal["turnup"])
     except CardError as error:
         raise RecordError("deal.turnup", str(error)) from None
-    stock = read_pieces(deal["stock"], "deal.stock") if "stock" in deal else None
+    stock = records.read_pieces(deal["stock"], "deal.stock") if "stock" in deal else None
     places: list[tuple[str, tuple[Any, ...]]] = [(f"deal.hands[{i}]", h) for i, h in enumerate(hands) if h]
     places += [("deal.miss", miss), ("deal.turnup", (turnup,)), ("deal.stock", stock or ())]
-    no_duplicates(places)
+    records.no_duplicates(places)
     return tuple(hands), miss, turnup, stock
 
 

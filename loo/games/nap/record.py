@@ -7,18 +7,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from loo.core import records
 from loo.core.actions import VERBS, Action, Verb
 from loo.core.cards import Card, CardError, full_pack
-from loo.core.records import (
-    RecordBase,
-    no_duplicates,
-    read_actions,
-    read_deal,
-    read_hands,
-    read_header,
-    read_pieces,
-    read_table,
-)
+from loo.core.records import RecordBase
 from loo.core.rules import RecordError
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import DEFAULT_PRESET, GAME, NapRules, deal_nap
@@ -68,18 +60,18 @@ class NapRecord(RecordBase[NapHand]):
 
     @classmethod
     def from_json(cls, obj: Any) -> NapRecord:
-        obj = read_header(obj)
+        obj = records.read_header(obj)
         if obj.get("game") != GAME:
             raise RecordError("game", f"a Nap record has game 'nap', not {obj.get('game')!r}")
         rules = NapRules.from_record(GAME, obj.get("rules"))
         if obj.get("deal_kind", "normal") != "normal":
             raise RecordError("deal_kind", "Nap has only normal deals")
-        seats, dealer, pool = read_table(obj)
+        seats, dealer, pool = records.read_table(obj)
         n = len(seats)
         if n > rules.max_seats():
             raise RecordError("seats", f"{n} players need {5 * n + rules.extra_cards()} cards, more than the pack "
                                        "holds (AMB-02)")  # fmt: skip
-        deal, seed = read_deal(obj)
+        deal, seed = records.read_deal(obj)
         garnet: tuple[Card, ...] = ()
         peep_card: Card | None = None
         stock: tuple[Card, ...] | None
@@ -89,7 +81,7 @@ class NapRecord(RecordBase[NapHand]):
             garnet, stock = tuple(garnet_list), tuple(stock_list)
         else:
             hands, garnet, peep_card, stock = _read_cards(deal, rules, n)
-        actions = read_actions(obj, n, game=entry(GAME).in_text, verbs=NAP_VERBS)
+        actions = records.read_actions(obj, n, game=entry(GAME).in_text, verbs=NAP_VERBS)
         return cls(rules, seats, dealer, pool, hands, stock, garnet, peep_card, seed, actions, "rules" in obj)
 
     def _default_rules(self) -> NapRules:
@@ -127,10 +119,10 @@ class NapRecord(RecordBase[NapHand]):
 def _read_cards(
     deal: dict[str, Any], rules: NapRules, n: int
 ) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], Card | None, tuple[Card, ...] | None]:
-    raw_hands = read_hands(deal, n, ("hands", "stock", "garnet", "peep"), named="a Nap deal")
+    raw_hands = records.read_hands(deal, n, ("hands", "stock", "garnet", "peep"), named="a Nap deal")
     hands = []
     for seat, raw in enumerate(raw_hands):
-        cards = read_pieces(raw, f"deal.hands[{seat}]")
+        cards = records.read_pieces(raw, f"deal.hands[{seat}]")
         if len(cards) != 5:
             raise RecordError(f"deal.hands[{seat}]", f"has {len(cards)} cards; each Nap hand has 5 (NAP-DEAL-03)")
         hands.append(cards)
@@ -138,7 +130,7 @@ def _read_cards(
     if rules.sir_garnet:
         if "garnet" not in deal:
             raise RecordError("deal.garnet", "is missing: Sir Garnet is played, so an extra hand of five is dealt")
-        garnet = read_pieces(deal["garnet"], "deal.garnet")
+        garnet = records.read_pieces(deal["garnet"], "deal.garnet")
         if len(garnet) != 5:
             raise RecordError("deal.garnet", f"must hold 5 cards, not {len(garnet)} (NAP-SG-01)")
     elif "garnet" in deal:
@@ -155,10 +147,10 @@ def _read_cards(
             raise RecordError("deal.peep", str(error)) from None
     elif "peep" in deal:
         raise RecordError("deal.peep", "this table does not play Peep Nap")
-    stock = read_pieces(deal["stock"], "deal.stock") if "stock" in deal else None
+    stock = records.read_pieces(deal["stock"], "deal.stock") if "stock" in deal else None
     places: list[tuple[str, tuple[Any, ...]]] = [(f"deal.hands[{i}]", h) for i, h in enumerate(hands)]
     places += [("deal.garnet", garnet), ("deal.peep", (peep_card,) if peep_card else ()), ("deal.stock", stock or ())]
-    no_duplicates(places)
+    records.no_duplicates(places)
     return tuple(hands), garnet, peep_card, stock
 
 
