@@ -167,6 +167,16 @@ class TrickHand(Generic[PhaseT, SettlementT, TrickT]):
         other._history = []
         return other
 
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to act may take, in a stable order; none once the hand is over."""
+        s = self._s
+        seat = s.to_act
+        return [] if seat is None else self._legal(s, seat)
+
+    def _legal(self, s: Any, seat: int) -> list[Action]:
+        """The actions ``seat``, the seat to act in the state ``s``, may take."""
+        raise NotImplementedError
+
     def why_illegal(self, action: Action) -> tuple[str, str] | None:
         raise NotImplementedError
 

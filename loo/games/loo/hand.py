@@ -248,12 +248,7 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
 
     # ----- legal actions ------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the seat to act may take, in a stable order."""
-        s = self._s
-        seat = s.to_act
-        if seat is None:
-            return []
+    def _legal(self, s: HandState, seat: int) -> list[Action]:
         phase = s.phase
         if phase is _PLAY:
             hand, current, best = [c.index for c in s.holding[seat]], s.current, s.best

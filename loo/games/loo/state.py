@@ -272,9 +272,6 @@ class LooHandBase(TrickHand[Phase, Settlement, Trick]):
     _turnup: int
     _offered: tuple[HandState, list[Action]] | None  # what legal_actions() offered, in which state
 
-    def legal_actions(self) -> list[Action]:
-        raise NotImplementedError
-
     def _who(self, seat: int) -> str:
         raise NotImplementedError
 

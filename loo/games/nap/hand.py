@@ -178,12 +178,7 @@ class NapHand(NapExplaining, NapIrregularities):
 
     # ----- legal actions ------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the seat to act may take, in a stable order."""
-        s = self._s
-        seat = s.to_act
-        if seat is None:
-            return []
+    def _legal(self, s: NapState, seat: int) -> list[Action]:
         phase = s.phase
         if phase is NapPhase.PLAY:
             return [Action(seat, "play", c) for c in self._playable(seat)]

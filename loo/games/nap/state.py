@@ -142,9 +142,6 @@ class NapHandBase(TrickHand[NapPhase, NapSettlement, Trick]):
     table: bool
     stock: tuple[Card, ...]
 
-    def legal_actions(self) -> list[Action]:
-        raise NotImplementedError
-
     def _forced(self, seat: int) -> bool:
         raise NotImplementedError
 
