@@ -32,3 +32,10 @@ def act(page: Page, timeout: float = WAIT, *, prefer: str = "") -> None:
         arg=before,
         timeout=timeout,
     )
+
+
+def started_from_the_snapshot(page: Page) -> None:
+    """The in-browser table on ``page`` started Python from the snapshot a returning reader's browser
+    kept (tests/browser/conftest.py::returning)."""
+    log = page.evaluate("window.lanterlooLog")
+    assert "started Python from the kept snapshot" in log, log

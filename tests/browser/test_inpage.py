@@ -6,14 +6,15 @@ and a clean console."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import BrowserContext, BrowserType, Page, expect
+from playwright.sync_api import Page, expect
 
+from tests.browser.table_page import started_from_the_snapshot
 from tests.browser.test_accessibility import table_passes_axe
 from tests.browser.test_play import (
     CLICKED,
@@ -24,7 +25,7 @@ from tests.browser.test_play import (
     play_a_whole_hand_by_clicking,
     play_a_whole_hand_from_the_keyboard,
 )
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, INSTANT_PACE, ROOT
+from tests.conftest import ROOT
 from widgets.table.model import TableModel
 
 STARTS = 60_000  # Pyodide's first start on a busy machine
@@ -104,51 +105,6 @@ class InpageTable(Table):
         outside = [u for u in self.requests if urlparse(u).scheme not in ("data", "blob", "about")]
         outside = [u for u in outside if urlparse(u).netloc != urlparse(self.site).netloc]
         assert outside == [], f"requests left the book's origin: {outside}"
-
-
-@pytest.fixture(scope="module")
-def returning(
-    browser_type: BrowserType, static_site: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[BrowserContext]:
-    """A reader's browser that has visited a table before: a chromium profile of its own whose Cache
-    Storage holds the snapshot of Python the first visit kept, so that each whole hand below starts
-    Python from it (a few seconds) rather than afresh (ten or more on a busy machine). The first visit
-    itself, and the snapshot's making and use, are tested on fresh profiles by the journeys
-    (tests/journeys: a chapter's table, reloaded mid-hand, comes back from the snapshot)."""
-    context = browser_type.launch_persistent_context(
-        tmp_path_factory.mktemp("returning"),
-        executable_path=CHROMIUM,
-        args=CHROMIUM_ARGS,
-        headless=True,
-        viewport={"width": 1280, "height": 720},
-    )
-    context.add_init_script(INSTANT_PACE)
-    first = context.new_page()
-    first.goto(f"{static_site}/play/nap.html", timeout=WAIT)
-    expect(first.locator("[data-loo-ready]")).to_have_count(1, timeout=STARTS)
-    first.wait_for_function("() => window.lanterlooLog.some((l) => l.startsWith('kept a snapshot'))", timeout=STARTS)
-    first.close()
-    try:
-        yield context
-    finally:
-        context.close()
-
-
-@pytest.fixture
-def again(returning: BrowserContext, static_site: str) -> Iterator[Page]:
-    """A page in the returning reader's browser, with no game kept from an earlier test: the
-    browser's local storage is emptied (the snapshot is in Cache Storage, and stays)."""
-    page = returning.new_page()
-    page.goto(f"{static_site}/favicon.ico", timeout=WAIT)  # a document of the origin that goes nowhere
-    page.evaluate("localStorage.clear(); sessionStorage.clear()")
-    try:
-        yield page
-    finally:
-        page.close()
-
-
-def started_from_the_snapshot(page: Page) -> None:
-    assert "started Python from the kept snapshot" in page.evaluate("window.lanterlooLog")
 
 
 # The in-browser table runs the server's own Python, and test_play plays a whole hand of every game at

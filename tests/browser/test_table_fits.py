@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.browser.table_page import WAIT
+from tests.browser.table_page import WAIT, started_from_the_snapshot
 from tests.conftest import ROOT, serve_book
 
 SHOTS = ROOT / "test-results"
@@ -204,12 +204,14 @@ def test_new_game_and_play_this_deal_ask_first_and_are_undone_on_the_server(brow
     page.context.close()
 
 
-def test_new_game_is_undone_in_the_readers_browser(browser: Browser, static_site: str) -> None:
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    context.add_init_script("try { localStorage.setItem('lanterloo-pace', 'Instant'); } catch (e) {}")
-    page = context.new_page()
+def test_new_game_is_undone_in_the_readers_browser(again: Page, static_site: str) -> None:
+    """In a returning reader's browser (tests/browser/conftest.py): New game asks first and is undone,
+    and the game brought back is the one a reload resumes."""
+    page = again
+    page.set_viewport_size({"width": 1366, "height": 768})
     page.goto(f"{static_site}/play/nap.html?deal=nap.hoffmann.s0.n7", timeout=WAIT)
     expect(page.locator("[data-loo-ready]")).to_have_count(1, timeout=120_000)
+    started_from_the_snapshot(page)
     expect(page.locator(".loo-choices button.mod-primary").first).to_be_visible(timeout=WAIT)
     take_first_choice(page)
     kept = replace_and_undo(
@@ -223,7 +225,6 @@ def test_new_game_is_undone_in_the_readers_browser(browser: Browser, static_site
     page.reload()
     expect(page.locator("[data-loo-ready]")).to_have_count(1, timeout=120_000)
     page.wait_for_function(f"(kept) => {CLOTH} === kept", arg=kept, timeout=WAIT)
-    context.close()
 
 
 def test_the_table_at_a_wide_screen_still_shows_it_all(browser: Browser, base: str, tmp_path: Path) -> None:
