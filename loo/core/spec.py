@@ -120,9 +120,15 @@ class GameSpec:
 
 
 def card_game(
-    package: str, rules_class: type[Any], presets: Mapping[str, Any], kit: Callable[[], Kit], *, record: str,
-    thumb: str, **more: Any,
-) -> GameSpec:  # fmt: skip
+    package: str,
+    rules_class: type[Any],
+    presets: Mapping[str, Any],
+    kit: Callable[[], Kit],
+    *,
+    record: str,
+    thumb: str,
+    **more: Any,
+) -> GameSpec:
     """The descriptor of a game played with cards (Loo's three, Nap): cards read as ``AS``, a player
     who declines to play "throws up", a dealer "plays the miss for the pool", the pack's display options
     offered; its record class ``record`` in its package's ``record`` module, its thumb player the class
