@@ -2,11 +2,14 @@
 
 ``make book`` runs this after ``web/vendor.sh``, with the project's virtual environment:
 
-* ``_assets/pyodide/``: Pyodide's core runtime, from the npm package pinned in ``web/package-lock.json``;
-* ``_assets/inpage/wheels/``: the pure-Python wheels of ``web/inpage-requirements.txt`` (ipywidgets,
-  traitlets, comm), downloaded from PyPI by pip with their hashes checked;
-* ``_assets/inpage/lanterloo.zip``: the project's own ``loo`` and ``widgets`` packages, as they are
-  in this clone (the same code the server's tables run);
+* ``_assets/pyodide/``: Pyodide's core runtime, from the npm package pinned in ``web/package-lock.json``
+  (its whole standard library among it, fetched by a browser only should a table ask for a module
+  the compiled one below lacks: ``widgets.kernel.stdlib``);
+* ``_assets/inpage/stdlib.zip`` and ``_assets/inpage/site.zip``: the standard library's modules a table
+  imports, and the pure-Python wheels of ``web/inpage-requirements.txt`` (ipywidgets, traitlets, comm,
+  downloaded from PyPI by pip with their hashes checked) with the project's own ``loo`` and
+  ``widgets`` packages as they are in this clone (the same code the server's tables run), all compiled
+  to the browser's Python's bytecode by ``web/compile_inpage.py``, run in Pyodide by Node.js;
 * ``_assets/inpage/``: the page and worker scripts of ``web/inpage/``, and ``manifest.json``, which
   names every file the worker fetches with a digest of its content, so a browser never runs a
   stale copy beside a fresh one;
@@ -29,6 +32,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -38,6 +42,10 @@ PYODIDE = WEB / "node_modules" / "pyodide"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 REQUIREMENTS = WEB / "inpage-requirements.txt"
 WHEEL_CACHE = WEB / ".wheels"
+# What web/compile_inpage.py made, by the digest of all it was made from: a build whose inputs have not
+# changed does not start Node.js and Pyodide again.
+COMPILED_CACHE = WEB / ".compiled"
+COMPILER = (WEB / "compile_inpage.mjs", WEB / "compile_inpage.py")
 SCRIPTS = WEB / "inpage"
 # Keyboard play, the same file the server's table pages link (the lanterloo Voila template's own).
 TEMPLATE_STATIC = ROOT / "widgets" / "share" / "jupyter" / "voila" / "templates" / "lanterloo" / "static"
@@ -78,29 +86,58 @@ def copy_pyodide(assets: Path) -> dict[str, str]:
     return out
 
 
-def fetch_wheels(assets: Path) -> dict[str, str]:
-    """The pinned wheels, from the cache or PyPI, hashes checked by pip; name -> digest."""
+def fetch_wheels() -> list[Path]:
+    """The pinned wheels, from the cache or PyPI, hashes checked by pip."""
     WHEEL_CACHE.mkdir(exist_ok=True)
     command = [
-        sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--require-hashes",
-        "--only-binary=:all:", "--python-version", BROWSER_PYTHON, "--dest", str(WHEEL_CACHE),
-        "-r", str(REQUIREMENTS),
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--quiet",
+        "--no-deps",
+        "--require-hashes",
+        "--only-binary=:all:",
+        "--python-version",
+        BROWSER_PYTHON,
+        "--dest",
+        str(WHEEL_CACHE),
+        "-r",
+        str(REQUIREMENTS),
     ]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"build_inpage: pip could not fetch the browser's wheels:\n{done.stderr}")
-    wanted = {line.split("==")[0].strip().lower().replace("-", "_"): line.split("==")[1].split()[0]
-              for line in REQUIREMENTS.read_text().splitlines() if "==" in line and not line.startswith("#")}
-    out: dict[str, str] = {}
-    for name, version in sorted(wanted.items()):
-        [wheel] = [p for p in WHEEL_CACHE.glob(f"{name}-{version}-*.whl")]
-        data = wheel.read_bytes()
-        write_if_changed(assets / "inpage" / "wheels" / wheel.name, data)
-        out[wheel.name] = digest(data)
-    for stale in (assets / "inpage" / "wheels").glob("*.whl"):
-        if stale.name not in out:
-            stale.unlink()
-    return out
+    wanted = {
+        line.split("==")[0].strip().lower().replace("-", "_"): line.split("==")[1].split()[0]
+        for line in REQUIREMENTS.read_text().splitlines()
+        if "==" in line and not line.startswith("#")
+    }
+    return [next(WHEEL_CACHE.glob(f"{name}-{version}-*.whl")) for name, version in sorted(wanted.items())]
+
+
+def compile_for_browser(wheels: list[Path], code: bytes) -> dict[str, bytes]:
+    """``stdlib.zip`` and ``site.zip`` (see the module's doc), from the cache or web/compile_inpage.mjs."""
+    inputs = {path.name: path.read_bytes() for path in [PYODIDE / "python_stdlib.zip", *wheels, *COMPILER]}
+    inputs["lanterloo.zip"] = code
+    key = hashlib.sha256(b"".join(name.encode() + digest(data).encode() for name, data in sorted(inputs.items())))
+    cached = COMPILED_CACHE / key.hexdigest()[:24]
+    outputs = ("stdlib.zip", "site.zip")
+    if not all((cached / name).is_file() for name in outputs):
+        node = shutil.which("node")
+        if node is None:
+            raise SystemExit("build_inpage: Node.js (node) is needed to compile the browser's Python: install nodejs")
+        with tempfile.TemporaryDirectory() as work:
+            for name, data in inputs.items():
+                Path(work, name).write_bytes(data)
+            done = subprocess.run([node, str(COMPILER[0]), str(PYODIDE), work], capture_output=True, text=True)
+            if done.returncode != 0 or not all(Path(work, name).is_file() for name in outputs):
+                raise SystemExit(f"build_inpage: compiling the browser's Python failed:\n{done.stdout}{done.stderr}")
+            shutil.rmtree(COMPILED_CACHE, ignore_errors=True)  # one build's at a time
+            cached.mkdir(parents=True)
+            for name in (*outputs, "report.json"):
+                shutil.copy(Path(work, name), cached / name)
+    return {name: (cached / name).read_bytes() for name in outputs}
 
 
 def pack_code() -> bytes:
@@ -186,9 +223,11 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     assets: Path = args.assets
     files = {f"../pyodide/{name}": value for name, value in copy_pyodide(assets).items()}
-    wheels = fetch_wheels(assets)
-    code = pack_code()
-    write_if_changed(assets / "inpage" / "lanterloo.zip", code)
+    compiled = compile_for_browser(fetch_wheels(), pack_code())
+    for name, data in compiled.items():
+        write_if_changed(assets / "inpage" / name, data)
+    for stale in (assets / "inpage" / "wheels", assets / "inpage" / "lanterloo.zip"):  # an older build's
+        shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink(missing_ok=True)
     scripts: dict[str, str] = {}
     for source in sorted([*SCRIPTS.iterdir(), TABLE_KEYS, GUIDE]):
         if source.suffix in (".js", ".mjs", ".css"):
@@ -198,8 +237,8 @@ def main(argv: list[str]) -> int:
     manifest = {
         "pyodide": "../pyodide/",
         "files": files,
-        "wheels": {f"wheels/{name}": value for name, value in wheels.items()},
-        "code": {"lanterloo.zip": digest(code)},
+        "stdlib": {"stdlib.zip": digest(compiled["stdlib.zip"])},
+        "site": {"site.zip": digest(compiled["site.zip"])},
         "worker": {"worker.mjs": scripts["worker.mjs"]},
     }
     manifest_bytes = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()

@@ -102,6 +102,10 @@ class InpageTable(Table):
 
     def done(self) -> None:
         assert self.errors == [], self.errors
+        # Every module the hand, its hints and its tabs imported was in the book's compiled cut of the
+        # standard library (web/compile_inpage.py): none came from the whole one (widgets.kernel.stdlib).
+        log = self.page.evaluate("window.lanterlooLog")
+        assert not [line for line in log if "standard library" in line], log
         outside = [u for u in self.requests if urlparse(u).scheme not in ("data", "blob", "about")]
         outside = [u for u in outside if urlparse(u).netloc != urlparse(self.site).netloc]
         assert outside == [], f"requests left the book's origin: {outside}"

@@ -1,7 +1,8 @@
 // Lanterloo: the Python half of a table in the reader's browser, in a Web Worker.
 //
 // The page (inpage.js) starts this worker with the manifest's address. The worker boots Pyodide
-// from the book's own copy, unpacks ipywidgets and the project's code into Pyodide's file system,
+// from the book's own copy with the compiled standard library the tables need (web/compile_inpage.py),
+// unpacks ipywidgets and the project's code, compiled too, into Pyodide's file system,
 // and makes Python the kernel of the page's widgets (widgets/kernel/inpage.py). Python's work, a
 // computer player thinking included, runs here, never on the page's thread.
 //
@@ -65,11 +66,14 @@ async function boot(manifestUrl) {
   const snapshotKey = new URL(manifestUrl);
   snapshotKey.searchParams.set("python-snapshot", "1");
   const snapshot = await keptSnapshot(snapshotKey.href);
-  progress(1, 4, snapshot ? "Loading Python into your browser…" : "Loading Python into your browser (about 5 MB)…");
+  progress(1, 4, snapshot ? "Loading Python into your browser…" : "Loading Python into your browser (about 7 MB)…");
   const { loadPyodide } = await import(new URL(`pyodide.mjs?v=${manifest.files["../pyodide/pyodide.mjs"]}`, pyodideBase));
   // Python's own output goes to the page as a log line, never to the console as a warning.
   const log = (text) => self.postMessage({ type: "log", text });
-  const options = { indexURL: pyodideBase.href, fullStdLib: false, stdout: log, stderr: log };
+  // The standard library the tables import, compiled (web/compile_inpage.py), not Pyodide's whole one.
+  const [stdlib, stdlibDigest] = Object.entries(manifest.stdlib)[0];
+  const stdLibURL = new URL(`${stdlib}?v=${stdlibDigest}`, base).href;
+  const options = { indexURL: pyodideBase.href, stdLibURL, fullStdLib: false, stdout: log, stderr: log };
   let pyodide = null;
   if (snapshot) {
     try {
@@ -82,16 +86,10 @@ async function boot(manifestUrl) {
   const fresh = pyodide === null;
   if (fresh) pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
   progress(2, 4, "Loading the widgets and the rules…");
-  const parts = [
-    ...Object.entries(manifest.wheels).map(([name, digest]) => [name, digest, "wheel"]),
-    ...Object.entries(manifest.code).map(([name, digest]) => [name, digest, "zip"]),
-  ];
-  const blobs = await Promise.all(parts.map(([name, digest]) => fetchBytes(new URL(`${name}?v=${digest}`, base))));
+  // ipywidgets, traitlets, comm and the project's code, compiled, in one zip (web/compile_inpage.py).
   // The files go into Pyodide's file system every time: a snapshot holds Python's memory, not its files.
-  parts.forEach(([name, , kind], i) => {
-    const where = kind === "wheel" ? "/lib/python3.14/site-packages" : "/lanterloo";
-    pyodide.unpackArchive(blobs[i], kind === "wheel" ? "wheel" : "zip", { extractDir: where });
-  });
+  const [site, siteDigest] = Object.entries(manifest.site)[0];
+  pyodide.unpackArchive(await fetchBytes(new URL(`${site}?v=${siteDigest}`, base)), "zip", { extractDir: "/lanterloo" });
   progress(3, 4, "Setting up the table…");
   if (fresh) {
     pyodide.runPython(`
@@ -102,11 +100,23 @@ inpage.prepare()
 `);
     keepSnapshot(snapshotKey.href, pyodide.makeMemorySnapshot());  // not awaited: the reader need not wait
   }
-  pyodide.registerJsModule("lanterloo_page", { post: (text) => self.postMessage(text) });
+  // Should a table import a standard module left out of the compiled cut, Pyodide's whole library is
+  // fetched then (widgets.kernel.stdlib): a synchronous request, which a worker may make.
+  const wholeStdlib = () => {
+    const request = new XMLHttpRequest();
+    request.open("GET", new URL(`python_stdlib.zip?v=${manifest.files["../pyodide/python_stdlib.zip"]}`, pyodideBase).href, false);
+    request.responseType = "arraybuffer";
+    request.send();
+    if (request.status !== 200) throw new Error(`python_stdlib.zip: ${request.status} ${request.statusText}`);
+    return new Uint8Array(request.response);
+  };
+  pyodide.registerJsModule("lanterloo_page", { post: (text) => self.postMessage(text), wholeStdlib });
   pyodide.runPython(`
-from lanterloo_page import post
-from widgets.kernel import inpage
+import logging
+from lanterloo_page import post, wholeStdlib
+from widgets.kernel import inpage, stdlib
 inpage.install(post)
+stdlib.install(lambda: wholeStdlib().to_bytes(), logging.getLogger("lanterloo.inpage").warning)
 `);
   receive = pyodide.globals.get("inpage").receive;
   python = pyodide;
