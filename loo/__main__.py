@@ -8,13 +8,12 @@ for a record that cannot be read (docs/records.md).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
 
 from loo.core.rules import MAX_MESSAGE_CHARS, clip
-from loo.records import MAX_RECORD_BYTES, check
+from loo.records import MAX_RECORD_BYTES, check, json_line
 
 
 def _read(path: str) -> bytes | str:
@@ -30,11 +29,11 @@ def _read(path: str) -> bytes | str:
 def _print_json(result: dict[str, object]) -> None:
     """One line of JSON, its text as it is where the output can hold it, else escaped (a record may quote a
     lone surrogate, which no encoding writes)."""
-    line = json.dumps(result, ensure_ascii=False)
+    line = json_line(result)
     try:
         line.encode(sys.stdout.encoding or "utf-8")
     except UnicodeEncodeError:
-        line = json.dumps(result)
+        line = json_line(result, ascii_only=True)
     print(line)
 
 

@@ -12,6 +12,7 @@ named here, Nap's and the dominoes').
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from loo.core.actions import IllegalActionError
@@ -52,6 +53,7 @@ __all__ = [
     "RecordError",
     "check",
     "decode",
+    "json_line",
     "load",
     "no_duplicates",
     "parse_json",
@@ -62,6 +64,24 @@ __all__ = [
     "record_type",
     "replay_actions",
 ]
+
+
+# What Python's str.splitlines (and other readers of Unicode text) take for the end of a line, besides
+# the control characters JSON escapes anyway: escaped too, so that one result is one line to any reader.
+_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def json_line(result: Any, *, ascii_only: bool = False) -> str:
+    r"""``result`` as JSON on one line, whatever its strings hold: a record may quote a line break
+    (NEL, or a line or paragraph separator), which JSON may carry unescaped.
+
+    >>> json_line({"message": "rules.\x85: unknown option"}).splitlines()
+    ['{"message": "rules.\\u0085: unknown option"}']
+    """
+    line = json.dumps(result, ensure_ascii=ascii_only)
+    for char, escaped in _LINE_BREAKS.items():
+        line = line.replace(char, escaped)
+    return line
 
 
 def record_type(game: Any) -> Any:

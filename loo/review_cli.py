@@ -15,7 +15,7 @@ import json
 import sys
 from typing import Any
 
-from loo.records import check, load
+from loo.records import check, json_line, load
 from loo.review import HandReview, review
 
 
@@ -86,7 +86,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     try:
         texts = _texts(args.record)
     except (OSError, UnicodeDecodeError) as error:
-        print(json.dumps({"ok": False, "error": "invalid-record", "message": f"record: cannot read {args.record!r}: "
+        print(json_line({"ok": False, "error": "invalid-record", "message": f"record: cannot read {args.record!r}: "
                           f"{getattr(error, 'strerror', None) or error}"}))  # fmt: skip
         return 2
     worst = 0
@@ -101,5 +101,5 @@ def cmd_review(args: argparse.Namespace) -> int:
                 return 2
             result = _result(review(record, seats), list(record.seats))
         worst = max(worst, status)
-        print(_text(result) if args.text else json.dumps(result, ensure_ascii=False))
+        print(_text(result) if args.text else json_line(result))
     return worst

@@ -349,6 +349,14 @@ def assert_reported(status: int, out: dict[str, Any]) -> None:
         assert {"action", "seat", "law", "message"} <= set(out)
 
 
+@pytest.mark.parametrize("line_break", ["\x85", "\u2028", "\u2029"])
+def test_a_line_break_quoted_from_the_record_stays_inside_the_one_line_of_json(line_break: str) -> None:
+    """NEL and the line and paragraph separators may stand raw in JSON text, and str.splitlines (like
+    other readers of Unicode text) ends a line at each: the message that quotes one escapes it."""
+    record = changed(DOMINO, rules={line_break: None})
+    assert refused(record, "rules." + line_break).startswith("unknown option")
+
+
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_records())
 def test_fuzz_mutated_golden_records_are_always_reported_in_json(text: str) -> None:
