@@ -141,6 +141,23 @@ def visit(chromium: Any, origin: str, out: Outcome, *, watch_bytes: bool = False
         context.close()
 
 
+# The parts of an in-browser table's opening, in order (web/inpage/worker.mjs and inpage.js mark each
+# one's end in window.lanterlooPhases): the worker's script running; Python's runtime and standard
+# library downloaded; the runtime compiled and Python started (or restored from the kept snapshot);
+# the widgets' and the project's code unpacked; the table's modules imported (a first visit only: the
+# snapshot holds them); the page's kernel ready; the widget manager's bundle parsed and run on the
+# page; the table drawn.
+PHASES = (
+    "worker started", "downloaded", "python started", "python restored", "code unpacked", "imported",
+    "kernel ready", "widget manager", "drawn",
+)  # fmt: skip
+
+
+def phases(s: Session, visit: str, row: Any) -> None:
+    for part, at in (s.page.evaluate("window.lanterlooPhases || {}") or {}).items():
+        row(f"browser: {visit}, {part}").samples.append(float(at))
+
+
 def inpage_ready(s: Session) -> None:
     s.page.wait_for_selector("[data-loo-ready]", state="attached", timeout=WAIT_MS)
 
@@ -203,6 +220,7 @@ def main() -> int:
                         ready(s)
                         row(f"{home}: cold, playable").samples.append(cold["playable"])
                         if home == "browser":
+                            phases(s, "cold", row)
                             sizes.append(dict(seen))
                             # a reader stays a moment: long enough for the page to keep its snapshot of Python
                             s.page.wait_for_function(
@@ -213,8 +231,15 @@ def main() -> int:
                             wait_pool_warm(served)
                         warm = open_table(s, address(game))
                         row(f"{home}: warm, playable").samples.append(warm["playable"])
+                        if home == "browser":
+                            phases(s, "warm", row)
         for home in homes:
             print(f"  {row(f'{home}: cold, playable').summary()}\n  {row(f'{home}: warm, playable').summary()}")
+        print("  where the in-browser table's opening goes: each part's end, ms from the page's start (median)")
+        print(f"  {'part':<18}{'first visit':>13}{'return visit':>14}")
+        for part in PHASES:
+            ends = [row(f"browser: {visit}, {part}").samples for visit in ("cold", "warm")]
+            print(f"  {part:<18}" + "".join(f"{percentile(e, 0.5):>13.0f} " if e else f"{'-':>13} " for e in ends))
         cold_ok = percentile(row("browser: cold, playable").samples, 0.5) < 4000
         warm_ok = percentile(row("browser: warm, playable").samples, 0.5) < 1500
         print(

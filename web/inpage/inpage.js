@@ -52,6 +52,11 @@
   var manager = null;
   var early = [];      // Python's messages that came before the widget manager was ready
   var logged = window.lanterlooLog = [];
+  // When each part of the start ended, in ms from this page's start (bench/inpage.py's breakdown).
+  var phases = window.lanterlooPhases = {};
+  function phase(name, at) {
+    phases[name] = Math.round((at === undefined ? performance.timeOrigin + performance.now() : at) - performance.timeOrigin);
+  }
   window.lanterlooSent = window.lanterlooIdle = 0;
 
   function post(message) { worker.postMessage(JSON.stringify(message)); }
@@ -125,6 +130,7 @@
           return manager.display_view(view, slot);
         }).then(function () {
           say("");
+          phase("drawn");
           main.setAttribute("data-loo-ready", "1");
           var search = new URLSearchParams(location.search);
           if (search.has("deal")) {  // dealt: a reload now resumes this game
@@ -150,7 +156,9 @@
       if (manager === null) { early.push(message); } else { fromPython(message); }
       return;
     }
-    if (data.type === "progress") {
+    if (data.type === "phase") {
+      phase(data.name, data.at);
+    } else if (data.type === "progress") {
       say(data.text + " (step " + data.step + " of " + data.of + ")");
     } else if (data.type === "log") {
       logLine(data.text);
@@ -173,6 +181,7 @@
   function drawWhenReady() {
     window.require(["@jupyter-widgets/html-manager"], function (htmlManager) {
       manager = new htmlManager.HTMLManager();
+      phase("widget manager");
       for (var i = 0; i < early.length; i++) fromPython(early[i]);
       early = [];
     }, function (error) {

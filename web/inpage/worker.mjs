@@ -18,6 +18,12 @@ let python = null;
 let receive = null;
 const waiting = [];
 
+// When each part of the start ended (the page keeps them in window.lanterlooPhases, for
+// bench/inpage.py's breakdown of a visit): an absolute time, which the page makes its own.
+function phase(name, at = performance.timeOrigin + performance.now()) {
+  self.postMessage({ type: "phase", name, at });
+}
+
 function progress(step, of, text) {
   self.postMessage({ type: "progress", step, of, text });
 }
@@ -60,6 +66,7 @@ async function keepSnapshot(key, bytes) {
 }
 
 async function boot(manifestUrl) {
+  phase("worker started");
   const base = new URL(".", manifestUrl);
   const manifest = await (await fetch(manifestUrl)).json();
   const pyodideBase = new URL(manifest.pyodide, base);
@@ -85,11 +92,16 @@ async function boot(manifestUrl) {
   }
   const fresh = pyodide === null;
   if (fresh) pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
+  // Python's runtime and standard library downloaded (from the browser's cache on a return visit) ...
+  const runtime = performance.getEntriesByType("resource").filter((entry) => /pyodide\.asm\.wasm|stdlib\.zip/.test(entry.name));
+  if (runtime.length) phase("downloaded", performance.timeOrigin + Math.max(...runtime.map((entry) => entry.responseEnd)));
+  phase(snapshot && !fresh ? "python restored" : "python started");  // ... compiled, and Python running
   progress(2, 4, "Loading the widgets and the rules…");
   // ipywidgets, traitlets, comm and the project's code, compiled, in one zip (web/compile_inpage.py).
   // The files go into Pyodide's file system every time: a snapshot holds Python's memory, not its files.
   const [site, siteDigest] = Object.entries(manifest.site)[0];
   pyodide.unpackArchive(await fetchBytes(new URL(`${site}?v=${siteDigest}`, base)), "zip", { extractDir: "/lanterloo" });
+  phase("code unpacked");
   progress(3, 4, "Setting up the table…");
   if (fresh) {
     pyodide.runPython(`
@@ -98,6 +110,7 @@ sys.path.insert(0, "/lanterloo")
 from widgets.kernel import inpage
 inpage.prepare()
 `);
+    phase("imported");
     keepSnapshot(snapshotKey.href, pyodide.makeMemorySnapshot());  // not awaited: the reader need not wait
   }
   // Should a table import a standard module left out of the compiled cut, Pyodide's whole library is
@@ -120,6 +133,7 @@ stdlib.install(lambda: wholeStdlib().to_bytes(), logging.getLogger("lanterloo.in
 `);
   receive = pyodide.globals.get("inpage").receive;
   python = pyodide;
+  phase("kernel ready");
 }
 
 function handle(data) {
