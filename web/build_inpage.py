@@ -226,8 +226,8 @@ def main(argv: list[str]) -> int:
     compiled = compile_for_browser(fetch_wheels(), pack_code())
     for name, data in compiled.items():
         write_if_changed(assets / "inpage" / name, data)
-    for stale in (assets / "inpage" / "wheels", assets / "inpage" / "lanterloo.zip"):  # an older build's
-        shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink(missing_ok=True)
+    shutil.rmtree(assets / "inpage" / "wheels", ignore_errors=True)  # an older build's files
+    (assets / "inpage" / "lanterloo.zip").unlink(missing_ok=True)
     scripts: dict[str, str] = {}
     for source in sorted([*SCRIPTS.iterdir(), TABLE_KEYS, GUIDE]):
         if source.suffix in (".js", ".mjs", ".css"):

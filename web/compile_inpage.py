@@ -14,10 +14,10 @@ project's ``lanterloo.zip``. Written into it:
   by every ``import`` written anywhere in the code shipped (a function's own imports too). A module
   the browser asks for that is not in it comes from the whole library, fetched then
   (``widgets.kernel.stdlib``), and the page's log says so.
-* ``site.zip``: the wheels' packages (their tests left out) and the project's code, each module with
-  its bytecode beside it: the project's with its source, for a readable traceback, and the wheels'
-  without. Unpacked by the worker into ``/lanterloo``.
-* ``report.json``: the modules and sizes, for the build's log and the tests.
+* ``site.zip``: the wheels' packages (their tests left out) and the project's code, every module as
+  its bytecode alone (``name.pyc`` where ``name.py`` was), other files as they are. Unpacked by the
+  worker into ``/lanterloo``.
+* ``report.json``: the modules and sizes, for a maintainer (kept in ``web/.compiled/``).
 
 Every ``.pyc`` is hash-based and unchecked: Python loads it without looking for its source's date,
 and the same sources always give the same bytes.
@@ -123,10 +123,10 @@ def main(work: Path) -> None:
     with zipfile.ZipFile(work / "site.zip", "w") as out:
         for name in kept:
             data = (SITE / name).read_bytes()
-            if not name.endswith(".py"):
+            if name.endswith(".py"):
+                add(out, name + "c", bytecode(data, name))
+            else:
                 add(out, name, data)
-                continue
-            add(out, name + "c", bytecode(data, name))
     report = {
         "stdlib_modules": sorted(module_of(name) for name in used),
         "stdlib_bytes": (work / "stdlib.zip").stat().st_size,

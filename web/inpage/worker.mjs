@@ -95,7 +95,7 @@ async function boot(manifestUrl) {
   // Python's runtime and standard library downloaded (from the browser's cache on a return visit) ...
   const runtime = performance.getEntriesByType("resource").filter((entry) => /pyodide\.asm\.wasm|stdlib\.zip/.test(entry.name));
   if (runtime.length) phase("downloaded", performance.timeOrigin + Math.max(...runtime.map((entry) => entry.responseEnd)));
-  phase(snapshot && !fresh ? "python restored" : "python started");  // ... compiled, and Python running
+  phase(fresh ? "python started" : "python restored");  // ... compiled, and Python running
   progress(2, 4, "Loading the widgets and the rules…");
   // ipywidgets, traitlets, comm and the project's code, compiled, in one zip (web/compile_inpage.py).
   // The files go into Pyodide's file system every time: a snapshot holds Python's memory, not its files.
