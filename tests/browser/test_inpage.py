@@ -136,6 +136,68 @@ def test_a_whole_hand_in_the_readers_browser(again: Page, static_site: str, game
     table.done()
 
 
+def test_a_chapters_table_starts_when_the_focus_or_pointer_reaches_play_here_and_shows_at_once(
+    again: Page, static_site: str
+) -> None:
+    """On a static host, the chapter's in-browser table starts out of sight when the reader's focus or
+    pointer reaches "Play here" (never merely as the page is read): the page does not move, the focus
+    stays on the button and cannot go into the hidden table, and the press shows the table already
+    drawn, the very frame that was started."""
+    page = again
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{static_site}/book/loo/play.html", timeout=WAIT)
+    box = page.locator(".loo-offer").first
+    play_here = box.get_by_role("button", name="Play here", exact=True)
+    play_here.scroll_into_view_if_needed()
+    expect(play_here).to_be_visible()
+    expect(box.get_by_text("cannot hide the other hands")).to_be_visible()  # the static host is known
+    expect(box.locator("iframe")).to_have_count(0)  # read, scrolled to: nothing started
+    scrolled = page.evaluate("scrollY")
+
+    # By the keyboard: the focus starts it, out of sight and out of the tab order.
+    play_here.focus()
+    warming = box.locator("iframe.loo-offer-warming")
+    expect(warming).to_have_count(1)
+    expect(warming).to_be_hidden()
+    assert warming.get_attribute("inert") == "" and warming.get_attribute("aria-hidden") == "true"
+    started = page.frame_locator(".loo-offer iframe.loo-offer-warming")
+    expect(started.locator("[data-loo-ready]")).to_have_count(1, timeout=STARTS)
+    expect(warming).to_be_hidden()
+    assert page.evaluate("scrollY") == scrolled, "the table started out of sight moved the page"
+    assert page.evaluate("document.activeElement.matches('[data-loo-play-here]')"), "the hidden table took the focus"
+    page.keyboard.press("Tab")  # the box's link, then past the box: never into the hidden table
+    assert page.evaluate("document.activeElement.matches('[data-loo-open-link]')")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.tagName") != "IFRAME", "Tab went into the hidden table"
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.matches('[data-loo-play-here]')")
+    warming.evaluate("f => f.setAttribute('data-test-started', '1')")
+    page.keyboard.press("Enter")
+    shown = box.locator("iframe.loo-offer-frame")
+    expect(shown).to_have_count(1)
+    expect(shown).to_be_visible(timeout=2_000)
+    assert shown.get_attribute("data-test-started") == "1", "the press started a second table"
+    table = page.frame_locator(".loo-offer iframe.loo-offer-frame")
+    expect(table.locator(".loo-board")).to_be_visible(timeout=2_000)  # drawn before the press
+    frame_box, board = shown.bounding_box(), table.locator(".loo-board").bounding_box()
+    assert frame_box and frame_box["width"] >= 600 and frame_box["height"] >= 400, frame_box
+    assert board and board["width"] > 200 and board["height"] > 100, board
+    expect(box.get_by_role("button", name="Close the table")).to_be_visible()
+
+    # By the pointer: closed, then the pointer on the button starts it again, and the click shows it.
+    box.get_by_role("button", name="Close the table").click()
+    expect(box.locator("iframe")).to_have_count(0)
+    page.mouse.move(0, 0)
+    play_here.hover()
+    expect(warming).to_have_count(1)
+    warming.evaluate("f => f.setAttribute('data-test-started', '2')")
+    play_here.click()
+    expect(shown).to_be_visible()
+    assert shown.get_attribute("data-test-started") == "2", "the click started a second table"
+    expect(table.locator(".loo-board")).to_be_visible(timeout=STARTS)
+
+
 def test_a_play_page_opened_as_a_file_says_how_to_serve_the_folder(page: Page) -> None:
     book = ROOT / "_build" / "html"
     page.goto((book / "play" / "nap.html").as_uri())

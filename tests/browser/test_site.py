@@ -235,6 +235,12 @@ def test_a_book_page_served_with_the_tables_offers_and_embeds_its_table(
     new_tab = offer.get_by_role("link", name="Open it on a page of its own")
     expect(new_tab).to_have_attribute("href", "/tables/three-card-loo")
     expect(offer.get_by_role("button", name="Start a new table")).to_be_hidden()
+    # The pointer or the focus on "Play here" starts no table in the reader's browser here: the
+    # server's is the one it opens (the answer is in: the server's note is shown, so a start would
+    # have been made in the event's handler itself).
+    play_here.hover()
+    play_here.focus()
+    expect(offer.locator("iframe")).to_have_count(0)
     play_here.click()
     close = offer.get_by_role("button", name="Close the table")
     expect(close).to_have_attribute("aria-expanded", "true")

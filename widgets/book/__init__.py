@@ -172,9 +172,12 @@ _OFFER_SCRIPT = """<script>
   function saved() {
     try { return localStorage.getItem(key); } catch (e) { return null; }
   }
+  // The in-browser table's page, started out of sight before the click (warmUp, below), or null.
+  var warm = null;
   function shown() {
     var f = frame.firstChild;
-    return f ? (f.getAttribute("data-loo-in-browser") ? "browser" : "server") : null;
+    if (!f || f === warm) return null;
+    return f.getAttribute("data-loo-in-browser") ? "browser" : "server";
   }
   function draw() {
     var now = shown(), address = saved();
@@ -196,7 +199,7 @@ _OFFER_SCRIPT = """<script>
     } catch (e) { /* storage blocked: the table still works, it is just not remembered */ }
     draw();
   }
-  function open(where, address) {
+  function tableFrame(where, address) {
     var inBrowser = where === "browser";
     var f = document.createElement("iframe");
     f.src = inBrowser ? playPage : (address || tablesAt + table);
@@ -210,7 +213,23 @@ _OFFER_SCRIPT = """<script>
         if (/[?&]table=/.test(at.search)) remember(at.pathname + at.search);
       } catch (e) { /* not our origin: nothing to remember */ }
     });
-    frame.appendChild(f);
+    return f;
+  }
+  function open(where, address) {
+    var f;
+    if (warm && where === "browser") {
+      // Started when the pointer or the focus came: shown as it stands, ready or nearly.
+      f = warm;
+      warm = null;
+      f.classList.remove("loo-offer-warming");
+      f.removeAttribute("inert");
+      f.removeAttribute("aria-hidden");
+      f.removeAttribute("tabindex");
+    } else {
+      if (warm) { frame.removeChild(warm); warm = null; }
+      f = tableFrame(where, address);
+      frame.appendChild(f);
+    }
     draw();
     // The table opens where the reader clicked: bring the whole frame into view, with the button that
     // closes it, if it is not (the row's scroll-margin clears the book's sticky header).
@@ -230,6 +249,7 @@ _OFFER_SCRIPT = """<script>
       if (done) return;
       done = true;
       frame.textContent = "";
+      warm = null;
       draw();
       then();
     }
@@ -258,6 +278,26 @@ _OFFER_SCRIPT = """<script>
     });
   });
   other.addEventListener("click", function () { if (!shown()) open("browser", null); });
+  // Python's start in the reader's browser takes seconds: it begins when the reader's pointer or
+  // focus reaches a button that opens the in-browser table, in a frame laid out at the table's size
+  // and out of sight, so that the click finds it ready or on its way. Not for the server's table
+  // (the server keeps its own kernels ready), nor where the browser asks to save data.
+  function warmUp(inBrowserAnyway) {
+    if (warm || shown() || waiting) return;
+    if (asked) { asked.then(function () { warmUp(inBrowserAnyway); }); return; }
+    if (home !== "browser" && !inBrowserAnyway) return;
+    if (navigator.connection && navigator.connection.saveData) return;
+    warm = tableFrame("browser", null);
+    warm.classList.add("loo-offer-warming");
+    warm.setAttribute("inert", "");  // nor its frame's content: no focus, no click, nothing read aloud
+    warm.setAttribute("aria-hidden", "true");
+    warm.setAttribute("tabindex", "-1");
+    frame.appendChild(warm);
+  }
+  ["pointerenter", "focus", "touchstart"].forEach(function (kind) {
+    button.addEventListener(kind, function () { warmUp(false); }, {passive: true});
+    other.addEventListener(kind, function () { warmUp(true); }, {passive: true});
+  });
   fresh.addEventListener("click", function () {
     close(function () { remember(null); open("server", null); });
   });
@@ -296,6 +336,8 @@ outline-offset:2px}
 .loo-offer [data-loo-offer-buttons]{scroll-margin-top:4.5rem}
 .loo-offer-frame{display:block;width:100%;height:calc(100vh - 9.5rem);min-height:480px;max-height:900px;
 border:1px solid #b9c3cf;border-radius:4px;margin-top:.6em;background:#fff}
+.loo-offer [data-loo-frame-slot]{position:relative}
+.loo-offer-frame.loo-offer-warming{position:absolute;top:0;left:0;visibility:hidden;pointer-events:none}
 </style>"""
 
 
