@@ -119,7 +119,7 @@ $(WIDGET_JS): web/package.json web/package-lock.json web/vendor.sh | system
 
 # The book: -W turns every warning into an error; execution is cached in _build/.jupyter_cache.
 # web/build_inpage.py puts what the in-browser tables need into _assets (Pyodide, the wheels and the
-# project's code compiled by web/compile_inpage.py in Pyodide under Node.js, the play pages); Sphinx copies _assets only when a page has changed, so the book
+# project's code compiled by web/compile_inpage.py in Pyodide under Node.js, the play pages, and gzip and brotli copies beside the big files); Sphinx copies _assets only when a page has changed, so the book
 # gets a fresh copy after every build.
 # The pages' cells run the engine and the widgets, and Jupyter's cache knows only the pages' own
 # text: when the code changes, the cache goes, so that no page shows what older code drew (and

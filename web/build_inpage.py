@@ -14,7 +14,9 @@
   names every file the worker fetches with a digest of its content, so a browser never runs a
   stale copy beside a fresh one;
 * ``_assets/play/<game>.html``: a page per game holding its table, and the game in a minute
-  (``widgets.draw.minute``) above it, shown at once, while the table is being made ready.
+  (``widgets.draw.minute``) above it, shown at once, while the table is being made ready;
+* beside every file of ``_assets`` worth it, its gzip and brotli copies (``web/precompress.py``), for
+  hosts that send those as they are.
 
 Nothing is fetched at run time from anywhere but the book's own origin. Idempotent: a file whose
 content has not changed is not rewritten.
@@ -246,6 +248,11 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT))
     for name, page in play_pages(scripts, digest(manifest_bytes)).items():
         write_if_changed(assets / "play" / name, page.encode())
+    from precompress import precompress  # web/, beside this file
+
+    counts = precompress(assets)
+    written, kept, removed = counts["written"], counts["kept"], counts["removed"]
+    print(f"compressed copies (.gz, .br): {written} written, {kept} up to date, {removed} removed")
     shutil.rmtree(WEB / "__pycache__", ignore_errors=True)
     return 0
 
