@@ -323,22 +323,15 @@ def site(served_site: Served) -> str:
 
 
 @pytest.fixture(scope="session")
-def static_site() -> Iterator[str]:
-    """The built book alone, from a plain static file server: no Lanterloo server, no kernels."""
-    import http.server
+def static_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The built book alone, as a static host serves it: Debian's nginx with deploy/static-nginx.conf
+    (the compressed copies beside the big files sent as they are). No Lanterloo server, no kernels."""
+    from tests.helpers.nginx import running_nginx, static_conf
 
     need_book()
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(BOOK)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    port = _free_port()
+    with running_nginx(tmp_path_factory.mktemp("static-host"), static_conf(BOOK, port), port):
+        yield f"http://127.0.0.1:{port}"
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:

@@ -15,21 +15,16 @@ from __future__ import annotations
 import contextlib
 import re
 import shutil
-import socket
-import subprocess
-import time
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
 from tests.conftest import ROOT, Served, _free_port, run_async, serve_server
+from tests.helpers.nginx import running_nginx
 from tests.kernel_client import TableClient, fetch
 
-NGINX = Path("/usr/sbin/nginx")
 DEPLOY = ROOT / "deploy"
 TABLE = "three-card-loo"
 DEAL = "deal=l3.peel.s0.n12"
@@ -45,29 +40,6 @@ def nginx_conf(first: int, second: int, listen: int) -> str:
         text = text.replace(f"server {name} ", f"server 127.0.0.1:{port} ")
     assert text.count("listen 80;") == 1
     return text.replace("listen 80;", f"listen 127.0.0.1:{listen};")
-
-
-@contextlib.contextmanager
-def running_nginx(folder: Path, conf: str, port: int) -> Iterator[None]:
-    """Debian's nginx with ``conf``, its pid and error log in ``folder``, until the block ends."""
-    if not NGINX.exists():
-        pytest.fail("nginx is not installed: apt-get install nginx-light (make test installs it)")
-    (folder / "nginx.conf").write_text(conf)
-    settings = f"daemon off; pid {folder}/nginx.pid; error_log {folder}/error.log;"
-    proc = subprocess.Popen([str(NGINX), "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g", settings])
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log = (folder / "error.log").read_text() if (folder / "error.log").exists() else ""
-                pytest.fail(f"nginx did not start: {log[-2000:]}")
-            time.sleep(0.1)
-        yield
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 def cookie(key: str) -> dict[str, str]:
