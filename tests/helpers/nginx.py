@@ -6,6 +6,7 @@ pid file and error log in a temporary folder, stopped when its block ends."""
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import subprocess
 import time
@@ -25,6 +26,10 @@ def running_nginx(folder: Path, conf: str, port: int) -> Iterator[None]:
         pytest.fail("nginx is not installed: apt-get install nginx-light (make test installs it)")
     (folder / "nginx.conf").write_text(conf)
     settings = f"daemon off; pid {folder}/nginx.pid; error_log {folder}/error.log;"
+    if os.geteuid() == 0:
+        # Started by root, nginx's workers would run as nobody, who may not read a clone made in a
+        # private folder (mktemp -d): they run as the tests' own user, as a non-root nginx's do.
+        settings += " user root;"
     proc = subprocess.Popen([str(NGINX), "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g", settings])
     try:
         deadline = time.monotonic() + 20
