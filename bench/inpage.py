@@ -16,7 +16,8 @@ Targets (issue 17), each measured in Debian's chromium driven by Playwright, for
 4. ``long tasks``: while the in-browser table is opened and played, no task on the page's own
    thread over 200 ms (the Long Tasks API, observed from before the page's first script).
 5. ``bytes``: what a first visit to the in-browser table transfers, each response as a static host
-   would send it gzipped (gzip level 6 of its body; the wasm file is counted so too): aim under 6 MB.
+   would send it gzipped (gzip level 6 of its body; the wasm file is counted so too): aim under 6 MB;
+   and as a host sending the build's compressed copies (``name.gz``, ``name.br``) sends it.
 
 Run it on the whole machine (the browser, the static server and the Voila server share its cores)::
 
@@ -110,7 +111,7 @@ def visit(chromium: Any, origin: str, out: Outcome, *, watch_bytes: bool = False
     context.add_init_script(LONG_TASKS_JS)
     page = context.new_page()
     s = Session(page)
-    seen: dict[str, Any] = {"bytes": 0, "raw": 0, "files": 0}
+    seen: dict[str, Any] = {"bytes": 0, "raw": 0, "files": 0, ".gz": 0, ".br": 0}
     host = urlparse(origin).netloc
     page.on("pageerror", lambda e: out.error(f"page error: {e}"))
     page.on(
@@ -128,8 +129,15 @@ def visit(chromium: Any, origin: str, out: Outcome, *, watch_bytes: bool = False
         with contextlib.suppress(Exception):
             body = r.body()
             seen["raw"] += len(body)
-            seen["bytes"] += len(gzip.compress(body, compresslevel=6))
+            level6 = len(gzip.compress(body, compresslevel=6))
+            seen["bytes"] += level6
             seen["files"] += 1
+            # As a host that sends the build's compressed copies (web/precompress.py) sends it: the
+            # copy where there is one, else the file compressed on the fly at level 6.
+            path = BOOK / urlparse(r.url).path.lstrip("/")
+            for suffix in (".gz", ".br"):
+                copy = path.with_name(path.name + suffix)
+                seen[suffix] += copy.stat().st_size if copy.is_file() else level6
 
     page.on("request", request)
     page.on("response", response)
@@ -252,6 +260,9 @@ def main() -> int:
             f"  median {percentile(mb, 0.5):.2f} MB gzipped ({percentile(raw, 0.5):.2f} MB as files), "
             f"{sizes[0]['files']} files; aim under 6 MB: {verdict(percentile(mb, 0.5) < 6)}"
         )
+        for suffix, what in ((".gz", "gzip copies (level 9)"), (".br", "brotli copies")):
+            sent = percentile([s[suffix] / 1e6 for s in sizes], 0.5)
+            print(f"  from a host sending the build's {what}: median {sent:.2f} MB")
 
         print(f"\n== 2. click to updated table, rule-of-thumb players ({args.hands} hands a game) ==", flush=True)
         hints: dict[str, list[float]] = {home: [] for home in homes}
