@@ -3,8 +3,8 @@
 A static host that compresses as it sends (most do, with gzip at a middling level) spends a core on
 every big file for every reader, and brotli, about a tenth smaller again for WebAssembly and half the
 size of gzip for the widget bundle, it seldom makes on the fly. Hosts that serve a file's compressed
-copy when one lies beside it (nginx's ``gzip_static``, Caddy's ``precompressed``, Apache with a rewrite
-rule; docs/browser.md says how) send these instead: ``<name>.gz`` (gzip at its highest level) and
+copy when one lies beside it (nginx's ``gzip_static``, Caddy's ``precompressed``; docs/browser.md says
+how) send these instead: ``<name>.gz`` (gzip at its highest level) and
 ``<name>.br`` (brotli, at its highest level up to :data:`BROTLI_BEST_UP_TO` bytes, and at level 6 above:
 for Pyodide's 9.6 MB of WebAssembly the highest costs a core nearly a minute and level 9 five seconds,
 where level 6 takes under one for 2% more bytes than 9 and 15% more than 11).
@@ -26,8 +26,8 @@ from pathlib import Path
 import brotli
 
 # What a browser fetches for a table and a host would compress: scripts, WebAssembly, pages, styles and
-# data. Not the zips of compiled modules (compressed already), nor the widget bundle's icon fonts but
-# woff2 (compressed too), the only ones a browser of today fetches.
+# data. Not the zips of compiled modules (compressed already), nor the widget bundle's icon fonts: a
+# browser of today fetches only their woff2, which is compressed too.
 SUFFIXES = frozenset({".js", ".mjs", ".wasm", ".html", ".css", ".json"})
 SMALLEST = 1024  # smaller files are not worth a second request's header
 WORTH = 0.9  # a copy is kept only if it is at most this part of its file
