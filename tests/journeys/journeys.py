@@ -123,6 +123,12 @@ def shots(page: Page, name: str, frame: str | None, *, whole: bool = True) -> No
         else:
             assert wide == width, (size, wide)
         assert 0 < shown.box["width"] <= wide + 1, shown.box
+        # The book's sidebars slide to their new places when the window crosses a width (CSS
+        # transitions): the shot waits for them to end, or it shows both half-way, the page askew.
+        page.wait_for(
+            "(a, doc) => doc.getAnimations().every((x) => !(x instanceof CSSTransition) || x.playState !== 'running')",
+            timeout=10,
+        )
         page.shot(f"{name}-{size}-{wide}x{height}")
     page.viewport(*SIZES["laptop"])
 
