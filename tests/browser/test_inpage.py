@@ -176,10 +176,10 @@ def test_a_chapters_table_starts_when_the_focus_or_pointer_reaches_play_here_and
     page.keyboard.press("Enter")
     shown = box.locator("iframe.loo-offer-frame")
     expect(shown).to_have_count(1)
-    expect(shown).to_be_visible(timeout=2_000)
+    expect(shown).to_be_visible(timeout=5_000)
     assert shown.get_attribute("data-test-started") == "1", "the press started a second table"
     table = page.frame_locator(".loo-offer iframe.loo-offer-frame")
-    expect(table.locator(".loo-board")).to_be_visible(timeout=2_000)  # drawn before the press
+    expect(table.locator(".loo-board")).to_be_visible(timeout=5_000)  # drawn before the press (ready was seen)
     frame_box, board = shown.bounding_box(), table.locator(".loo-board").bounding_box()
     assert frame_box and frame_box["width"] >= 600 and frame_box["height"] >= 400, frame_box
     assert board and board["width"] > 200 and board["height"] > 100, board
