@@ -21,6 +21,8 @@ more deals (:data:`ROUNDS`), and at the last round still undecided is "too close
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -33,7 +35,20 @@ from loo.core.sampling import SamplingPlayer
 from loo.hints import reason
 from loo.kits import kit
 
-__all__ = ["GRADES", "ROUNDS", "VERDICTS", "Decision", "HandReview", "review", "unit"]
+__all__ = [
+    "GRADES",
+    "ROUNDS",
+    "VERDICTS",
+    "Common",
+    "Decision",
+    "HandReview",
+    "common_mistakes",
+    "grade",
+    "position_key",
+    "recheck",
+    "review",
+    "unit",
+]
 
 # The deals each round samples, least and most alike: a decision still undecided after one is weighed
 # again on more (a count, never a clock: the same record always gets the same review).
@@ -122,16 +137,28 @@ class _WithChoice(SamplingPlayer[View]):
         self.player.play_out(hand, rng)
 
 
-def _verdict(lost: Estimate, stake: float, best: bool) -> str | None:
-    """The verdict ``lost`` decides, or None if more deals are needed to decide it."""
-    if best:
-        return "best"
+def grade(lost: Estimate, stake: float) -> str | None:
+    """The grade of a choice that gave up ``lost`` (best - chosen) in a game of ``stake``: "good" when
+    its interval lies wholly below the smallest grade, a grade when it lies wholly above zero (sized by
+    its mean), None while the interval leaves it undecided."""
     least = GRADES[-1][1] * stake
     if lost.low > 0:
         return next(name for name, size in GRADES if lost.mean >= size * stake) if lost.mean >= least else "good"
     if lost.high < least:
         return "good"
     return None
+
+
+def recheck(player: SamplingPlayer[Any], view: View, chosen: Action, deals: int, seed: int) -> Estimate:
+    """What ``chosen`` gave up in ``view`` against the best, estimated afresh on ``deals`` deals drawn
+    from ``seed``: the check of a verdict on many more deals (tests and ``bench/review.py --calibrate``)."""
+    figures = estimate(_WithChoice(player, chosen), view, seed=seed, least=deals, most=deals, batch=100)
+    return figures.behind[next(i for i, e in enumerate(figures.values) if e.action == chosen)]
+
+
+def _verdict(lost: Estimate, stake: float, best: bool) -> str | None:
+    """The verdict ``lost`` decides, or None if more deals are needed to decide it."""
+    return "best" if best else grade(lost, stake)
 
 
 def weigh(
@@ -178,3 +205,57 @@ def review(
             decisions.append(Decision(index, action.seat, action, best, lost, verdict, why, deals))
         hand.push(action)
     return HandReview(tuple(decisions), stake)
+
+
+@dataclass(frozen=True)
+class Common:
+    """A position the class faced (at one table or at many that dealt the same hand), with what each
+    chose there and what it cost: ``places`` are the callers' tags (a table and a hand, say), one per
+    decision, in the order of ``decisions``."""
+
+    position: str
+    places: tuple[Any, ...]
+    decisions: tuple[Decision, ...]
+
+    @property
+    def given_up(self) -> float:
+        """The chips (or points) given up here in all, counting only what was given up beyond doubt."""
+        return sum(d.lost.mean for d in self.decisions if d.verdict in GRADED)
+
+    @property
+    def costly(self) -> int:
+        """How many of the decisions here gave something up beyond doubt."""
+        return sum(d.verdict in GRADED for d in self.decisions)
+
+    @property
+    def best(self) -> Action:
+        """The best choice, as the costliest decision's weighing found it."""
+        return max(self.decisions, key=lambda d: d.lost.mean).best
+
+
+def position_key(record: Any, index: int, seat: int) -> str:
+    """What makes the position before ``record``'s action ``index`` the same at another table: the
+    game, its rules, the deal, the seats' number, the dealer, the pool and the actions before it, and the
+    seat to choose (not the players' names). Tables dealt the same code meet the first positions alike."""
+    whole = dict(record.to_json())
+    whole["seats"] = len(whole.get("seats", ()))
+    whole["actions"] = list(whole.get("actions", ()))[:index]
+    whole["choosing"] = seat
+    text = json.dumps(whole, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def common_mistakes(reviewed: Iterable[tuple[Any, Any, HandReview]]) -> list[Common]:
+    """The positions where a class gave up most, from ``(tag, record, review)`` triples (a tag per hand:
+    a table and a hand's number, say): each position any decision gave something up at beyond doubt,
+    with every decision made there, ranked by what was given up there in all, the most first."""
+    found: dict[str, list[tuple[Any, Decision]]] = {}
+    for tag, record, done in reviewed:
+        for d in done.decisions:
+            found.setdefault(position_key(record, d.index, d.seat), []).append((tag, d))
+    common = [
+        Common(key, tuple(tag for tag, _ in made), tuple(d for _, d in made))
+        for key, made in found.items()
+        if any(d.verdict in GRADED for _, d in made)
+    ]
+    return sorted(common, key=lambda c: (-c.given_up, -c.costly, c.position))

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from loo.__main__ import main
-from loo.core.estimates import Z95, estimate
+from loo.core.estimates import Z95
 from loo.kits import kit
 from loo.records import load
-from loo.review import GRADES, VERDICTS, _WithChoice, review
+from loo.review import GRADES, VERDICTS, common_mistakes, position_key, recheck, review
 
 # Seed 5: Ann, the eldest of three, holds the kings of spades (trumps: the three of spades) and clubs.
 THROWN_UP = {
@@ -47,10 +47,8 @@ def test_a_grade_holds_on_four_times_the_deals_drawn_afresh() -> None:
     (decision,) = review(record).decisions
     hand = record.start()
     view = hand.view(0)
-    player = _WithChoice(kit("three-card-loo").make_bot("sampling"), decision.chosen)  # type: ignore[arg-type]
-    n = 4 * decision.deals
-    big = estimate(player, view, seed=12345, least=n, most=n, batch=100)
-    lost = big.behind[next(i for i, e in enumerate(big.values) if e.action == decision.chosen)]
+    player = kit("three-card-loo").make_bot("sampling")
+    lost = recheck(player, view, decision.chosen, 4 * decision.deals, seed=12345)  # type: ignore[arg-type]
     se = math.hypot(decision.lost.width, lost.width) / (2 * Z95)
     assert abs(decision.lost.mean - lost.mean) <= 3 * se and lost.low > 0, (decision.lost, lost)
 
@@ -86,6 +84,30 @@ def test_every_games_hand_is_reviewed_decision_by_decision(game: str) -> None:
             assert d.lost.low > 0
     if game == "three-card-loo":  # seeded from the positions, as every hint is: no clock, no chance
         assert review(record_of(obj), [0]) == first
+
+
+def test_the_class_s_common_mistakes_gather_the_same_position_from_every_table_costliest_first() -> None:
+    """Issue 31, the teacher's console: two tables dealt the same hand throw it up, a third stands, and
+    a fourth plays another deal well. The thrown-up position is one, met three times, costly twice."""
+    thrown = record_of({**THROWN_UP, "seats": ["Ada", "Bo", "Cy"]})  # other names: the same position
+    stood = record_of({**THROWN_UP, "actions": [{"seat": 0, "declare": "stand"}]})
+    other = record_of(played("three-card-loo", 3))
+    done = {name: review(record, [0]) for name, record in (("thrown", thrown), ("stood", stood), ("other", other))}
+    assert position_key(thrown, 0, 0) == position_key(stood, 0, 0) != position_key(thrown, 0, 1)
+    reviewed = [
+        (("t1", 1), thrown, done["thrown"]),
+        (("t2", 1), record_of(THROWN_UP), done["thrown"]),
+        (("t3", 1), stood, done["stood"]),
+        (("t4", 1), other, done["other"]),
+    ]
+    common = common_mistakes(reviewed)
+    first = common[0]
+    assert first.places == (("t1", 1), ("t2", 1), ("t3", 1)) and first.costly == 2
+    assert first.best.value == "stand"
+    assert first.given_up == pytest.approx(2 * done["thrown"].decisions[0].lost.mean)
+    assert all(c.given_up <= first.given_up and c.costly >= 1 for c in common)
+    assert all(("t4", 1) not in c.places or ("t1", 1) not in c.places for c in common)
+    assert common_mistakes([(("t3", 1), stood, done["stood"])]) == []  # nothing given up: nothing to show
 
 
 def run_review(*args: str) -> tuple[int, str]:
