@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,7 @@ __all__ = [
     "GRADES",
     "ROUNDS",
     "VERDICTS",
+    "WEIGHING",
     "Common",
     "Decision",
     "HandReview",
@@ -47,6 +48,7 @@ __all__ = [
     "position_key",
     "recheck",
     "review",
+    "reviewing",
     "unit",
 ]
 
@@ -164,19 +166,79 @@ def _verdict(lost: Estimate, stake: float, best: bool) -> str | None:
 def weigh(
     player: SamplingPlayer[Any], view: View, chosen: Action, stake: float, rounds: Sequence[int] = ROUNDS
 ) -> tuple[Estimate, Action, str, int]:
-    """What ``chosen`` gave up in ``view`` against the best: (the difference, the best, the verdict, deals)."""
+    """What ``chosen`` gave up in ``view`` against the best: (the difference, the best, the verdict, deals),
+    on each of ``rounds`` deals until decided ("too close to call" if the last leaves it undecided)."""
     if not rounds:
         raise ValueError("weighing a decision needs at least one round of deals")
-    weigher = _WithChoice(player, chosen)
-    seed = position_seed(view)
     for deals in rounds:
-        figures = estimate(weigher, view, seed=seed, least=deals, most=deals, batch=50)
-        j = next(i for i, e in enumerate(figures.values) if e.action == chosen)
-        lost = figures.behind[j]
-        verdict = _verdict(lost, stake, figures.choice == chosen)
+        lost, best, verdict, samples = _round(player, view, chosen, stake, deals)
         if verdict is not None:
-            return lost, figures.choice, verdict, figures.samples
-    return lost, figures.choice, "too close to call", figures.samples
+            return lost, best, verdict, samples
+    return lost, best, "too close to call", samples
+
+
+def _round(
+    player: SamplingPlayer[Any], view: View, chosen: Action, stake: float, deals: int
+) -> tuple[Estimate, Action, str | None, int]:
+    """One round of :func:`weigh`: ``deals`` deals drawn from the position's own seed (each round alike
+    whenever it is drawn), and the verdict they decide, None if they decide none."""
+    figures = estimate(_WithChoice(player, chosen), view, seed=position_seed(view), least=deals, most=deals, batch=50)
+    lost = figures.behind[next(i for i, e in enumerate(figures.values) if e.action == chosen)]
+    return lost, figures.choice, _verdict(lost, stake, figures.choice == chosen), figures.samples
+
+
+WEIGHING = "weighing"
+"""A decision's verdict in :func:`reviewing` while more deals are still to be drawn for it."""
+
+
+def reviewing(
+    record: Any, seats: Iterable[int] | None = None, *, rounds: Sequence[int] = ROUNDS, tries: int | None = None
+) -> Iterator[HandReview]:
+    """The review of :func:`review` as it fills in, for a page that shows it meanwhile: first each
+    decision on the first round's deals, in the hand's order (one not yet decided has the verdict
+    :data:`WEIGHING` and the first round's figures), then those not yet decided on the further rounds,
+    the costliest first; the review so far after each. The last is :func:`review`'s, decision for decision."""
+    if not rounds:
+        raise ValueError("weighing a decision needs at least one round of deals")
+    player, stake, positions = _positions(record, seats, tries)
+    found: dict[int, Decision] = {}
+
+    def so_far() -> HandReview:
+        return HandReview(tuple(found[i] for i in sorted(found)), stake)
+
+    for index, action, view in positions:
+        lost, best, verdict, deals = _round(player, view, action, stake, rounds[0])
+        if verdict is None and len(rounds) == 1:
+            verdict = "too close to call"
+        found[index] = Decision(index, action.seat, action, best, lost, verdict or WEIGHING, reason(view, best), deals)
+        yield so_far()
+    views = {index: view for index, _action, view in positions}
+    for d in sorted((d for d in found.values() if d.verdict == WEIGHING), key=lambda d: (-d.lost.mean, d.index)):
+        view = views[d.index]
+        lost, best, verdict, deals = weigh(player, view, d.chosen, stake, rounds[1:])
+        found[d.index] = Decision(d.index, d.seat, d.chosen, best, lost, verdict, reason(view, best), deals)
+        yield so_far()
+
+
+def _positions(
+    record: Any, seats: Iterable[int] | None, tries: int | None
+) -> tuple[SamplingPlayer[Any], float, list[tuple[int, Action, View]]]:
+    """The game's sampling player, its stake, and each decision of ``seats`` in ``record`` with a choice
+    in it: the action's place, the action, and the seat's view before it."""
+    game = str(getattr(record.game, "value", record.game))
+    player = kit(game).make_bot("sampling")
+    if not isinstance(player, SamplingPlayer):  # pragma: no cover - every game's kit has one
+        raise TypeError(f"{game} has no sampling player to weigh its decisions")
+    if tries is not None:
+        player.tries = tries
+    reviewed = set(range(len(record.seats)) if seats is None else seats)
+    hand = record.start()
+    positions = []
+    for index, action in enumerate(record.actions):
+        if action.seat in reviewed and len(hand.legal_actions()) > 1:
+            positions.append((index, action, hand.view(action.seat)))
+        hand.push(action)
+    return player, unit(record.rules), positions
 
 
 def review(
@@ -186,24 +248,11 @@ def review(
     :func:`loo.records.load`, weighed as the module says, on each of ``rounds`` deals until decided
     (``tries``: how often a world that contradicts the others' choices is dealt again; None, the game's
     own). A seat with one legal action had no choice."""
-    game = str(getattr(record.game, "value", record.game))
-    game_kit = kit(game)
-    player = game_kit.make_bot("sampling")
-    if not isinstance(player, SamplingPlayer):  # pragma: no cover - every game's kit has one
-        raise TypeError(f"{game} has no sampling player to weigh its decisions")
-    if tries is not None:
-        player.tries = tries
-    reviewed = set(range(len(record.seats)) if seats is None else seats)
-    stake = unit(record.rules)
-    hand = record.start()
+    player, stake, positions = _positions(record, seats, tries)
     decisions = []
-    for index, action in enumerate(record.actions):
-        if action.seat in reviewed and len(hand.legal_actions()) > 1:
-            view = hand.view(action.seat)
-            lost, best, verdict, deals = weigh(player, view, action, stake, rounds)
-            why = reason(view, best)
-            decisions.append(Decision(index, action.seat, action, best, lost, verdict, why, deals))
-        hand.push(action)
+    for index, action, view in positions:
+        lost, best, verdict, deals = weigh(player, view, action, stake, rounds)
+        decisions.append(Decision(index, action.seat, action, best, lost, verdict, reason(view, best), deals))
     return HandReview(tuple(decisions), stake)
 
 

@@ -17,7 +17,7 @@ from loo.__main__ import main
 from loo.core.estimates import Z95
 from loo.kits import kit
 from loo.records import load
-from loo.review import GRADES, VERDICTS, common_mistakes, position_key, recheck, review
+from loo.review import GRADES, VERDICTS, WEIGHING, common_mistakes, position_key, recheck, review, reviewing
 
 # Seed 5: Ann, the eldest of three, holds the kings of spades (trumps: the three of spades) and clubs.
 THROWN_UP = {
@@ -108,6 +108,27 @@ def test_the_class_s_common_mistakes_gather_the_same_position_from_every_table_c
     assert all(c.given_up <= first.given_up and c.costly >= 1 for c in common)
     assert all(("t4", 1) not in c.places or ("t1", 1) not in c.places for c in common)
     assert common_mistakes([(("t3", 1), stood, done["stood"])]) == []  # nothing given up: nothing to show
+
+
+@pytest.mark.parametrize("game", ["three-card-loo", "nap", "domino-loo"])
+def test_the_review_fills_in_decision_by_decision_then_the_undecided_costliest_first_and_ends_as_review_does(
+    game: str,
+) -> None:
+    """What a table shows while it weighs (issue 31): each decision on the first round's deals in the
+    hand's order, then those left undecided on more deals, the costliest first; the last is review()'s."""
+    record, rounds = record_of(played(game, 5)), (60, 200, 400)
+    steps = list(reviewing(record, [0], rounds=rounds))
+    final = review(record, [0], rounds=rounds)
+    assert steps and steps[-1] == final
+    n = len(final.decisions)
+    assert [len(step.decisions) for step in steps[:n]] == list(range(1, n + 1))  # one more at each step
+    weighing = [d for d in steps[n - 1].decisions if d.verdict == WEIGHING]
+    assert len(steps) == n + len(weighing)
+    order = sorted(weighing, key=lambda d: (-d.lost.mean, d.index))
+    for d, step in zip(order, steps[n:], strict=True):  # each later step decides the costliest left
+        now = next(e for e in step.decisions if e.index == d.index)
+        assert now.verdict != WEIGHING and now == next(e for e in final.decisions if e.index == d.index)
+    assert all(d.verdict in VERDICTS for d in final.decisions)
 
 
 def run_review(*args: str) -> tuple[int, str]:
