@@ -23,8 +23,7 @@ import pytest
 from loo.kits import kit
 from loo.options import presets, rules_value
 from loo.registry import NAMES
-from widgets.draw.board import board_html as list_board_html
-from widgets.draw.round_table import round_board_html
+from widgets.draw.table_board import LIST, ROUND, board_html
 
 NAMES_AT_TABLE = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus")
 # Options drawn on top of the presets: what makes the table draw more (a peep, a contract's trumps,
@@ -79,12 +78,6 @@ def _drawings(game: str) -> Iterator[str]:
                     step += 1
 
 
-def board_html(*args: object, layout: str = "list", **kw: object) -> str:
-    """The table drawn by the printed views' renderer, or round the cloth by the live table's."""
-    draw = round_board_html if layout == "round" else list_board_html
-    return draw(*args, **kw)  # type: ignore[arg-type]
-
-
 def _positions(hand: object, names: Sequence[str], step: int) -> Iterator[str]:
     seats = len(names)
     holdings = [hand.holding(p) for p in range(seats)]  # type: ignore[attr-defined]
@@ -92,19 +85,19 @@ def _positions(hand: object, names: Sequence[str], step: int) -> Iterator[str]:
     view = hand.view(seat)  # type: ignore[attr-defined]
     four = step % 3 == 0
     # The printed views: the step-through viewer's seat, the console's and the book's open table.
-    yield board_html(view, names, seat, show_own=True, four_colour=four)
+    yield board_html(view, names, seat, show_own=True, four_colour=four, layout=LIST)
     yield board_html(view, names, seat, show_own=False, open_hands=holdings)
     yield board_html(hand.view(0), names, -1, show_own=True, open_hands=holdings, open_label=", face up")  # type: ignore[attr-defined]
     yield board_html(view, names, -1, show_own=False, open_hands=holdings, open_label="")
     # The live table round the cloth: the reader's hand drawn or left to the buttons, hands open
     # for teaching, a note and the last trick laid over the middle.
     opened = holdings if step % 2 else None
-    yield board_html(view, names, seat, show_own=True, open_hands=opened, four_colour=four, layout="round")
+    yield board_html(view, names, seat, show_own=True, open_hands=opened, four_colour=four, layout=ROUND)
     yield board_html(
-        view, names, seat, show_own=False, open_hands=opened, note="<p>Ann wins</p>", over="<i>x</i>", layout="round"
+        view, names, seat, show_own=False, open_hands=opened, note="<p>Ann wins</p>", over="<i>x</i>", layout=ROUND
     )
     other = hand.view((seat + 1) % seats)  # type: ignore[attr-defined]
-    yield board_html(other, names, (seat + 1) % seats, show_own=True, layout="round")
+    yield board_html(other, names, (seat + 1) % seats, show_own=True, layout=ROUND)
 
 
 def _digest(game: str) -> tuple[str, int]:
@@ -122,3 +115,14 @@ def test_the_table_is_drawn_as_pinned(game: str) -> None:
     found, count = _digest(game)
     assert count > 300, f"{game}: only {count} drawings"
     assert found == PINNED[game], f"{game}: the table's drawing changed ({count} drawings); new digest {found}"
+
+
+def test_a_note_or_a_drawing_over_the_middle_goes_round_the_cloth() -> None:
+    game_kit = kit("nap")
+    rules = game_kit.read_rules("nap", None)
+    view = game_kit.deal(rules, random.Random(1), 4, 0, 0).view(1)
+    with pytest.raises(ValueError, match="round the cloth"):
+        board_html(view, NAMES_AT_TABLE[:4], 1, note="<p>Ann wins</p>")
+    with pytest.raises(ValueError, match="round the cloth"):
+        board_html(view, NAMES_AT_TABLE[:4], 1, over="<i>x</i>", layout=LIST)
+    assert "<p>Ann wins</p>" in board_html(view, NAMES_AT_TABLE[:4], 1, note="<p>Ann wins</p>", layout=ROUND)

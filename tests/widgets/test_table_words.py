@@ -10,7 +10,7 @@ import pytest
 
 from loo.core.actions import Action
 from loo.core.tiles import NUMBER_PLURALS
-from widgets.draw.round_table import miss_words, places
+from widgets.draw.table_board import miss_words, places
 from widgets.table.model import TableModel
 from widgets.table.table_words import cited
 from widgets.views.table_view import TableView

@@ -35,7 +35,8 @@ from loo.hints import reason
 from loo.kits import kit
 from loo.svg import share_drawings
 from widgets.book import ExampleError, play_hand, record_of
-from widgets.draw.board import board_html, pam_card
+from widgets.draw.board import pam_card
+from widgets.draw.table_board import board_html
 from widgets.table.hints import describe as describe_action
 from widgets.table.hints import unit_name
 from widgets.views.step_viewer import StepViewer

@@ -1,32 +1,26 @@
-"""The table drawn as HTML from one seat's view: seats, the dealer, the trick, the turn-up, the pool.
+"""The pieces drawn as HTML and put in words: a card or a tile, a row of them, their names, an action's label.
 
-Every function here reads a seat's view (or a record's public facts), never the whole deal, so
-what it draws is what that seat may see. The live table, the step-through viewer and the book
-all draw the table with these functions, so a hand looks the same wherever a reader meets it.
+Every drawing of a hand uses these: the table (:func:`widgets.draw.table_board.board_html`), the
+buttons of the live table, its hints and summaries, the step-through viewer and the book, so a
+piece looks and reads the same wherever a reader meets it. Pam (:func:`pam_card`) follows from
+public facts alone, so any seat may be told which card she is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 from typing import Any
 
 from loo.core.actions import Action
 from loo.core.cards import Card, Rank, Suit
-from loo.core.protocols import CallingView, DeclaringView, MissesView, MissView, Piece, TurnupView, View
+from loo.core.protocols import Piece, TurnupView, View
 from loo.core.tiles import Tile
 from loo.games.loo.rules import Game, Pam, Rules
-from loo.registry import spec
 from loo.svg import card_svg, hand_svg, tile_svg, tiles_svg
 
 DECLARATIONS = {"stand": "Stand", "miss": "Take the miss", "throw": "Throw up"}
 CALLS = {"pass": "Pass", "misery": "Misery", "nap": "Nap", "wellington": "Wellington"}
 LIST_VERBS = {"exchange": "Exchange", "garnet": "Throw out", "purchase": "Buy"}
-CALLED = {"pass": "passed", "misery": "calls Misery", "nap": "calls Nap", "wellington": "calls Wellington"}
-NAP_CONTRACTS = {"1": "for one trick", "2": "for two tricks", "3": "for three tricks", "4": "for four tricks",
-                 "nap": "Nap, all five tricks", "wellington": "Wellington, all five at double stakes",
-                 "misery": "Misery, to take no trick"}  # fmt: skip
-SAID = {"stand": "stands", "miss": "took the miss", "throw": "threw up", "for-pool": "plays the miss for the pool"}
 
 
 def piece_label(piece: Piece) -> str:
@@ -93,121 +87,3 @@ def pieces_html(pieces: Sequence[Any], *, width: float, label: str, four_colour:
     if all(isinstance(c, Card) for c in pieces):
         return hand_svg(list(pieces), width=width, label=label, four_colour=four_colour)
     return tiles_svg(list(pieces), width=width * 1.4, label=label)
-
-
-def seat_marks(view: View, p: int, seat: int, seats: int) -> list[str]:
-    """What the table says beside seat ``p``'s name: dealer, eldest hand, its declaration or call, turn, tricks."""
-    marks = []
-    if p == view.dealer:
-        marks.append("dealer")
-    if p == (view.dealer + 1) % seats:
-        marks.append("eldest hand")
-    declared = view.declared if isinstance(view, DeclaringView) else None
-    said = declared[p] if declared is not None else None
-    if said:
-        marks.append(SAID.get(said, said))
-    calls = view.calls if isinstance(view, CallingView) else None
-    called = calls[p] if calls is not None else None
-    if called:
-        marks.append(CALLED.get(called, f"calls {called}"))
-    if view.to_act == p:
-        marks.append("to play" if p != seat else "your turn")
-    won = sum(1 for t in view.tricks if t.winner == p)
-    if won:
-        marks.append(f"{won} trick{'s' if won != 1 else ''}")
-    return marks
-
-
-def has_pool(view: View) -> bool:
-    """Whether the table plays for a pool of chips: not Nap without a kitty, nor a domino game scored in points."""
-    if str(getattr(view.rules, "domino_scoring", "chips")) != "chips":
-        return False
-    return bool(view.pool) or not isinstance(view, CallingView)
-
-
-def board_html(
-    view: View,
-    names: Sequence[str],
-    seat: int,
-    *,
-    show_own: bool = True,
-    open_hands: Sequence[Sequence[Piece] | None] | None = None,
-    four_colour: bool = False,
-    open_label: str = ", face up for teaching",
-) -> str:
-    """The table as ``seat`` sees it, as HTML: seats, the dealer, the trick, the turn-up and the pool.
-
-    ``open_hands`` (the teaching switch, or a finished record) gives every seat's pieces to draw
-    face up; without it the other seats' hands are drawn face down, as many as they hold.
-    ``open_label`` follows the seat's name in the accessible name of a hand shown so.
-    ``four_colour`` draws the cards of the four-colour deck.
-    """
-    tiles = spec(str(view.rules.game)).piece == "tile"
-
-    def face_down(size: int, label: str) -> str:
-        return (
-            tiles_svg([None] * size, width=40, label=label) if tiles else hand_svg([None] * size, width=32, label=label)
-        )
-
-    rows = []
-    pam = pam_card(view)
-    for p, name in enumerate(names):
-        marks = seat_marks(view, p, seat, len(names))
-        who = f"{name} (you)" if p == seat else name
-        size = view.hand_sizes[p]
-        shown = open_hands[p] if open_hands is not None and p != seat else None
-        if p == seat and not show_own:
-            cards = ""
-        elif p == seat and view.hand:  # once every piece is played, no empty drawing of the hand
-            named = ", ".join(piece_name(c, pam) for c in view.hand)
-            cards = pieces_html(view.hand, width=56, label=f"your hand: {named}", four_colour=four_colour)
-        elif shown:
-            named = ", ".join(piece_name(c, pam) for c in shown)
-            label = f"{name}'s hand{open_label}: {named}"
-            cards = pieces_html(shown, width=40, label=label, four_colour=four_colour)
-        else:
-            cards = face_down(size, f"{name}'s hand: {size} face down") if size else ""
-        rows.append(
-            f'<div class="loo-seat"><div class="loo-seat-name">{escape(who)}'
-            f"{' · ' + escape(', '.join(marks)) if marks else ''}</div>{cards}</div>"
-        )
-    trick = " ".join(
-        f'<span class="loo-play">{escape(names[p])}: ' + piece_html(c, four_colour=four_colour) + "</span>"
-        for p, c in view.current
-    )
-    if trick:
-        trick = "On the table: " + trick
-    else:
-        trick = (
-            "The hand is over."
-            if view.settlement is not None
-            else f"No {'tile' if tiles else 'card'} on the table yet."
-        )
-    turnup = view.turnup if isinstance(view, TurnupView) else None
-    extras = []
-    if isinstance(view, CallingView):
-        caller, call, trump = view.caller, view.call, view.trump
-        if caller is not None and call:
-            trumps = f"; trumps are {trump.plural}" if trump is not None and view.trumps_fixed else ""
-            contract = NAP_CONTRACTS.get(call, f"{call} tricks")
-            extras.append(
-                f'<div class="loo-contract">{escape(names[caller])} plays {escape(contract)}{escape(trumps)}.</div>'
-            )
-        peep = view.peep_card
-        if peep is not None and seat == view.seat:  # the peeper's own sight, never another's
-            extras.append(f'<div class="loo-peep">You peeped at: {piece_html(peep, four_colour=four_colour)}</div>')
-    if turnup is not None:
-        extras.append(f'<div class="loo-turnup">Turn-up: {piece_html(turnup, four_colour=four_colour)}</div>')
-    miss = view.miss_left if isinstance(view, MissView) else view.misses_left if isinstance(view, MissesView) else 0
-    if miss and view.settlement is None:
-        what = f"{miss} miss{'es' if miss != 1 else ''} face down" if tiles else f"{miss} cards face down"
-        extras.append(f'<div class="loo-miss">The miss: {escape(what)}</div>' if tiles else
-                      f'<div class="loo-miss">The miss: {face_down(miss, f"the miss: {what}")}</div>')  # fmt: skip
-    if has_pool(view):
-        said = "This hand was played for a pool of" if view.settlement is not None else "Pool:"
-        extras.append(f'<div class="loo-pool">{said} {view.pool} chips</div>')
-    return (
-        '<div class="loo-board" style="font-family:system-ui,sans-serif;font-size:14px">'
-        '<div style="display:flex;flex-wrap:wrap;gap:10px 18px">' + "".join(rows) + "</div>"
-        f'<div class="loo-trick" aria-label="the trick in progress">{trick}</div>' + "".join(extras) + "</div>"
-    )

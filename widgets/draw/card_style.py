@@ -136,7 +136,7 @@ def _rules() -> str:
 FELT, FELT_EDGE = "#1d5a3a", "#0f3b24"
 TABLE_RULES = (
     # The cloth: the other seats on the left, across the top and on the right, the trick and what the
-    # middle of a table shows in the middle, the reader at the bottom (widgets.draw.round_table).
+    # middle of a table shows in the middle, the reader at the bottom (widgets.draw.table_board, round the cloth).
     ".loo-round{font-family:system-ui,sans-serif;font-size:14px;color:#fff}"
     f".loo-felt{{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,2.4fr) minmax(0,1fr);"
     "grid-template-areas:'top top top' 'left middle right' 'me me me';gap:6px 10px;"
@@ -230,7 +230,7 @@ TABLE_RULES = (
     "border-radius:6px;font:600 15px system-ui,sans-serif}"
     ".loo-skip:focus{top:8px}"
 )
-"""How the live table looks round its cloth (:mod:`widgets.draw.round_table`), and its focus rings."""
+"""How the live table looks round its cloth (:mod:`widgets.draw.table_board`, its ROUND layout), and its focus rings."""
 
 
 def _face(cls: str, svg: str) -> str:

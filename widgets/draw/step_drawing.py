@@ -30,7 +30,8 @@ from loo.core.protocols import (
     TrickRecord,
 )
 from loo.svg import hand_svg
-from widgets.draw.board import board_html, piece_html, pieces_html
+from widgets.draw.board import piece_html, pieces_html
+from widgets.draw.table_board import board_html
 from widgets.table.chips import HandLine, account_columns, points_words
 
 __all__ = ["CALL_WORDS", "face_up_board", "miss_html", "set_aside_html", "settlement_html", "trick_html"]

@@ -48,8 +48,9 @@ import tornado.web
 
 from loo.records import load, replay_actions
 from loo.registry import entry
-from widgets.draw.board import action_label, board_html
+from widgets.draw.board import action_label
 from widgets.draw.card_style import SHEET_PATH
+from widgets.draw.table_board import board_html
 from widgets.server.class_tables import (
     LIVE_HOURS,
     MAX_TABLES,

@@ -51,8 +51,9 @@ from loo.core.tiles import NUMBER_PLURALS, Tile
 from loo.records import load, read_header, record_type
 from loo.registry import GAMES, NAMES, entry, spec
 from loo.svg import share_drawings
-from widgets.draw.board import action_label, board_html
+from widgets.draw.board import action_label
 from widgets.draw.step_drawing import CALL_WORDS, face_up_board, miss_html, set_aside_html, settlement_html, trick_html
+from widgets.draw.table_board import board_html
 
 __all__ = ["AUTOPLAY_MS", "Step", "StepViewer", "describe"]
 

@@ -29,7 +29,7 @@ from loo.registry import spec
 from widgets.draw.board import LIST_VERBS, action_label, pam_card, piece_name
 from widgets.draw.card_style import TEXT_ONLY_CLASS, card_class, card_stylesheet, sheet_in_page, tile_class
 from widgets.draw.law_refs import law_ref_html, with_law_refs
-from widgets.draw.round_table import round_board_html
+from widgets.draw.table_board import ROUND, board_html
 from widgets.table.chips import result_words
 from widgets.table.hints import WORKING, describe, hint_html
 from widgets.table.model import TableModel, in_words
@@ -296,10 +296,11 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         model = self.model
         note, over = self.watching.on_the_cloth(view)
         self._board.value = (
-            round_board_html(
+            board_html(
                 view,
                 model.names,
                 model.seat,
+                layout=ROUND,
                 show_own=self._show_own,
                 open_hands=model.open_hands(),
                 four_colour=self._four_colour.value,

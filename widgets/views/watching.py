@@ -19,7 +19,7 @@ import ipywidgets as ipw
 
 from loo.core.protocols import View
 from widgets.draw.board import pam_card, piece_name, pieces_html
-from widgets.draw.round_table import round_board_html
+from widgets.draw.table_board import ROUND, board_html
 from widgets.table.model import TableModel
 from widgets.table.moves import Move
 from widgets.views.hand_summary import summary_html
@@ -153,8 +153,15 @@ class Watching:
         def frame(move: Move, k: int) -> str:
             shown = held(move)
             note = just_line(move.view, model.names)
-            return round_board_html(
-                shown.view, model.names, model.seat, show_own=False, open_hands=open_hands, four_colour=four, note=note
+            return board_html(
+                shown.view,
+                model.names,
+                model.seat,
+                layout=ROUND,
+                show_own=False,
+                open_hands=open_hands,
+                four_colour=four,
+                note=note,
             )
 
         return frame
@@ -169,7 +176,7 @@ class Watching:
     def on_the_cloth(self, seen: View) -> tuple[str, str]:
         """What the middle of the cloth adds to the table as it stands: the line naming the latest trick
         won, and the last trick laid over the middle while the reader asks for it
-        (:func:`~widgets.draw.round_table.round_board_html`'s ``note`` and ``over``)."""
+        (:func:`~widgets.draw.table_board.board_html`'s ``note`` and ``over``)."""
         names = self.view.model.names
         note = just_line(seen, names)
         if not self.last.value:
