@@ -41,10 +41,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         text = _read(args.record)
     except OSError as error:
-        _print_json(
-            {"ok": False, "error": "invalid-record", "message": clip(f"record: cannot read {args.record!r}: "
-                                                                      f"{error.strerror}", MAX_MESSAGE_CHARS)}
-        )  # fmt: skip
+        message = clip(f"record: cannot read {args.record!r}: {error.strerror}", MAX_MESSAGE_CHARS)
+        _print_json({"ok": False, "error": "invalid-record", "message": message})
         return 2
     status, result = check(text)
     _print_json(result)

@@ -86,8 +86,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     try:
         texts = _texts(args.record)
     except (OSError, UnicodeDecodeError) as error:
-        print(json_line({"ok": False, "error": "invalid-record", "message": f"record: cannot read {args.record!r}: "
-                          f"{getattr(error, 'strerror', None) or error}"}))  # fmt: skip
+        message = f"record: cannot read {args.record!r}: {getattr(error, 'strerror', None) or error}"
+        print(json_line({"ok": False, "error": "invalid-record", "message": message}))
         return 2
     worst = 0
     for text in texts:

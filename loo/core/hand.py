@@ -156,8 +156,15 @@ class TrickHand(Generic[PhaseT, SettlementT, TrickT]):
         """What every game's view of ``seat`` opens with, the same for every seat but the first: the seat,
         the rules, the names, the dealer, the pool, the phase and who is to act."""
         s = self._s
-        return {"seat": seat, "rules": self.rules, "names": self.names, "dealer": self.dealer, "pool": self.pool,
-                "phase": s.phase, "to_act": s.to_act}  # fmt: skip
+        return {
+            "seat": seat,
+            "rules": self.rules,
+            "names": self.names,
+            "dealer": self.dealer,
+            "pool": self.pool,
+            "phase": s.phase,
+            "to_act": s.to_act,
+        }
 
     def clone(self) -> Self:
         """A copy to play on from here (a sampling player's playout): the fixed parts shared, the

@@ -284,8 +284,9 @@ def determinize(view: DominoView, rng: random.Random, tries: int | None = None) 
     holdings[seat] = list(view.hand)
     future = rest[: stock_len - drawn]
     filler = (rest[stock_len - drawn :] + list(view.put_out) + sorted(played) + list(SET))[:drawn]
-    return DominoHand.at_view(view, holdings=holdings, stock=filler + future, stock_pos=drawn,
-                              dead=rest[stock_len - drawn :])  # fmt: skip
+    return DominoHand.at_view(
+        view, holdings=holdings, stock=filler + future, stock_pos=drawn, dead=rest[stock_len - drawn :]
+    )
 
 
 TRIES = 200  # deals of the hidden tiles tried for one whose declarations the rule of thumb would make
@@ -395,9 +396,14 @@ def _leads_as_thumb(
     held: list[Tile], tile: Tile, led: int, trump: int, unseen: set[Tile], rules: DominoRules, after: bool
 ) -> bool:
     """Whether leading ``tile`` announced as ``led`` scores as well as :func:`_thumb_lead`'s choice from ``held``."""
-    options = lead_choices(held, is_trump=trumps_of(trump).__contains__, trump_rank=lambda t: rank_in(t, trump),
-                           first_lead_rule=rules.first_lead_rule, winner_rule=rules.winner_must_lead_trump,
-                           after_a_trick=after)  # fmt: skip
+    options = lead_choices(
+        held,
+        is_trump=trumps_of(trump).__contains__,
+        trump_rank=lambda t: rank_in(t, trump),
+        first_lead_rule=rules.first_lead_rule,
+        winner_rule=rules.winner_must_lead_trump,
+        after_a_trick=after,
+    )
 
     def score(t: Tile, suit: int) -> tuple[int, int]:
         return (_beaters(t, suit, trump, unseen, rules.void_rule), -power(t, suit, trump))
@@ -419,9 +425,13 @@ def _follows_as_thumb(
     """Whether following with ``tile`` is :func:`_thumb_follow`'s choice from ``held``, or one it values alike."""
     powers = powers_of(led, trump)
     top = max(powers[t] for _, t in before)
-    playable = follower_tiles(held, follows=followers_of(led, trump).__contains__,
-                              is_trump=trumps_of(trump).__contains__, beats=lambda t: powers[t] > top,
-                              void_rule=void_rule)  # fmt: skip
+    playable = follower_tiles(
+        held,
+        follows=followers_of(led, trump).__contains__,
+        is_trump=trumps_of(trump).__contains__,
+        beats=lambda t: powers[t] > top,
+        void_rule=void_rule,
+    )
     if tile not in playable:
         return False
     chosen = _thumb_follow(playable, before, led, trump)
@@ -458,8 +468,9 @@ def _playout(hand: DominoHand, rng: random.Random, thumb: bool) -> None:
             hand.push_unchecked(_thumb_discard(hand.legal_actions(), trump))
         else:
             legal = hand.legal_actions()
-            hand.push_unchecked(legal[0] if len(legal) == 1 else _thumb_declare(legal, hand.holding(seat), trump,
-                                                                                hand.turnup))  # fmt: skip
+            hand.push_unchecked(
+                legal[0] if len(legal) == 1 else _thumb_declare(legal, hand.holding(seat), trump, hand.turnup)
+            )
 
 
 class DominoSamplingBot(SamplingPlayer[DominoView]):

@@ -169,9 +169,12 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
         if action.verb == "take-turnup" and seat == self.dealer and s.declared[seat] is not None:
             return self._why_not_turnup_after_declaring(seat)
         if action.verb == "declare" and seat == self.dealer and s.turnup_taken and not s.announcing:
-            return ("DL-DLR-04", f"{self._who(seat)} has declared: a dealer who takes the turn-up says stand or "
-                                 "for the pool after it only when playing for the pool is open (DL-DLR-03, DL-DLR-07); "
-                                 "otherwise taking it is the dealer's stand")  # fmt: skip
+            return (
+                "DL-DLR-04",
+                f"{self._who(seat)} has declared: a dealer who takes the turn-up says stand or "
+                "for the pool after it only when playing for the pool is open (DL-DLR-03, DL-DLR-07); "
+                "otherwise taking it is the dealer's stand",
+            )
         assert s.to_act is not None
         if seat != s.to_act:
             if s.phase is Phase.PLAY:
@@ -192,8 +195,11 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
         if s.announcing:
             if (action.verb, action.value) in (("declare", "stand"), ("for-pool", True)):
                 return None
-            return ("DL-DLR-04", f"{who} has taken the turn-up and must now say whether they play on their own account "
-                                 "(stand) or for the pool")  # fmt: skip
+            return (
+                "DL-DLR-04",
+                f"{who} has taken the turn-up and must now say whether they play on their own account "
+                "(stand) or for the pool",
+            )
         if action.verb == "declare":
             what = action.value
             if what == "stand":
@@ -227,8 +233,11 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
                 return ("DL-DLR-03", f"the dealer may play for the pool only with four players, not {self.n}")
             if self._may_play_for_pool():
                 return None
-            return ("DL-DLR-07", "the dealer may play for the pool only when a single other player is in, on the "
-                                 "miss, and no miss is left for the dealer")  # fmt: skip
+            return (
+                "DL-DLR-07",
+                "the dealer may play for the pool only when a single other player is in, on the "
+                "miss, and no miss is left for the dealer",
+            )
         if action.verb == "play":
             return ("DL-DECL-01", f"play begins only when every player has declared: {who} must declare first")
         return ("DL-DECL-01", f"{who} must declare now: stand, take the miss or drop out, not {action.verb}")
@@ -241,12 +250,18 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
         declared = self._s.declared[seat]
         if declared == "miss":
             miss = "a dummy" if self.rules.dummies else "the miss"
-            return ("DL-DLR-01", f"{who} took {miss}, and a dealer who takes {miss} may not take the turn-up: "
-                                 "only a dealer keeping their own hand may")  # fmt: skip
+            return (
+                "DL-DLR-01",
+                f"{who} took {miss}, and a dealer who takes {miss} may not take the turn-up: "
+                "only a dealer keeping their own hand may",
+            )
         if self._s.turnup_taken:
             return ("DL-DLR-01", f"{who} has already taken the turn-up: it is taken once")
-        return ("DL-DLR-01", f"{who} has declared ({declared}): the dealer may take the turn-up only at their turn "
-                             "to declare, not afterwards")  # fmt: skip
+        return (
+            "DL-DLR-01",
+            f"{who} has declared ({declared}): the dealer may take the turn-up only at their turn "
+            "to declare, not afterwards",
+        )
 
     def _why_not_discard(self, action: Action) -> tuple[str, str] | None:
         """AMB-52: a Rounce player who took a dummy discards down to five tiles."""
@@ -259,8 +274,10 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
         if missing:
             return ("AMB-52", f"{who} does not hold {_list(missing)}")
         if len(action.value) != need:
-            return ("AMB-52", f"{who} holds {len(hand)} tiles and must discard exactly {need} to keep five, "
-                              f"not {len(action.value)}")  # fmt: skip
+            return (
+                "AMB-52",
+                f"{who} holds {len(hand)} tiles and must discard exactly {need} to keep five, not {len(action.value)}",
+            )
         return None
 
     def _why_not_play(self, action: Action) -> tuple[str, str] | None:
@@ -285,14 +302,23 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
             assert led is not None
             follow = [t for t in hand if follows(t, led, trump)]
             if follow:
-                return ("DL-PLAY-01", f"{who} must follow suit: {who} holds {_list(follow)} of the "
-                                      f"{suit_name(led)}, so {tile} may not be played")  # fmt: skip
+                return (
+                    "DL-PLAY-01",
+                    f"{who} must follow suit: {who} holds {_list(follow)} of the "
+                    f"{suit_name(led)}, so {tile} may not be played",
+                )
             trumps = self._followers(hand)
             if self.rules.void_rule is VoidRule.MUST_OVERTRUMP_IF_POSSIBLE:
-                return ("DL-PLAY-02", f"{who} cannot follow {suit_name(led)} and must beat the trick with a trump: "
-                                      f"{_list(trumps)}, not {tile}")  # fmt: skip
-            return ("DL-PLAY-02", f"{who} cannot follow {suit_name(led)} and must trump with {_list(trumps)}, "
-                                  f"so {tile} may not be played")  # fmt: skip
+                return (
+                    "DL-PLAY-02",
+                    f"{who} cannot follow {suit_name(led)} and must beat the trick with a trump: "
+                    f"{_list(trumps)}, not {tile}",
+                )
+            return (
+                "DL-PLAY-02",
+                f"{who} cannot follow {suit_name(led)} and must trump with {_list(trumps)}, "
+                f"so {tile} may not be played",
+            )
         # a lead: the duties first (DL-PLAY-05 puts rules 1 and 2 before the rest), then the announcement
         allowed = self._leads(hand)
         if tile not in allowed:
@@ -300,10 +326,14 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
             winner_duty = bool(s.tricks) and self.rules.winner_must_lead_trump is not WinnerLeadsTrump.OFF
             if not tile.has(trump):
                 if len(trumps) >= 2:
-                    return ("DL-LEAD-02", f"{who} holds {len(trumps)} trumps ({_list(trumps)}) and must lead one "
-                                          f"of them, not {tile}")  # fmt: skip
-                return ("DL-LEAD-03", f"{who} won the last trick and holds the trump {trumps[0]}, so must lead it, "
-                                      f"not {tile}")  # fmt: skip
+                    return (
+                        "DL-LEAD-02",
+                        f"{who} holds {len(trumps)} trumps ({_list(trumps)}) and must lead one of them, not {tile}",
+                    )
+                return (
+                    "DL-LEAD-03",
+                    f"{who} won the last trick and holds the trump {trumps[0]}, so must lead it, not {tile}",
+                )
             top = self.top_trump(trumps)
             if winner_duty and self.rules.winner_must_lead_trump is WinnerLeadsTrump.HIGHER:
                 return ("DL-LEAD-03", f"{who} won the last trick and must lead their highest trump, {top}, not {tile}")
@@ -311,19 +341,26 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
         suit = action.suit
         if tile.has(trump):
             if suit is not None and suit != trump:
-                return ("DL-LEAD-05", f"{tile} carries the trump number {trump}, so it is a trump and is announced "
-                                      f"with the {suit_name(trump)} first, not the {suit_name(suit)}")  # fmt: skip
+                return (
+                    "DL-LEAD-05",
+                    f"{tile} carries the trump number {trump}, so it is a trump and is announced "
+                    f"with the {suit_name(trump)} first, not the {suit_name(suit)}",
+                )
             return None
         if tile.is_double:
             if suit is not None and suit != tile.high:
                 return ("AMB-46", f"a double belongs only to its own number: {tile} leads the {suit_name(tile.high)}")
             return None
         if suit is None:
-            return ("DL-LEAD-04", f"{who} must announce the suit of {tile}: the {suit_name(tile.high)} or the "
-                                  f"{suit_name(tile.low)}")  # fmt: skip
+            return (
+                "DL-LEAD-04",
+                f"{who} must announce the suit of {tile}: the {suit_name(tile.high)} or the {suit_name(tile.low)}",
+            )
         if not tile.has(suit):
-            return ("DL-LEAD-04", f"{tile} cannot be led as a {NUMBERS[suit]}: announce one of its own ends, "
-                                  f"{tile.high} or {tile.low}")  # fmt: skip
+            return (
+                "DL-LEAD-04",
+                f"{tile} cannot be led as a {NUMBERS[suit]}: announce one of its own ends, {tile.high} or {tile.low}",
+            )
         return None
 
     # ----- explanations -------------------------------------------------------------------------
@@ -371,8 +408,11 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
                 if self.rules.dummies:
                     size = len(self.misses[len(s.misses_taken)])
                     return ("DR-03", f"{who} may take a dummy of {size} tiles for their hand, then discard to five")
-                return ("DL-DECL-02", f"{who} may take the miss: five fresh tiles from the boneyard, unseen, "
-                                      "which they must then play (DL-DECL-03)")  # fmt: skip
+                return (
+                    "DL-DECL-02",
+                    f"{who} may take the miss: five fresh tiles from the boneyard, unseen, "
+                    "which they must then play (DL-DECL-03)",
+                )
             return ("DL-DECL-05", f"{who} may drop out: they can win nothing and cannot be looed")
         if action.verb == "take-turnup":
             return (
@@ -380,8 +420,11 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
                 f"the dealer may take the turn-up {self.turnup} into their hand and discard {action.value}",
             )
         if action.verb == "for-pool":
-            return ("DL-DLR-03", "the dealer may announce that they play for the pool: they win nothing for their "
-                                 "tricks and cannot be looed, and the miss cannot sweep every trick")  # fmt: skip
+            return (
+                "DL-DLR-03",
+                "the dealer may announce that they play for the pool: they win nothing for their "
+                "tricks and cannot be looed, and the miss cannot sweep every trick",
+            )
         if action.verb == "exchange":
             return ("AMB-52", f"{who} may discard {_list(action.value)} to keep five tiles")
         tile: Tile = action.value
@@ -394,19 +437,27 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
             free = self.rules.void_rule is VoidRule.FREE
             if tile.has(trump):
                 if free:
-                    return ("DR-04", f"{who} cannot follow the {suit_name(led)} and may trump with {tile}, "
-                                     "though they need not")  # fmt: skip
+                    return (
+                        "DR-04",
+                        f"{who} cannot follow the {suit_name(led)} and may trump with {tile}, though they need not",
+                    )
                 return ("DL-PLAY-02", f"{who} cannot follow the {suit_name(led)}, so trumps with {tile}")
             if led != trump and any(t.has(trump) for t in s.holding[action.seat]):
                 if not free:
-                    return ("CF-04", f"{who} cannot follow the {suit_name(led)} and no trump of theirs would beat the "
-                                     f"trick, so under the agreed rule {tile} may be played")  # fmt: skip
+                    return (
+                        "CF-04",
+                        f"{who} cannot follow the {suit_name(led)} and no trump of theirs would beat the "
+                        f"trick, so under the agreed rule {tile} may be played",
+                    )
                 law = "DR-04"
                 return (law, f"{who} cannot follow the {suit_name(led)} and need not trump, so {tile} may be played")
             if led == trump:
                 return ("DL-PLAY-03", f"{who} holds no trump, so {tile} or any other tile may be played")
-            return ("DL-PLAY-03", f"{who} holds neither a trump nor one of the {suit_name(led)}, so {tile} or any "
-                                  "other tile may be played")  # fmt: skip
+            return (
+                "DL-PLAY-03",
+                f"{who} holds neither a trump nor one of the {suit_name(led)}, so {tile} or any "
+                "other tile may be played",
+            )
         hand = s.holding[action.seat]
         trumps = [t for t in hand if t.has(trump)]
         if s.tricks and trumps and self.rules.winner_must_lead_trump is not WinnerLeadsTrump.OFF:
@@ -416,6 +467,9 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
         if tile.has(trump) and not tile.is_double:
             return ("DL-LEAD-05", f"{who} leads {tile} as a trump, the trump end named first")
         if action.suit is not None:
-            return ("DL-LEAD-04", f"{who} may lead {tile} announced as one of the {suit_name(action.suit)}: the "
-                                  f"others must follow with {suit_name(action.suit)}")  # fmt: skip
+            return (
+                "DL-LEAD-04",
+                f"{who} may lead {tile} announced as one of the {suit_name(action.suit)}: the "
+                f"others must follow with {suit_name(action.suit)}",
+            )
         return ("DL-LEAD-01" if not s.tricks else "DL-TRK-01", f"{who} may lead {tile}")

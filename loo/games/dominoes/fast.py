@@ -208,8 +208,14 @@ def play_random_domino_hand(
         start = place[leader]
         # the lead (DL-LEAD-02..05, AMB-47)
         hand = hands[leader]
-        allowed = lead_choices(hand, is_trump=trump_of, trump_rank=rank_of, first_lead_rule=first_rule,
-                               winner_rule=winner_rule, after_a_trick=trick > 0)  # fmt: skip
+        allowed = lead_choices(
+            hand,
+            is_trump=trump_of,
+            trump_rank=rank_of,
+            first_lead_rule=first_rule,
+            winner_rule=winner_rule,
+            after_a_trick=trick > 0,
+        )
         options_play = [o for x in allowed for o in leads[x]]
         tile, suit = options_play[int(rand() * len(options_play))]
         if record:
@@ -223,8 +229,7 @@ def play_random_domino_hand(
         for k in range(1, count):
             seat = players[(start + k) % count]
             hand = hands[seat]
-            legal = follower_tiles(hand, follows=fol, is_trump=trump_of, beats=_beats(pw, best),
-                                   void_rule=void_rule)  # fmt: skip
+            legal = follower_tiles(hand, follows=fol, is_trump=trump_of, beats=_beats(pw, best), void_rule=void_rule)
             tile = legal[int(rand() * len(legal))]
             if record:
                 steps.append((seat, "play", ("play", tile, -1), tuple(("play", x, -1) for x in legal)))
@@ -236,8 +241,9 @@ def play_random_domino_hand(
         winners.append(leader)
 
     # ----- settlement (F.4) -----
-    settlement = settle_play(rules, seats=seats, pool=pool, players=players, winners=winners,
-                             for_pool=dealer if for_pool else None)  # fmt: skip
+    settlement = settle_play(
+        rules, seats=seats, pool=pool, players=players, winners=winners, for_pool=dealer if for_pool else None
+    )
     return _result(settlement, declared, steps, dealt, turnup, stock)
 
 
@@ -249,8 +255,19 @@ def _result(
     turnup: int,
     stock: list[int],
 ) -> FastDominoResult:
-    return FastDominoResult(tuple(declared), s.tricks_won, s.payouts, s.loos, s.next_pool, str(s.reason), s.points,
-                            tuple(steps), dealt, turnup, tuple(stock))  # fmt: skip
+    return FastDominoResult(
+        tuple(declared),
+        s.tricks_won,
+        s.payouts,
+        s.loos,
+        s.next_pool,
+        str(s.reason),
+        s.points,
+        tuple(steps),
+        dealt,
+        turnup,
+        tuple(stock),
+    )
 
 
 def _uncontested(

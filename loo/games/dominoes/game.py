@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from loo.core.ledger import ChipLedger
 from loo.core.tiles import Tile
@@ -56,6 +57,12 @@ class DominoGame(ChipLedger):
 
     # ----- the ledger -------------------------------------------------------------------------
 
+    def _own_books(self) -> tuple[Any, ...]:
+        return (dict(self.scores),)  # a hand scored in points changes them
+
+    def _restore_own(self, own: tuple[Any, ...]) -> None:
+        self.scores = dict(own[0])
+
     # ----- the end --------------------------------------------------------------------------------
 
     @property
@@ -106,8 +113,9 @@ class DominoGame(ChipLedger):
             hands, turnup, stock = deal_tiles(self.rules, self.rng, seats=len(names), dealer=self.dealer)
         else:
             hands, turnup, stock = deal
-        self.hand = DominoHand(self.rules, hands=hands, turnup=turnup, dealer=self.dealer, pool=self.pool,
-                               stock=stock, names=names)  # fmt: skip
+        self.hand = DominoHand(
+            self.rules, hands=hands, turnup=turnup, dealer=self.dealer, pool=self.pool, stock=stock, names=names
+        )
         return self.hand
 
     def settle(self) -> DominoHandResult:

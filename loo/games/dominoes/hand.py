@@ -127,8 +127,15 @@ class DominoHand(DominoExplainer):
         """
         n = len(view.names)
         seat = view.seat
-        world = cls(view.rules, hands=holdings, turnup=view.turnup, dealer=view.dealer, pool=view.pool,
-                    stock=stock, names=view.names)  # fmt: skip
+        world = cls(
+            view.rules,
+            hands=holdings,
+            turnup=view.turnup,
+            dealer=view.dealer,
+            pool=view.pool,
+            stock=stock,
+            names=view.names,
+        )
         s = world._s
         s.phase = view.phase
         s.to_act = view.to_act
@@ -327,9 +334,15 @@ class DominoHand(DominoExplainer):
         """The hand played out, settled by :func:`settle_play`."""
         s = self._s
         tricks = tuple(s.tricks)
-        return settle_play(self.rules, seats=self.n, pool=self.pool, players=s.players,
-                           winners=[t.winner for t in tricks], for_pool=self.dealer if s.for_pool else None,
-                           tricks=tricks)  # fmt: skip
+        return settle_play(
+            self.rules,
+            seats=self.n,
+            pool=self.pool,
+            players=s.players,
+            winners=[t.winner for t in tricks],
+            for_pool=self.dealer if s.for_pool else None,
+            tricks=tricks,
+        )
 
 
 def deal_tiles(

@@ -116,8 +116,15 @@ class DominoRecord(RecordBase[DominoHand]):
 
     def start(self) -> DominoHand:
         """The hand as dealt, before any action."""
-        return DominoHand(self.rules, hands=self.hands, turnup=self.turnup, dealer=self.dealer, pool=self.pool,
-                          stock=self.stock, names=self.seats)  # fmt: skip
+        return DominoHand(
+            self.rules,
+            hands=self.hands,
+            turnup=self.turnup,
+            dealer=self.dealer,
+            pool=self.pool,
+            stock=self.stock,
+            names=self.seats,
+        )
 
     @classmethod
     def of_hand(cls, hand: DominoHand, *, seed: int | None = None) -> DominoRecord:

@@ -28,8 +28,12 @@ class DominoTrick:
     suit: int
 
     def to_record(self) -> dict[str, Any]:
-        return {"leader": self.leader, "plays": [[s, str(t)] for s, t in self.plays], "winner": self.winner,
-                "suit": self.suit}  # fmt: skip
+        return {
+            "leader": self.leader,
+            "plays": [[s, str(t)] for s, t in self.plays],
+            "winner": self.winner,
+            "suit": self.suit,
+        }
 
 
 @dataclass(frozen=True)

@@ -145,5 +145,6 @@ def follower_tiles(
     :func:`loo.core.tricks.follower_choices`, with no duty to head the trick (DL-PLAY-04)."""
     if len(hand) == 1:
         return list(hand)  # the last trick: his one tile
-    return follower_choices(hand, follows=follows, is_trump=is_trump, beats=beats, must_head=False,
-                            void_rule=void_rule)[0]  # fmt: skip
+    return follower_choices(
+        hand, follows=follows, is_trump=is_trump, beats=beats, must_head=False, void_rule=void_rule
+    )[0]

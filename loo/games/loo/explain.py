@@ -147,8 +147,11 @@ class Explaining(LooHandBase):
         if self._s.miss_taken_by is not None:
             taker = self._who(self._s.miss_taken_by)
             return ("L3-DLR-04", f"{taker} has taken the miss, so it is not there to play for the pool")
-        return ("L3-DLR-03", "the dealer plays the miss for the pool only when a single player before them stands, "
-                             "on their own cards, and the miss is untaken (L3-DLR-02)")  # fmt: skip
+        return (
+            "L3-DLR-03",
+            "the dealer plays the miss for the pool only when a single player before them stands, "
+            "on their own cards, and the miss is untaken (L3-DLR-02)",
+        )
 
     def _why_not(self, seat: int, card: Card) -> tuple[str, str] | None:
         """None if ``seat`` may play ``card`` now, else (law ID, plain reason): the choices and the duty

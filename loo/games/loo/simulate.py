@@ -178,8 +178,9 @@ def play_random_hand(
     # ----- settlement (A.9, A.10) -----
     loo = loo_amount(rules, pool, single=False)
     out = settle_tricks(pool, winners, seats, players, dealer if for_pool else -1, (), loo)
-    return FastResult(said, out.won, out.payouts, out.loos, out.next_pool, "played", tuple(steps),
-                      dealt, tuple(miss), turnup)  # fmt: skip
+    return FastResult(
+        said, out.won, out.payouts, out.loos, out.next_pool, "played", tuple(steps), dealt, tuple(miss), turnup
+    )
 
 
 def card_of(index: int) -> str:

@@ -179,8 +179,17 @@ class NapThumbBot:
             return self._exchange(view, legal)
         if view.phase is NapPhase.GARNET:
             return garnet_throw(view.seat, view.hand, len(view.names), legal)
-        card = thumb_card(view.seat, view.hand, [a.value for a in legal], view.current, view.tricks, view.trump,
-                          view.caller, view.call, len(view.names))  # fmt: skip
+        card = thumb_card(
+            view.seat,
+            view.hand,
+            [a.value for a in legal],
+            view.current,
+            view.tricks,
+            view.trump,
+            view.caller,
+            view.call,
+            len(view.names),
+        )
         return next(a for a in legal if a.value == card)
 
     def _call(self, view: NapView, legal: Sequence[Action]) -> Action:
@@ -411,8 +420,9 @@ def _called_as_thumb(view: NapView, holdings: Sequence[Sequence[Card]]) -> bool:
         if len(legal) == 1:
             continue
         calls = tuple(view.calls[q] if _order(view, q) < i else None for q in range(n))
-        then = dataclasses.replace(view, seat=p, hand=hand, peep_card=None, calls=calls, legal=tuple(legal),
-                                   phase=NapPhase.CALL, to_act=p)  # fmt: skip
+        then = dataclasses.replace(
+            view, seat=p, hand=hand, peep_card=None, calls=calls, legal=tuple(legal), phase=NapPhase.CALL, to_act=p
+        )
         choice = thumb.choose(then, random.Random(0))
         if choice.verb != "call" or choice.value != said:
             return False
@@ -515,8 +525,17 @@ def playout(hand: NapHand, rng: random.Random) -> None:
         seat = hand.to_act
         assert seat is not None
         if phase is NapPhase.PLAY:
-            card = thumb_card(seat, hand.holding(seat), hand.playable(seat), hand.current_trick, hand.tricks,
-                              hand.trump, hand.caller, hand.call, hand.n)  # fmt: skip
+            card = thumb_card(
+                seat,
+                hand.holding(seat),
+                hand.playable(seat),
+                hand.current_trick,
+                hand.tricks,
+                hand.trump,
+                hand.caller,
+                hand.call,
+                hand.n,
+            )
             hand.push_unchecked(Action(seat, "play", card))
         else:
             hand.push_unchecked(thumb.choose(hand.view(seat), rng))

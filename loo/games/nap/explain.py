@@ -44,8 +44,10 @@ class NapExplaining(NapHandBase):
             return self._why_not_call(action, who)
         if s.phase is NapPhase.GARNET:
             if action.verb != "garnet" or seat != s.to_act or not action.value:
-                return ("NAP-SG-03", f"{self.names[s.to_act]} has taken the extra hand and must now throw out five "
-                                     "of their ten cards")  # fmt: skip
+                return (
+                    "NAP-SG-03",
+                    f"{self.names[s.to_act]} has taken the extra hand and must now throw out five of their ten cards",
+                )
             missing = [c for c in action.value if c not in s.holding[seat]]
             if missing:
                 return ("NAP-SG-03", f"{who} does not hold {names(missing)}")
@@ -56,14 +58,19 @@ class NapExplaining(NapHandBase):
             if action.verb == "play":
                 return ("NAP-PEEP-03", f"{self.names[s.to_act]} may first exchange a card for the peep card")
             if action.verb != "exchange" or seat != s.to_act:
-                return ("NAP-PEEP-04", f"only the highest caller, {self.names[s.to_act]}, may act now: they may "
-                                       "exchange a card for the peep card, or keep their hand")  # fmt: skip
+                return (
+                    "NAP-PEEP-04",
+                    f"only the highest caller, {self.names[s.to_act]}, may act now: they may "
+                    "exchange a card for the peep card, or keep their hand",
+                )
             missing = [c for c in action.value if c not in s.holding[seat]]
             if missing:
                 return ("NAP-PEEP-03", f"{who} does not hold {names(missing)}")
             if len(action.value) > 1:
-                return ("NAP-PEEP-03", f"there is only one peep card: {who} may give up one card for it, not "
-                                       f"{len(action.value)}")  # fmt: skip
+                return (
+                    "NAP-PEEP-03",
+                    f"there is only one peep card: {who} may give up one card for it, not {len(action.value)}",
+                )
             return None
         # play
         if action.verb == "exchange":
@@ -93,8 +100,10 @@ class NapExplaining(NapHandBase):
             led = s.current[0][1].suit
             allowed, _duty = follow_choices(s.holding[seat], lambda c: c.suit is led)
             if card not in allowed:
-                return ("NAP-PLAY-02", f"{who} must follow suit: {who} holds {names(allowed)}, so {card} may not "
-                                       "be played")  # fmt: skip
+                return (
+                    "NAP-PLAY-02",
+                    f"{who} must follow suit: {who} holds {names(allowed)}, so {card} may not be played",
+                )
         return None
 
     def _why_not_purchase(self, action: Action, who: str) -> tuple[str, str] | None:
@@ -106,8 +115,10 @@ class NapExplaining(NapHandBase):
         if s.purchased[seat] is not None:
             return ("NAP-PUR-06", f"{who} has already bought {s.purchased[seat]} and may not change that")
         if seat != s.to_act:
-            return ("NAP-PUR-05", f"the dealer serves each player in turn: it is {self.names[s.to_act]}'s turn, "
-                                  f"not {who}'s")  # fmt: skip
+            return (
+                "NAP-PUR-05",
+                f"the dealer serves each player in turn: it is {self.names[s.to_act]}'s turn, not {who}'s",
+            )
         missing = [c for c in action.value if c not in s.holding[seat]]
         if missing:
             return ("NAP-PUR-01", f"{who} does not hold {names(missing)}")
@@ -125,16 +136,23 @@ class NapExplaining(NapHandBase):
         if action.verb == "purchase" and self.rules.purchase:
             return ("NAP-PUR-06", f"the purchases are over: {who} may not buy again")
         if action.verb == "exchange":
-            return ("NAP-PEEP-05", "the peep card may be taken only when the calling is over, after every later "
-                                   "player has had the chance to peep")  # fmt: skip
+            return (
+                "NAP-PEEP-05",
+                "the peep card may be taken only when the calling is over, after every later "
+                "player has had the chance to peep",
+            )
         if action.verb not in ("call", "peep", "garnet"):
             return ("NAP-CALL-01", f"the calling comes first: {who} must call or pass, not {action.verb}")
         if seat != s.to_act:
             if s.calls[seat] is not None:
-                return ("NAP-CALL-03", f"{who} has already called ({SPOKEN[s.calls[seat] or 'pass']}), and a call "
-                                       "stands")  # fmt: skip
-            return ("NAP-CALL-01", f"the calling goes round from the eldest hand: it is {self.names[s.to_act]}'s "
-                                   f"turn, not {who}'s")  # fmt: skip
+                return (
+                    "NAP-CALL-03",
+                    f"{who} has already called ({SPOKEN[s.calls[seat] or 'pass']}), and a call stands",
+                )
+            return (
+                "NAP-CALL-01",
+                f"the calling goes round from the eldest hand: it is {self.names[s.to_act]}'s turn, not {who}'s",
+            )
         if action.verb == "peep":
             if not self.rules.peep:
                 return ("NAP-PEEP-01", "this table does not play Peep Nap: there is no peep card")
@@ -147,11 +165,16 @@ class NapExplaining(NapHandBase):
             if s.garnet_by is not None:
                 return ("NAP-SG-02", f"{self.names[s.garnet_by]} has already taken the extra hand")
             if s.high >= NAP:
-                return ("NAP-SG-04", "a Nap has been called, so the extra self, which binds its taker to call Nap, "
-                                     "can no longer be taken (AMB-38)")  # fmt: skip
+                return (
+                    "NAP-SG-04",
+                    "a Nap has been called, so the extra self, which binds its taker to call Nap, "
+                    "can no longer be taken (AMB-38)",
+                )
             if action.value:
-                return ("NAP-SG-02", f"{who} takes the extra hand up first, unseen (an empty list), and throws out "
-                                     "five cards after")  # fmt: skip
+                return (
+                    "NAP-SG-02",
+                    f"{who} takes the extra hand up first, unseen (an empty list), and throws out five cards after",
+                )
             return None
         call = action.value
         if call not in CALL_RANK:
@@ -171,8 +194,10 @@ class NapExplaining(NapHandBase):
         if CALL_RANK[call] <= s.high:
             law = "NAP-CALL-02" if s.high >= NAP and call == "nap" else "NAP-CALL-01"
             return (law, f"{who} must call higher than {SPOKEN[high]}, so {SPOKEN[call]} may not be called")
-        return ("AMB-36", f"the lowest call agreed at this table is {self.rules.min_call}, so {who} may not call "
-                          f"{SPOKEN[call]}")  # fmt: skip
+        return (
+            "AMB-36",
+            f"the lowest call agreed at this table is {self.rules.min_call}, so {who} may not call {SPOKEN[call]}",
+        )
 
     def explain(self) -> list[Explanation]:
         """For the seat to act: every action it might try now, legal or not, with the law and a plain reason.
@@ -236,5 +261,8 @@ class NapExplaining(NapHandBase):
         led = s.current[0][1].suit
         if card.suit is led:
             return ("NAP-PLAY-02", f"{card} follows suit")
-        return ("NAP-GEN-04", f"{who} cannot follow {led.plural}, so any card may be played: there is no duty to "
-                              "head the trick or to trump")  # fmt: skip
+        return (
+            "NAP-GEN-04",
+            f"{who} cannot follow {led.plural}, so any card may be played: there is no duty to "
+            "head the trick or to trump",
+        )

@@ -115,8 +115,9 @@ def play_random_nap(
 ) -> NapFastResult:
     """Deal (or take ``deal``) and play one hand, each seat choosing uniformly among its legal actions."""
     if rules.peep or rules.sir_garnet or rules.purchase:
-        raise ValueError("the fast simulator plays Nap without extra cards: use NapHand for Peep, Sir Garnet and "
-                         "Purchase Nap")  # fmt: skip
+        raise ValueError(
+            "the fast simulator plays Nap without extra cards: use NapHand for Peep, Sir Garnet and Purchase Nap"
+        )
     if not 2 <= seats <= 10:
         raise ValueError(f"Nap is for 2 to 10 players here (AMB-02), not {seats}")
     hands = deal if deal is not None else deal_ints(rng, seats, dealer)
@@ -142,8 +143,9 @@ def play_random_nap(
             if rank > high:
                 high, caller = rank, seat
     if caller < 0:
-        return NapFastResult(tuple(calls), -1, None, None, (0,) * seats, (0,) * seats, pool, "redeal",
-                             tuple(steps), dealt)  # fmt: skip
+        return NapFastResult(
+            tuple(calls), -1, None, None, (0,) * seats, (0,) * seats, pool, "redeal", tuple(steps), dealt
+        )
 
     # ----- play (E.3), stopping once the call is made or beaten, as a table may (NAP-PLAY-06, AMB-43) -----
     call = CALLS[high]
@@ -199,8 +201,7 @@ def play_random_nap(
         rules, seats=seats, caller=caller, call=call, made=made, pool=pool, pool_paid=paid
     )
     net = tuple(stakes[p] - paid[p] + taken[p] for p in range(seats))
-    return NapFastResult(tuple(calls), caller, call, made, tuple(won), net, next_pool, "played", tuple(steps),
-                         dealt)  # fmt: skip
+    return NapFastResult(tuple(calls), caller, call, made, tuple(won), net, next_pool, "played", tuple(steps), dealt)
 
 
 def card_of(index: int) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from loo.core.ledger import ChipLedger
 from loo.core.reasons import Reason
@@ -73,9 +74,22 @@ class NapGame(ChipLedger):
                 for p in self.players:
                     self._pay(p, 3 * unit if p == dealer_name else unit, "kitty")
             self._fed = True
-        self.hand = NapHand.deal(self.rules, self.rng, seats=len(self.players), dealer=self.dealer, pool=self.pool,
-                                 names=self.players, table=self.table)  # fmt: skip
+        self.hand = NapHand.deal(
+            self.rules,
+            self.rng,
+            seats=len(self.players),
+            dealer=self.dealer,
+            pool=self.pool,
+            names=self.players,
+            table=self.table,
+        )
         return self.hand
+
+    def _own_books(self) -> tuple[Any, ...]:
+        return (self._fed,)  # a settled hand leaves the next dealer's feeds to pay
+
+    def _restore_own(self, own: tuple[Any, ...]) -> None:
+        (self._fed,) = own
 
     def _settled(self, hand: NapHand) -> bool:
         return bool(self.results) and self.results[-1].settlement is hand.settlement

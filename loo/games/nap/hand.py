@@ -127,8 +127,17 @@ class NapHand(NapExplaining, NapIrregularities):
     ) -> NapHand:
         """Shuffle with ``rng`` and deal (:func:`deal_nap`)."""
         hands, garnet, peep_card, stock = deal_nap(rules, rng, seats=seats, dealer=dealer)
-        return cls(rules, hands=hands, dealer=dealer, pool=pool, stock=stock, garnet=garnet, peep_card=peep_card,
-                   names=names, table=table)  # fmt: skip
+        return cls(
+            rules,
+            hands=hands,
+            dealer=dealer,
+            pool=pool,
+            stock=stock,
+            garnet=garnet,
+            peep_card=peep_card,
+            names=names,
+            table=table,
+        )
 
     # ----- public state -------------------------------------------------------------------
 
@@ -238,8 +247,16 @@ class NapHand(NapExplaining, NapIrregularities):
         n = len(view.names)
         seat = view.seat
         held = [list(h) for h in holdings]
-        world = cls(view.rules, hands=held, dealer=view.dealer, pool=view.pool, stock=stock, garnet=garnet,
-                    peep_card=peep_card, names=view.names)  # fmt: skip
+        world = cls(
+            view.rules,
+            hands=held,
+            dealer=view.dealer,
+            pool=view.pool,
+            stock=stock,
+            garnet=garnet,
+            peep_card=peep_card,
+            names=view.names,
+        )
         state = NapState(
             phase=view.phase,
             to_act=view.to_act,
@@ -460,9 +477,20 @@ class NapHand(NapExplaining, NapIrregularities):
         caller = s.caller
         call = CALLS[s.high] if s.high else None
         if caller is None or call is None or reason in ("redeal", "misdeal"):
-            return NapSettlement(reason, caller, call, None, tuple(s.tricks), tuple(won), (0,) * n, tuple(s.pool_paid),
-                                 (0,) * n, self.pool + sum(s.pool_paid), rules.kitty,
-                                 wrong_count=tuple(s.wrong_count))  # fmt: skip
+            return NapSettlement(
+                reason,
+                caller,
+                call,
+                None,
+                tuple(s.tricks),
+                tuple(won),
+                (0,) * n,
+                tuple(s.pool_paid),
+                (0,) * n,
+                self.pool + sum(s.pool_paid),
+                rules.kitty,
+                wrong_count=tuple(s.wrong_count),
+            )
         if reason == "caller-revoke":
             made = False  # NAP-REV-06: he loses the call however many tricks he made
         elif call == "misery":
@@ -470,10 +498,31 @@ class NapHand(NapExplaining, NapIrregularities):
         else:
             made = won[caller] >= TRICKS_NEEDED[call]  # NAP-SET-01
         stakes, pool_paid, taken, next_pool = settle_stakes(
-            rules, seats=n, caller=caller, call=call, made=made, pool=self.pool, pool_paid=s.pool_paid,
-            caller_revoked=reason == "caller-revoke", offender=s.offender, wrong_count=s.wrong_count,
-        )  # fmt: skip
-        return NapSettlement(reason, caller, call, made, tuple(s.tricks), tuple(won), tuple(stakes), tuple(pool_paid),
-                             tuple(taken), next_pool, rules.kitty, s.offender, tuple(s.wrong_count))  # fmt: skip
+            rules,
+            seats=n,
+            caller=caller,
+            call=call,
+            made=made,
+            pool=self.pool,
+            pool_paid=s.pool_paid,
+            caller_revoked=reason == "caller-revoke",
+            offender=s.offender,
+            wrong_count=s.wrong_count,
+        )
+        return NapSettlement(
+            reason,
+            caller,
+            call,
+            made,
+            tuple(s.tricks),
+            tuple(won),
+            tuple(stakes),
+            tuple(pool_paid),
+            tuple(taken),
+            next_pool,
+            rules.kitty,
+            s.offender,
+            tuple(s.wrong_count),
+        )
 
     # Table mode's irregularities and claims (E.11): NapIrregularities (loo.games.nap.irregular).

@@ -90,12 +90,14 @@ class NapIrregularities(NapHandBase):
             raise IllegalActionError("NAP-REV-02", "claims are made only at a teaching table (table mode)", seat=seat)
         settled = s.settlement
         if s.phase is not NapPhase.DONE or settled is None or settled.reason is not Reason.PLAYED or len(s.tricks) == 5:
-            raise IllegalActionError("NAP-REV-01", "cards are shown only when play stops before the fifth trick",
-                                     seat=seat)  # fmt: skip
+            raise IllegalActionError(
+                "NAP-REV-01", "cards are shown only when play stops before the fifth trick", seat=seat
+            )
         renounced = any(c.suit is not t.plays[0][1].suit for t in s.tricks for p, c in t.plays if p == seat)
         if not renounced:
-            raise IllegalActionError("NAP-REV-01", f"{self.names[seat]} followed suit throughout and need show "
-                                                   "nothing", seat=seat)  # fmt: skip
+            raise IllegalActionError(
+                "NAP-REV-01", f"{self.names[seat]} followed suit throughout and need show nothing", seat=seat
+            )
         if s.offender is not None:
             raise IllegalActionError("NAP-REV-02", "a revoke has already been proved in this hand", seat=seat)
         self._history.append((Action(seat, "claim", "NAP-REV-02"), s.copy()))

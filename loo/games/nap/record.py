@@ -69,8 +69,9 @@ class NapRecord(RecordBase[NapHand]):
         seats, dealer, pool = records.read_table(obj)
         n = len(seats)
         if n > rules.max_seats():
-            raise RecordError("seats", f"{n} players need {5 * n + rules.extra_cards()} cards, more than the pack "
-                                       "holds (AMB-02)")  # fmt: skip
+            raise RecordError(
+                "seats", f"{n} players need {5 * n + rules.extra_cards()} cards, more than the pack holds (AMB-02)"
+            )
         deal, seed = records.read_deal(obj)
         garnet: tuple[Card, ...] = ()
         peep_card: Card | None = None
@@ -99,8 +100,17 @@ class NapRecord(RecordBase[NapHand]):
 
     def start(self, *, table: bool = False) -> NapHand:
         """The hand as dealt, before any action."""
-        return NapHand(self.rules, hands=self.hands, dealer=self.dealer, pool=self.pool, stock=self.stock,
-                       garnet=self.garnet, peep_card=self.peep_card, names=self.seats, table=table)  # fmt: skip
+        return NapHand(
+            self.rules,
+            hands=self.hands,
+            dealer=self.dealer,
+            pool=self.pool,
+            stock=self.stock,
+            garnet=self.garnet,
+            peep_card=self.peep_card,
+            names=self.seats,
+            table=table,
+        )
 
     @classmethod
     def of_hand(cls, hand: NapHand, *, seed: int | None = None) -> NapRecord:
@@ -112,8 +122,18 @@ class NapRecord(RecordBase[NapHand]):
         used = {c for h in hand.dealt for c in h} | set(hand.garnet) | ({hand.peep_card} if hand.peep_card else set())
         default_stock = tuple(c for c in full_pack() if c not in used)
         stock = None if hand.stock == default_stock else hand.stock  # the rest of the pack in order goes unwritten
-        return cls(hand.rules, hand.names, hand.dealer, hand.pool, hand.dealt, stock, hand.garnet, hand.peep_card,
-                   seed, actions)  # fmt: skip
+        return cls(
+            hand.rules,
+            hand.names,
+            hand.dealer,
+            hand.pool,
+            hand.dealt,
+            stock,
+            hand.garnet,
+            hand.peep_card,
+            seed,
+            actions,
+        )
 
 
 def _read_cards(

@@ -192,8 +192,16 @@ WELLINGTON = CALL_RANK["wellington"]
 MISERY = CALL_RANK["misery"]
 TRICKS_NEEDED = {"1": 1, "2": 2, "3": 3, "4": 4, "nap": 5, "wellington": 5, "misery": 0}
 MIN_RANK = {1: CALL_RANK["1"], 2: CALL_RANK["2"], 3: CALL_RANK["3"], 4: CALL_RANK["4"], 5: NAP}
-SPOKEN = {"pass": "pass", "1": "one", "2": "two", "3": "three", "4": "four", "misery": "Misery", "nap": "Nap",
-          "wellington": "Wellington"}  # fmt: skip
+SPOKEN = {
+    "pass": "pass",
+    "1": "one",
+    "2": "two",
+    "3": "three",
+    "4": "four",
+    "misery": "Misery",
+    "nap": "Nap",
+    "wellington": "Wellington",
+}
 
 
 def call_options(rules: NapRules, high: int, *, forced: bool) -> tuple[str, ...]:
@@ -233,8 +241,9 @@ def deal_nap(
     if seats < 2:
         raise ValueError("Nap needs at least two players (NAP-GEN-02)")
     if seats > rules.max_seats():
-        raise ValueError(f"{seats} players need {5 * seats + rules.extra_cards()} cards: more than the pack holds "
-                         f"(AMB-02)")  # fmt: skip
+        raise ValueError(
+            f"{seats} players need {5 * seats + rules.extra_cards()} cards: more than the pack holds (AMB-02)"
+        )
     pack = list(full_pack())
     rng.shuffle(pack)
     hands: list[list[Card]] = [[] for _ in range(seats)]

@@ -37,8 +37,9 @@ def follow_choices(hand: Sequence[P], follows: Callable[[P], bool]) -> tuple[lis
     """NAP-PLAY-02, NAP-GEN-04: the pieces a follower may play, in hand order, and the duty that chose
     them: those of the suit led (``follows``) if he holds any, else any piece; no duty to head the
     trick or to trump."""
-    return follower_choices(hand, follows=follows, is_trump=_never, beats=_never, must_head=False,
-                            void_rule=VoidRule.FREE)  # fmt: skip
+    return follower_choices(
+        hand, follows=follows, is_trump=_never, beats=_never, must_head=False, void_rule=VoidRule.FREE
+    )
 
 
 def leader_choices(hand: Sequence[P]) -> list[P]:
