@@ -29,5 +29,9 @@ def test_the_review_tab_names_a_thrown_up_hand_that_should_have_stood_with_chips
     assert "L3-DECL-02" in said and "gave up about" in said
     assert "loo-review-costliest" in said
     assert table._review.children, "the hand's steps open at the costliest decision"
+    steps = table._review.children[0]  # the step viewer opens at Ann's throw, saying what it gave up
+    shown = " ".join(output["data"]["text/html"] for output in steps.outputs)
+    assert "Your decision here, weighed: Throw up" in shown and "The best was Stand" in shown, shown
     table.model.new_hand()  # the next hand: the last one's weighing goes
     assert table._weighed.value == "" and weigh.disabled
+

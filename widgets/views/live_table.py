@@ -31,7 +31,7 @@ from widgets.table.model import TableModel
 from widgets.views.ledger_view import LedgerView
 from widgets.views.replacing import Replacing
 from widgets.views.review_view import WORKING as WEIGHING
-from widgets.views.review_view import review_html, weigh_hand
+from widgets.views.review_view import review_html, review_notes, weigh_hand
 from widgets.views.rules_picker import RulesPicker
 from widgets.views.safety import guarded
 from widgets.views.shared import AUTO_WIDTH, ROW, button, lean, shared_layout
@@ -172,12 +172,13 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
             self._weighed.value = ""
         self._review_note.value = "<p>The hand is over: step through it.</p>" if over else f"<p>{REVIEW_WAIT}</p>"
 
-    def _show_review(self, start: int = 0) -> None:
+    def _show_review(self, start: int = 0, notes: dict[int, str] | None = None) -> None:
         record = self.model.record()
         if record is None:  # pragma: no cover - the button is disabled while the hand is in play
             self._review_note.value = f"<p>{REVIEW_WAIT}</p>"
             return
-        self._review.children = (StepViewer(record, title="The hand just played", start=start).widget(),)
+        viewer = StepViewer(record, title="The hand just played", start=start, commentary=notes)
+        self._review.children = (viewer.widget(),)
 
     def _weigh(self) -> None:
         """The reader's decisions weighed (:mod:`widgets.views.review_view`), and the hand's steps opened at
@@ -190,7 +191,7 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
         done = weigh_hand(read, self.model.seat)
         self._weighed.value = review_html(done, read)
         costliest = done.costliest
-        self._show_review(start=costliest.index if costliest is not None else 0)
+        self._show_review(start=costliest.index if costliest is not None else 0, notes=review_notes(done, read))
 
 
 class DealCodes(ipw.VBox):  # type: ignore[misc]

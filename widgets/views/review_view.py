@@ -52,6 +52,22 @@ def _item(d: Decision, unit: str, costliest: bool) -> str:
     return f'<li{mark}{style} data-action="{d.index}">{said}</li>'
 
 
+def review_notes(done: HandReview, record: Any) -> dict[int, str]:
+    """Each weighed decision as a note for the hand's steps, at the position it was made in (step
+    ``index``: before the action), so that stepping through the hand says what each choice gave up."""
+    unit = unit_name(record.rules)
+    notes = {}
+    for d in done.decisions:
+        said = f"Your decision here, weighed: {describe(d.chosen)}, {VERDICT_WORDS[d.verdict]}."
+        if d.verdict != "best":
+            said += (
+                f" The best was {describe(d.best)}; this gave up about {d.lost.mean:.1f} {unit}"
+                f" ({d.lost.low:.1f} to {d.lost.high:.1f})."
+            )
+        notes[d.index] = said
+    return notes
+
+
 def review_html(done: HandReview, record: Any) -> str:
     """The reader's weighed decisions as a labelled region: the summary, then each decision in order."""
     unit = unit_name(record.rules)
