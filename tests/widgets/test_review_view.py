@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -35,3 +36,58 @@ def test_the_review_tab_names_a_thrown_up_hand_that_should_have_stood_with_chips
     table.model.new_hand()  # the next hand: the last one's weighing goes
     assert table._weighed.value == "" and weigh.disabled
 
+
+def finished_throw() -> LiveTable:
+    """A table whose hand is over: Ann threw up two trumps and a king (THROWN_UP), the others played on."""
+    table = LiveTable(TableModel("three-card-loo", seed=1, rng=random.Random(1)))
+    table.tabs.selected_index = 1
+    assert table.model.import_record(json.dumps(THROWN_UP))
+    while not table.model.hand.is_over:
+        table.model.act(table.model.legal()[0])
+    return table
+
+
+def test_on_the_event_loop_the_weighing_fills_in_while_the_reader_steps_through_the_hand() -> None:
+    """Issue 31: the hand's steps open at once; the review fills in a decision a turn of the event
+    loop (the kernel's, or the worker's in the reader's browser), saying how far it has got; the
+    reader's clicks are answered meanwhile; once whole it names the costliest, one click from it."""
+
+    async def scenario() -> None:
+        table = finished_throw()
+        step, weigh = table._review_controls()
+        seen: list[str] = []
+        table._weighed.observe(lambda change: seen.append(change["new"]), names="value")
+        weigh.click()
+        assert table._review.children, "the steps open before the weighing is done"
+        assert table._weighing.busy and weigh.disabled  # one weighing at a time
+        step.click()  # answered at once, the weighing going on
+        assert table._review.children and table._weighing.busy
+        for _ in range(2000):
+            if not table._weighing.busy:
+                break
+            await asyncio.sleep(0.005)
+        assert not table._weighing.busy and not weigh.disabled
+        assert any("decided so far" in value for value in seen), seen[:3]
+        said = table._weighed.value
+        assert "The best was Stand" in said and "loo-review-costliest" in said and "step to it below" in said
+        assert table._to_costliest.layout.display == ""
+        table._to_costliest.click()
+        shown = " ".join(output["data"]["text/html"] for output in table._review.children[0].outputs)
+        assert "Your decision here, weighed: Throw up" in shown
+
+    asyncio.run(scenario())
+
+
+def test_the_next_hand_drops_a_weighing_in_progress() -> None:
+    async def scenario() -> None:
+        table = finished_throw()
+        _step, weigh = table._review_controls()
+        weigh.click()
+        assert table._weighing.busy
+        table.model.new_hand()  # before the loop's first turn: nothing of the last hand is shown again
+        for _ in range(20):
+            await asyncio.sleep(0.01)
+        assert table._weighed.value == "" and not table._review.children and not table._weighing.busy
+        assert table._to_costliest.layout.display == "none"
+
+    asyncio.run(scenario())

@@ -25,13 +25,13 @@ import ipywidgets as ipw
 
 from loo.core.protocols import Hand
 from loo.records import record_type
+from loo.review import HandReview
 from widgets.draw.law_refs import with_law_refs
 from widgets.table.dealcode import DealCodeError, parse_deal_code
 from widgets.table.model import TableModel
 from widgets.views.ledger_view import LedgerView
 from widgets.views.replacing import Replacing
-from widgets.views.review_view import WORKING as WEIGHING
-from widgets.views.review_view import review_html, review_notes, weigh_hand
+from widgets.views.review_view import HandWeighing, review_notes
 from widgets.views.rules_picker import RulesPicker
 from widgets.views.safety import guarded
 from widgets.views.shared import AUTO_WIDTH, ROW, button, lean, shared_layout
@@ -111,6 +111,11 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
         self._review_button: ipw.Button | None = None
         self._weigh_button: ipw.Button | None = None
         self._weighed = lean(ipw.HTML, _dom_classes=["loo-review-weighed"])
+        self._weighing = HandWeighing(self._weighed, self._weighed_all)
+        self._to_costliest = button("Step to the costliest decision", "Open the hand's steps at it", "loo-to-costliest")
+        self._to_costliest.layout.display = "none"
+        self._costliest_at = 0
+        self._notes: dict[int, str] = {}
         self._review = lean(ipw.VBox)
         self.tabs = lean(
             ipw.Tab,
@@ -157,19 +162,23 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
             )
             self._review_button.on_click(guarded(report)(lambda _b: self._show_review()))
             self._weigh_button.on_click(guarded(report)(lambda _b: self._weigh()))
-            self._review_tab.children = (
-                self._review_note, self._review_button, self._weigh_button, self._weighed, self._review,
-            )  # fmt: skip
+            self._to_costliest.on_click(guarded(report)(lambda _b: self._show_review(self._costliest_at, self._notes)))
+            buttons = (self._review_button, self._weigh_button)
+            self._review_tab.children = (self._review_note, *buttons, self._weighed, self._to_costliest, self._review)
             self._update()
         return self._review_button, self._weigh_button
 
     def _update(self) -> None:
         over = self.model.hand.is_over
         if self._review_button is not None and self._weigh_button is not None:
-            self._review_button.disabled = self._weigh_button.disabled = not over
+            self._review_button.disabled = not over
+            self._weigh_button.disabled = not over or self._weighing.busy
         if not over and (self._review.children or self._weighed.value):
-            self._review.children = ()  # the next hand is in play: the last one's review goes
+            self._weighing.stop()  # the next hand is in play: the last one's review goes
+            self._review.children = ()
             self._weighed.value = ""
+            self._to_costliest.layout.display = "none"
+            self._notes = {}
         self._review_note.value = "<p>The hand is over: step through it.</p>" if over else f"<p>{REVIEW_WAIT}</p>"
 
     def _show_review(self, start: int = 0, notes: dict[int, str] | None = None) -> None:
@@ -177,21 +186,27 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
         if record is None:  # pragma: no cover - the button is disabled while the hand is in play
             self._review_note.value = f"<p>{REVIEW_WAIT}</p>"
             return
-        viewer = StepViewer(record, title="The hand just played", start=start, commentary=notes)
+        viewer = StepViewer(record, title="The hand just played", start=start, commentary=notes or self._notes)
         self._review.children = (viewer.widget(),)
 
     def _weigh(self) -> None:
-        """The reader's decisions weighed (:mod:`widgets.views.review_view`), and the hand's steps opened at
-        the costliest, the position as it stood when the reader chose."""
+        """The reader's decisions weighed (:mod:`widgets.views.review_view`), filling in while the hand's
+        steps are open to step through; once whole, the steps say at each decision what it was weighed at."""
         record = self.model.record()
         if record is None:  # pragma: no cover - the button is disabled while the hand is in play
             return
-        self._weighed.value = f'<p role="status">{WEIGHING}</p>'
-        read = record_type(record["game"]).from_json(record)
-        done = weigh_hand(read, self.model.seat)
-        self._weighed.value = review_html(done, read)
+        self._to_costliest.layout.display = "none"
+        self._show_review()
+        self._weighing.start(record_type(record["game"]).from_json(record), self.model.seat)
+        self._update()
+
+    def _weighed_all(self, done: HandReview, read: Any) -> None:
+        self._notes = review_notes(done, read)
         costliest = done.costliest
-        self._show_review(start=costliest.index if costliest is not None else 0, notes=review_notes(done, read))
+        self._costliest_at = costliest.index if costliest is not None else 0
+        self._show_review(self._costliest_at)
+        self._to_costliest.layout.display = "" if costliest is not None else "none"
+        self._update()
 
 
 class DealCodes(ipw.VBox):  # type: ignore[misc]
