@@ -72,7 +72,8 @@ enters, and each has a test that attacks it over the real websocket or HTTP
 
 The package, by what each module owns:
 
-* :mod:`widgets.server.app`: the Voila subclass, its configuration and the command line;
+* :mod:`widgets.server.app`: the Voila subclass, its configuration and its running;
+* :mod:`widgets.server.start`: the command line, in the steps of a start;
 * :mod:`widgets.server.pages`: the book, the table pages and what they load;
 * :mod:`widgets.server.seats`: places for live tables, new table ids, pool refills;
 * :mod:`widgets.server.database`: the server's calls to the tables' database, off its event loop;
@@ -95,6 +96,6 @@ import sys
 # one format unchecked. Set only if nothing has imported it yet.
 sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
 
-from widgets.server.app import main  # noqa: E402
+from widgets.server.start import main  # noqa: E402
 
 __all__ = ["main"]

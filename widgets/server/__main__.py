@@ -2,6 +2,6 @@
 
 import sys
 
-from widgets.server.app import main
+from widgets.server.start import main
 
 sys.exit(main())

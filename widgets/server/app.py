@@ -1,18 +1,14 @@
-"""The server itself: Voila with the book at the root and only the table notebooks behind it,
-its configuration, and its command line (``python -m widgets.server``, ``lanterloo``).
+"""The server itself: Voila with the book at the root and only the table notebooks behind it, its
+configuration, the settings passed through to it, and its running (:func:`serve`); its command line
+(``python -m widgets.server``, ``lanterloo``) is :mod:`widgets.server.start`.
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
-import logging
-import os
 import re
-import secrets
 import signal
-import socket
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,11 +26,11 @@ from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-from widgets.draw.card_style import PAGE_SHEET_ENV, SHEET_PATH
-from widgets.server.classroom import ClassPageHandler, class_banner, set_public_origin, student_addresses
+from widgets.draw.card_style import SHEET_PATH
+from widgets.server.classroom import ClassPageHandler
 from widgets.server.compress import compress_responses
 from widgets.server.console import console_routes
-from widgets.server.console_address import console_banner, forget_address
+from widgets.server.console_address import forget_address
 from widgets.server.errors import quiet_routes
 from widgets.server.guards import (
     DEFAULT_REQUEST_TIMEOUT,
@@ -46,14 +42,12 @@ from widgets.server.guards import (
     quiet_accept_handler,
 )
 from widgets.server.kernels import TableKernelSpecManager
-from widgets.server.logs import LOG_DATEFMT, LOG_FORMAT, log_request, share_server_log, split_server_log
-from widgets.server.options import command_line
+from widgets.server.logs import LOG_DATEFMT, LOG_FORMAT, log_request
 from widgets.server.pages import (
     DEFAULT_BOOK,
     NO_MATH_PATH,
     STARTUP_BUNDLE_PATH,
     TABLE_NAME,
-    TEMPLATES,
     BookHandler,
     CardSheetHandler,
     NoMathHandler,
@@ -72,8 +66,6 @@ from widgets.server.seats import (
     REFILL_DELAY_SECONDS,
     OneRefillAtATime,
     TableSeats,
-    default_share,
-    open_tables_database,
 )
 from widgets.server.shared_pages import SEAT_HEADER, JoinHandler, SharedTableHandler
 from widgets.server.sockets import (
@@ -85,11 +77,6 @@ from widgets.server.sockets import (
     departures,
     play_clock,
 )
-from widgets.store.postgres import is_database_url, shown
-from widgets.store.sqlite import default_path
-from widgets.views.safety import KERNEL_LOG_DAYS, log_dir, prune_kernel_logs
-
-log = logging.getLogger("lanterloo.server")
 
 # One of tornado's routes: a pattern or a matcher, the handler's class, and its keyword arguments if any.
 Route = (
@@ -351,141 +338,8 @@ def passed_settings(extra: list[str]) -> list[str]:
     return argv
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = command_line(_program_name())
-    args, extra = parser.parse_known_args(argv)
-    if args.ip is None:
-        args.ip = "0.0.0.0" if args.teach else "127.0.0.1"
-    if args.class_size is None:
-        args.class_size = 30 if args.teach else 1
-    if args.max_tables is None:
-        args.max_tables = max(DEFAULT_MAX_TABLES, args.class_size + 10)
-
-    # The arguments first, then the files they name.
-    if args.keep_days <= 0:
-        return _fail("--keep-days must be more than 0")
-    if args.max_tables < 1:
-        return _fail("--max-tables must be 1 or more")
-    if args.max_idle < 1:
-        return _fail("--max-idle must be 1 or more")
-    if not 1 <= args.class_size <= 200:
-        return _fail("--class-size must be from 1 to 200")
-    if not 5 <= args.reconnect_grace <= 3600:
-        return _fail("--reconnect-grace must be from 5 to 3600 seconds")
-    if args.max_tables_per_client is None:  # a class behind one router shares one address
-        args.max_tables_per_client = max(default_share(args.max_tables), args.class_size)
-    if args.max_tables_per_client < 1:
-        return _fail("--max-tables-per-client must be 1 or more")
-    if not 1 <= args.request_timeout <= 3600:
-        return _fail("--request-timeout must be from 1 to 3600 seconds")
-    base_url = "/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/"
-    if not BASE_URL.fullmatch(base_url):
-        return _fail(f"--base-url {args.base_url[:80]!r}: give a path such as /loo/ (letters, digits, - _ . ~)")
-    try:
-        settings = passed_settings(extra)
-    except ValueError as problem:
-        return _fail(str(problem))
-    book = args.book.resolve()
-    if not (book / "index.html").is_file():
-        return _fail(f"no built book at {book} (build it with `make book`, or give its folder with --book)")
-    tables = args.tables.resolve()
-    if not tables.is_dir():
-        return _fail(f"no table folder at {tables} (give the folder of the table notebooks with --tables)")
-    offered = sorted(p.stem for p in tables.glob("*.ipynb") if TABLE_NAME.match(p.stem))
-    class_tables = args.class_table or ["three-card-loo"]
-    unknown = [name for name in class_tables if name not in offered]
-    if unknown and args.class_table:
-        return _fail(f"--class-table {unknown[0]!r} is not a table here (the tables: {', '.join(offered)})")
-    pools = {name: args.class_size for name in class_tables if name in offered}
-    place: str | None = args.db if args.db is not None else os.environ.get("LANTERLOO_DB")
-    db: Path | str  # an SQLite file, or a PostgreSQL address (several processes may share it)
-    if place is not None and is_database_url(place):
-        db = place
-    else:
-        db = (Path(place).expanduser() if place else default_path()).resolve()
-        for folder, what in ((book, "the built book"), (tables, "the table folder")):
-            if db.is_relative_to(folder):  # the book is served file by file: the saved games would be too
-                return _fail(f"the tables' database {db} must not be inside {what} ({folder})")
-    try:  # before the server listens: a connection of its own, closed before any request comes
-        not_saving, unused, idle = open_tables_database(db, args.keep_days * 86_400)
-    except Exception as exc:
-        return _fail(f"cannot open the tables' database {shown(str(db))}: {exc}")
-    os.environ["LANTERLOO_DB"] = str(db)  # the kernels save their games in the same database
-    os.environ[PAGE_SHEET_ENV] = "1"  # the table pages link the card sheet: the kernels need not send it
-    # Voila finds templates on the Jupyter data path; ours is shipped beside this module.
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
-    try:  # say so plainly if the port is taken, rather than a traceback later
-        with socket.create_server((args.ip, args.port)):
-            pass
-    except OSError as exc:
-        return _fail(f"cannot listen on {args.ip}:{args.port}: {exc.strerror}")
-    LanterlooServer.book_dir = book
-    LanterlooServer.db_path = db
-    LanterlooServer.max_tables = args.max_tables
-    LanterlooServer.request_timeout = args.request_timeout
-    LanterlooServer.allowed_hosts = tuple(args.allowed_host)
-    LanterlooServer.behind_proxy = args.behind_proxy
-    LanterlooServer.max_tables_per_client = min(args.max_tables_per_client, args.max_tables)
-    LanterlooServer.console_token = secrets.token_urlsafe(24)
-    LanterlooServer.class_games = tuple(pools) or ("three-card-loo",)
-    LanterlooServer.students_land = bool(args.teach)
-    _more_files()
-    LanterlooServer.reconnect_grace = args.reconnect_grace
-    config = server_config(
-        tables=tables, port=args.port, ip=args.ip, max_idle=args.max_idle, base_url=base_url, pools=pools
-    )
-    app = LanterlooServer(config=config)
-    try:
-        app.initialize(settings)
-    except Exception as problem:  # a setting Voila could not take (a bad value, say)
-        return _fail(f"Voila would not start with the settings given: {problem}")
-    keep_own_tornado_settings(app)
-    log_file = args.log_file if args.log_file is not None else log_dir() / f"server-{args.port}.log"
-    try:
-        split_server_log(app.log, log_file, getattr(logging, args.log_level.upper()))
-    except OSError as error:
-        return _fail(f"cannot write the server's log at {log_file}: {error.strerror}")
-    share_server_log(app.log)
-    if unused or idle:
-        log.info("forgot %d tables never played and %d not played for %g days", unused, idle, args.keep_days)
-    pruned = prune_kernel_logs()
-    if pruned:
-        log.info("removed %d kernel logs older than %d days from %s", pruned, KERNEL_LOG_DAYS, log_dir())
-    words: list[str] = []
-    if not_saving is None:
-        words.append(f"Games are saved in {shown(str(db))}")
-    else:  # said at once, and not only once the tables are ready
-        print(
-            f"Games are NOT being saved just now: {not_saving}. The tables are played all the same, each saying "
-            "its game is not being saved, and saving starts again once the database can be written.",
-            flush=True,
-        )
-    words.append(
-        f"At most {args.max_tables} live tables at once (--max-tables), "
-        f"{LanterlooServer.max_tables_per_client} for one client address (--max-tables-per-client)"
-    )
-    words.append(f"The server's log: {log_file}  (--log-level info shows it here too)")
-    urls = student_addresses(args.ip, args.port)
-    set_public_origin(urls[0] if urls else None)  # the links handed out to students (issue 29)
-    if urls:
-        words.append(class_banner(urls, colour=sys.stdout.isatty()))
-        project = f"http://127.0.0.1:{args.port}{base_url}class"
-        words.append(f"A page to project, with the address and its QR code: {project}")
-    here = "127.0.0.1" if args.ip in ("0.0.0.0", "") else args.ip
-    words.append(f"Lanterloo is being served at http://{here}:{args.port}{base_url}  (press Ctrl-C to stop)")
-    address = f"http://{here}:{args.port}{base_url}console"
-    words.append(console_banner(address, LanterlooServer.console_token, args.port, base_url))
-    preheated = preheated_kernels(config.VoilaKernelManager.kernel_pools_config)
-    if args.class_size > 1:
-        print(
-            f"Making {preheated} tables ready, {args.class_size} of them of {', '.join(pools)} for a class "
-            f"(--class-size, about {args.class_size * 50} MB): the addresses follow when they are ready",
-            flush=True,
-        )
-    else:
-        print(f"Lanterloo is starting: making its {preheated} tables ready…", flush=True)
-    kernels = lambda: getattr(app, "kernel_manager", None)  # noqa: E731 (Voila makes it as it starts)
-    announce_when_ready(kernels, preheated, "\n".join(words), limit=60 + 2 * preheated)
+def serve(app: LanterlooServer, port: int) -> None:
+    """Run the server till it is stopped (SIGTERM, or Ctrl-C), then forget the console's address."""
     # Voila stops its loop on SIGTERM; make Ctrl-C do the same, quietly.
     signal.signal(signal.SIGINT, app._handle_signal_stop)
     # What the start made (Voila, Jupyter's machinery, the engine: some 400,000 objects) lives as long as
@@ -494,9 +348,8 @@ def main(argv: list[str] | None = None) -> int:
     gc.collect()
     gc.freeze()
     app.start()
-    forget_address(args.port)
+    forget_address(port)
     print("Lanterloo server stopped.", flush=True)
-    return 0
 
 
 def preheated_kernels(pools: Any) -> int:
@@ -534,26 +387,3 @@ def announce_when_ready(
 
     checking = tornado.ioloop.PeriodicCallback(look, every * 1000)
     checking.start()
-
-
-def _more_files() -> None:
-    """Let the server open as many files (connections among them) as the system allows it."""
-    try:
-        import resource
-
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        if hard != soft:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
-    except (ImportError, ValueError, OSError):
-        pass
-
-
-def _program_name() -> str:
-    """``lanterloo`` when run as the console script, else how it was run."""
-    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
-    return "python -m widgets.server" if name in ("", "__main__.py", "server.py") else name
-
-
-def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return 2

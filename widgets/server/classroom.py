@@ -97,7 +97,7 @@ def student_addresses(ip: str, port: int) -> list[str]:
 
 
 # The origin students reach the server at (the first of :func:`student_addresses`, without its last
-# slash), set as the server starts (widgets.server.app.main); None when only this computer can reach it.
+# slash), set as the server starts (widgets.server.start.announce); None when only this computer can reach it.
 _public_origin: str | None = None
 
 
