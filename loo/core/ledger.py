@@ -13,7 +13,7 @@ from typing import Any
 
 from loo.core.cards import Card, Rank, full_pack
 
-__all__ = ["ChipLedger", "Entry", "cut_for_deal", "cut_value"]
+__all__ = ["Books", "ChipLedger", "Entry", "cut_for_deal", "cut_value"]
 
 
 def cut_value(card: Card, *, courts_equal: bool) -> int:
@@ -52,6 +52,19 @@ class Entry:
     player: str
     amount: int
     why: str  # "deal", "ante", "loo", "trick", "pool", "flush", "division"
+
+
+@dataclass(frozen=True)
+class Books:
+    """Where a game's books stood at one moment (:meth:`ChipLedger.books`), to be put back as they were
+    (:meth:`ChipLedger.restore`): taken just before a finished hand is settled, they take that settlement
+    back exactly, its entries and its result dropped and the pool and the deal where they were."""
+
+    entries: int  # how many entries the ledger held
+    results: int  # how many hands were settled
+    pool: int
+    dealer: int
+    own: tuple[Any, ...] = ()  # what the game keeps of its own and settling changes (ChipLedger._own_books)
 
 
 class ChipLedger:
@@ -109,6 +122,28 @@ class ChipLedger:
         self.pool = 0
         self.hand, self.dealer = hand, hand.dealer
         self._pay(hand.names[hand.dealer], hand.pool, "deal")
+
+    def books(self) -> Books:
+        """The books as they stand, for :meth:`restore` to put back."""
+        return Books(len(self.ledger), len(self.results), self.pool, self.dealer, self._own_books())
+
+    def restore(self, books: Books) -> None:
+        """Put the books back as :meth:`books` gave them: every entry and result booked since is dropped.
+        Only what settling a hand changes is put back, so take them just before :meth:`settle` and restore
+        them before anything else is dealt or paid."""
+        if books.entries > len(self.ledger) or books.results > len(self.results):
+            raise ValueError("these books are not of this game as it stands: it has fewer entries or results")
+        del self.ledger[books.entries :]
+        del self.results[books.results :]
+        self.pool, self.dealer = books.pool, books.dealer
+        self._restore_own(books.own)
+
+    def _own_books(self) -> tuple[Any, ...]:
+        """What the game keeps of its own and settling a hand changes (none here)."""
+        return ()
+
+    def _restore_own(self, own: tuple[Any, ...]) -> None:
+        """Put back what :meth:`_own_books` gave."""
 
     def balances(self) -> dict[str, int]:
         """Each player's chips won less chips paid, over the whole game."""

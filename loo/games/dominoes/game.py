@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from loo.core.ledger import ChipLedger
 from loo.core.tiles import Tile
@@ -55,6 +56,12 @@ class DominoGame(ChipLedger):
         self.hand: DominoHand | None = None
 
     # ----- the ledger -------------------------------------------------------------------------
+
+    def _own_books(self) -> tuple[Any, ...]:
+        return (dict(self.scores),)  # a hand scored in points changes them
+
+    def _restore_own(self, own: tuple[Any, ...]) -> None:
+        self.scores = dict(own[0])
 
     # ----- the end --------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from loo.core.ledger import ChipLedger
 from loo.games.loo.hand import LooHand
@@ -58,6 +59,13 @@ class LooGame(ChipLedger):
 
     def _ledger_players(self) -> Iterable[str]:
         return self.deals_by  # every player who has sat at this table, those who withdrew included
+
+    def _own_books(self) -> tuple[Any, ...]:
+        return tuple(self.players), self._leaving  # settling the deal of one withdrawing sees him go
+
+    def _restore_own(self, own: tuple[Any, ...]) -> None:
+        players, self._leaving = own
+        self.players = list(players)
 
     # ----- dealing ---------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from loo.core.ledger import ChipLedger
 from loo.core.reasons import Reason
@@ -83,6 +84,12 @@ class NapGame(ChipLedger):
             table=self.table,
         )
         return self.hand
+
+    def _own_books(self) -> tuple[Any, ...]:
+        return (self._fed,)  # a settled hand leaves the next dealer's feeds to pay
+
+    def _restore_own(self, own: tuple[Any, ...]) -> None:
+        (self._fed,) = own
 
     def _settled(self, hand: NapHand) -> bool:
         return bool(self.results) and self.results[-1].settlement is hand.settlement
