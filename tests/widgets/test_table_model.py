@@ -135,6 +135,60 @@ def test_a_game_saved_with_a_finished_hand_taken_back_still_resumes() -> None:
     assert not resumed.hand.is_over and resumed.hand_lines() == []
 
 
+@pytest.mark.parametrize(("game", "preset"), EVERY_TABLE_GAME)
+def test_taking_back_a_settled_hand_puts_the_books_back_chip_for_chip(game: str, preset: str) -> None:
+    """A saved game whose finished hand was taken back (as an earlier version allowed) replays to the game as
+    it stood before the reader's last move: the ledger, the pool, the deal, any scores, the records and the
+    accounts' lines as they were, through the engine's own books (loo.core.ledger.ChipLedger.restore)."""
+    table = TableModel(game, preset=preset, seed=8, rng=random.Random(8))
+    chooser = random.Random(8)
+    for _ in range(3):  # hands before it, so the books carry a pool, balances and records
+        while not table.hand.is_over:
+            table.act(chooser.choice(table.legal()))
+        if not table.new_hand():
+            break
+    while not table.hand.is_over:
+        table.act(chooser.choice(table.legal()))
+    journal = list(table.journal)
+    last = max(i for i, event in enumerate(journal) if event["type"] == "act")
+    assert last == len(journal) - 1, "the hand ended with the reader's move and the bots' replies to it"
+    before = TableModel(journal=journal[:last])
+    taken_back = TableModel(journal=[*journal, {"type": "undo"}])
+    settled = table.table_game
+    assert settled.results and settled.books() != before.table_game.books(), "the last hand was paid"
+
+    def books(model: TableModel) -> tuple[object, ...]:
+        game = model.table_game
+        return (game.books(), list(game.ledger), list(game.results), getattr(game, "scores", None))
+
+    for model in (taken_back, before):
+        assert not model.hand.is_over
+    assert books(taken_back) == books(before)
+    assert (taken_back.pool, taken_back.balances()) == (before.pool, before.balances())
+    assert taken_back.hand_lines() == before.hand_lines() and taken_back.records == before.records
+    assert taken_back.view() == before.view() and taken_back.can_undo == before.can_undo
+    action = journal[last]["action"]
+    for model in (taken_back, before):  # the same move again settles the hand as it was settled
+        assert model.act(model.view().legal[[a.to_record() for a in model.view().legal].index(action)])
+    assert books(taken_back) == books(before) == books(table)
+    assert taken_back.hand_lines() == table.hand_lines() and taken_back.records == table.records
+
+
+def test_the_accounts_are_kept_as_hands_finish_not_worked_out_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finished hand is accounted once, as it is settled: asking for the lines again reads the ledger no more."""
+    table = TableModel("three-card-loo", preset="enquire-within", seed=4, rng=random.Random(4))
+    chooser = random.Random(4)
+    for _ in range(3):
+        while not table.hand.is_over:
+            table.act(chooser.choice(table.legal()))
+        assert table.new_hand()
+    lines = table.hand_lines()
+    assert [line.number for line in lines] == [1, 2, 3]
+    counted = []
+    monkeypatch.setattr(type(table.table_game), "balances", lambda game: counted.append(game) or {})
+    assert table.hand_lines() == lines and table.hand_lines() == lines and not counted
+
+
 def test_why_explains_with_the_law_and_its_source() -> None:
     table = dealt(8)
     text = table.why(Action.declare(0, "stand"))

@@ -168,51 +168,85 @@ class HandLine:
         return self.scoring != "chips"
 
 
-def hand_lines(game: Any) -> list[HandLine]:
-    """Every finished hand of ``game`` (a ``LooGame``, ``NapGame`` or ``DominoGame``): its chips from the
-    game's ledger, seat by seat and part by part, and its points where the game is scored in them."""
-    lines: list[HandLine] = []
-    players = list(game.balances())
-    running = dict.fromkeys(players, 0)
-    rules = game.rules
-    scoring = str(getattr(rules, "domino_scoring", "chips"))
-    score = dict.fromkeys(players, rules.game_points if scoring == "rounce" else 0)
-    pool = 0
-    price = getattr(rules, "deal_price", None)
-    by_hand: dict[int, list[Any]] = {}
-    for entry in game.ledger:
-        by_hand.setdefault(entry.hand, []).append(entry)
-    for index, result in enumerate(game.results):
-        entries = by_hand.get(index, [])
-        pool += sum(e.amount for e in entries)
+class GameLines:
+    """The finished hands of one game (a ``LooGame``, ``NapGame`` or ``DominoGame``) as the game's accounts
+    say them, kept as its hands are settled: each hand is accounted once, from the ledger's entries for it,
+    carried on from the hand before (the running balances, the pool, any scores).
+
+    :meth:`catch_up` accounts the hands settled since it was last called, and drops those the game no
+    longer has (a settlement taken back, ``loo.core.ledger.ChipLedger.restore``)."""
+
+    def __init__(self, game: Any) -> None:
+        self._game = game
+        self._lines: list[HandLine] = []
+        self._after: list[tuple[int, dict[str, int]]] = []  # after each line: the ledger's entries read, the scores
+
+    @property
+    def lines(self) -> list[HandLine]:
+        """Every finished hand's line, the first hand first."""
+        if len(self._lines) != len(self._game.results):
+            self.catch_up()
+        return list(self._lines)
+
+    def catch_up(self) -> None:
+        """Account the hands the game has settled since, and forget those it has taken back."""
+        results = self._game.results
+        del self._lines[len(results) :], self._after[len(results) :]
+        while len(self._lines) < len(results):
+            self._account(len(self._lines))
+
+    def _account(self, index: int) -> None:
+        game, before = self._game, self._lines[-1] if self._lines else None
+        rules, result = game.rules, game.results[index]
+        players = list(game.balances())
+        scoring = str(getattr(rules, "domino_scoring", "chips"))
+        read, score = self._after[-1] if self._after else (0, dict.fromkeys(players, 0))
+        if not self._after and scoring == "rounce":
+            score = dict.fromkeys(players, rules.game_points)
+        entries = []
+        for entry in game.ledger[read:]:  # booked hand by hand: this hand's follow the hand before's
+            if entry.hand > index:
+                break
+            read += 1
+            if entry.hand == index:
+                entries.append(entry)
+        price = getattr(rules, "deal_price", None)
         seats = tuple(
             seat_chips(name, name == result.dealer, [e for e in entries if e.player == name], price) for name in players
         )
+        balances = {name: (before.balances.get(name, 0) if before else 0) for name in players}
         for seat in seats:
-            running[seat.name] += seat.net
+            balances[seat.name] += seat.net
         settlement = result.settlement
         points: dict[str, int] = {}
+        score = dict(score)
         if scoring != "chips" and isinstance(settlement, PointsSettlement) and settlement.points is not None:
             points = dict(zip(result.players, settlement.points, strict=True))
             for name, change in points.items():
                 score[name] += change
-        lines.append(
-            HandLine(
-                number=index + 1,
-                dealer=result.dealer,
-                pool_before=int(result.pool_before),
-                pool_after=pool,
-                net={s.name: s.net for s in seats},
-                loos={s.name: s.looed + s.fees + s.penalty for s in seats},
-                balances=dict(running),
-                reason=str(settlement.reason),
-                seats=seats,
-                scoring=scoring,
-                points=points,
-                scores=dict(score) if points else {},
-            )
+        line = HandLine(
+            number=index + 1,
+            dealer=result.dealer,
+            pool_before=int(result.pool_before),
+            pool_after=(before.pool_after if before else 0) + sum(e.amount for e in entries),
+            net={s.name: s.net for s in seats},
+            loos={s.name: s.looed + s.fees + s.penalty for s in seats},
+            balances=balances,
+            reason=str(settlement.reason),
+            seats=seats,
+            scoring=scoring,
+            points=points,
+            scores=dict(score) if points else {},
         )
-    return lines
+        self._lines.append(line)
+        self._after.append((read, score))
+
+
+def hand_lines(game: Any) -> list[HandLine]:
+    """Every finished hand of ``game`` (a ``LooGame``, ``NapGame`` or ``DominoGame``): its chips from the
+    game's ledger, seat by seat and part by part, and its points where the game is scored in them
+    (a table keeps them as its hands finish: :class:`GameLines`)."""
+    return GameLines(game).lines
 
 
 def seat_words(line: HandLine, name: str) -> str:

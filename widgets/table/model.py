@@ -26,7 +26,6 @@ storage (:meth:`TableModel.attach`, :meth:`TableModel.resume`); a store that fai
 
 from __future__ import annotations
 
-import copy
 import json
 import logging
 import random
@@ -39,14 +38,16 @@ import traitlets
 
 from loo.core.actions import Action, IllegalActionError
 from loo.core.cards import Card
+from loo.core.ledger import Books, ChipLedger
 from loo.core.protocols import Hand, MissHand, Piece, PointsGame, View
+from loo.core.records import RecordBase
 from loo.core.rules import RecordError
 from loo.core.sampling import SamplingPlayer
 from loo.core.tiles import Tile
 from loo.kits import kit
 from loo.records import load, record_type, replay_actions
 from loo.registry import spec
-from widgets.table.chips import HandLine, hand_lines
+from widgets.table.chips import GameLines, HandLine
 from widgets.table.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.table.hints import Hint, hint_for
 from widgets.table.journal import START, Event, Journals
@@ -58,10 +59,7 @@ from widgets.table.table_words import cited
 log = logging.getLogger("lanterloo.widgets.table.model")
 
 # A name for each seat of the largest table (loo.records.MAX_SEATS: Irish Loo's 17, AMB-02).
-DEFAULT_NAMES = (
-    "Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy",
-    "Jon", "Kay", "Lou", "Max", "Ned", "Ola", "Pia", "Rex",
-)  # fmt: skip
+DEFAULT_NAMES = tuple("Ann Ben Cat Dan Eve Fay Gus Hal Ivy Jon Kay Lou Max Ned Ola Pia Rex".split())
 SEATS = USUAL_SEATS  # the players at a new table of each game (loo.registry)
 PIECE_VERBS = ("play",)
 SEED_LIMIT = 10**9  # a new deal's seed is from 1 to SEED_LIMIT - 1
@@ -153,8 +151,9 @@ class TableModel(SavingTable, traitlets.HasTraits):
         # The reader is the eldest hand of the first deal: the dealer sits on the reader's right.
         first = dealer if dealer is not None else (self.seat - 1) % len(table)
         self.table_game = game_kit.new_game(self.rules, list(table), self._rng, first)
-        self.records: list[dict[str, Any]] = []  # the finished hands of this game, as records
-        self._before_settle: dict[str, Any] | None = None
+        self._records: list[RecordBase[Any]] = []  # the finished hands of this game, as records
+        self._lines = GameLines(self.table_game)  # and as its accounts say them, each hand's once
+        self._books: Books | None = None  # the game's books before the hand in play was settled
         self._seed: int | None = None
         self._reader_moves = 0
         if deal:
@@ -282,9 +281,20 @@ class TableModel(SavingTable, traitlets.HasTraits):
         return dict(self.table_game.balances())
 
     def hand_lines(self) -> list[HandLine]:
-        """The game hand by hand, as :func:`widgets.table.chips.hand_lines` accounts it: each player's chips in
-        their parts (the dealer's stake among them) and net, the pool carried over, and any points."""
-        return hand_lines(self.table_game)
+        """The game hand by hand, as :class:`widgets.table.chips.GameLines` accounts it (once a hand, as it is
+        settled): each player's chips in their parts (the dealer's stake among them) and net, the pool
+        carried over, and any points."""
+        return self._lines.lines
+
+    @property
+    def hand_records(self) -> tuple[RecordBase[Any], ...]:
+        """The finished hands of this game, as records (each game's record class, :mod:`loo.records`)."""
+        return tuple(self._records)
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        """The finished hands of this game, as the JSON objects of their ``loo-record/1`` records."""
+        return [record.to_json() for record in self._records]
 
     # ----- what the reader may do ------------------------------------------------------------
 
@@ -395,12 +405,19 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self._say(f"Dealt from the deal code {code}: a new game starts at that hand.")
         return True
 
-    def record(self) -> dict[str, Any] | None:
-        """The finished hand as a loo-record/1 record; None while it is in play (it would show hidden cards)."""
+    def hand_record(self) -> RecordBase[Any] | None:
+        """The finished hand as a record; None while it is in play (it would show hidden cards)."""
         if not self.hand.is_over:
             return None
-        record: dict[str, Any] = record_type(self.game).of_hand(self.hand).to_json()
+        if self._records and self._booked():  # the hand as the game's records keep it
+            return self._records[-1]
+        record: RecordBase[Any] = record_type(self.game).of_hand(self.hand)
         return record
+
+    def record(self) -> dict[str, Any] | None:
+        """The finished hand as a loo-record/1 record's JSON object; None while it is in play."""
+        record = self.hand_record()
+        return None if record is None else record.to_json()
 
     def export(self, *, whole_game: bool = False) -> str | None:
         """The finished hand's record as JSON text, or the game's finished hands as a JSON list of records."""
@@ -427,9 +444,8 @@ class TableModel(SavingTable, traitlets.HasTraits):
         if not 0 <= self.seat < len(hand.names):
             self._say(f"That record has {len(hand.names)} seats; you sit at seat {self.seat}.")
             return False
-        game = json.loads(text)["game"]
         self._pushed = []
-        self._start(game, loaded.rules.to_record(), tuple(hand.names), None, deal=False)
+        self._start(loaded.game_name, loaded.rules.to_record(), tuple(hand.names), None, deal=False)
         self._sit_at(hand, None)
         # A new game begins at the record's hand: its start event holds the record, and the journal
         # of the game before it is kept only to be brought back (SavingTable.restore_replaced).
@@ -445,7 +461,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self.table_game.sit_at(hand)
         self._seed = seed
         self._reader_moves = 0
-        self._before_settle = None
+        self._books = None
         self._advance()
 
     # ----- dealing and the computer players --------------------------------------------------
@@ -459,7 +475,7 @@ class TableModel(SavingTable, traitlets.HasTraits):
         self.table_game.rng = random.Random(self._seed)  # this hand's deal, and nothing after it
         self.table_game.next_hand()
         self._reader_moves = 0
-        self._before_settle = None
+        self._books = None
         self._advance()
         self._say("")
         return True
@@ -500,25 +516,30 @@ class TableModel(SavingTable, traitlets.HasTraits):
         return piece
 
     def _settle(self) -> None:
-        """Book the finished hand in the ledger once, keeping what it was so a take-back can unbook it."""
+        """Book the finished hand in the ledger once, keeping the books before it so a take-back can unbook it;
+        keep its record and its line in the accounts."""
         game = self.table_game
         if game.hand is None or not game.hand.is_over:
             return
         if not self._booked():
-            self._before_settle = {k: copy.copy(v) for k, v in vars(game).items() if k not in ("hand", "rng")}
+            self._books = game.books() if isinstance(game, ChipLedger) else None
             game.settle()
-        if len(self.records) < len(game.results):  # a hand the game settled as it was dealt counts too
-            self.records.append(self.record() or {})
+        if len(self._records) < len(game.results):  # a hand the game settled as it was dealt counts too
+            self._records.append(record_type(self.game).of_hand(self.hand))
+        self._lines.catch_up()
 
     def _booked(self) -> bool:
         results = self.table_game.results
         return bool(results) and results[-1].settlement is self.hand.settlement
 
     def _unsettle(self) -> None:
-        if self._before_settle is not None and self._booked():
-            vars(self.table_game).update(self._before_settle)
-            self.records.pop()
-        self._before_settle = None
+        """Take back the booking of the finished hand (a take-back in an old saved game): the books as they were."""
+        game = self.table_game
+        if self._books is not None and self._booked() and isinstance(game, ChipLedger):
+            game.restore(self._books)
+            self._records.pop()
+            self._lines.catch_up()
+        self._books = None
 
     def _say(self, message: str) -> None:
         """Tell the reader ``message``, and, while the game cannot be saved, that too."""
