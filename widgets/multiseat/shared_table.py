@@ -23,14 +23,14 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 from loo.core.actions import Action
 from loo.core.protocols import Piece
 from widgets.table.dealcode import DealCode
 from widgets.table.journal import START, Event, Journals, Saved, StaleTable
 from widgets.table.model import TableModel
-from widgets.table.saving import _GAME_STATE, WAITING_MESSAGE
+from widgets.table.saving import GAME_STATE, WAITING_MESSAGE
 
 log = logging.getLogger("lanterloo.widgets.multiseat.shared_table")
 
@@ -43,6 +43,9 @@ BOTS = "bots"  # the event of computer players' moves that no seat's move brough
 
 class SharedTableModel(TableModel):
     """A :class:`TableModel` at one seat of a shared table; ``computers`` are the seats computer players take."""
+
+    # A game rebuilt from the journal is taken at this kernel's own seat, its computer players made afresh.
+    game_state = (*(name for name in GAME_STATE if name != "seat"), "_computer_bots")
 
     def __init__(self, *args: Any, computers: frozenset[int] = frozenset(), **kwargs: Any) -> None:
         self.computers = frozenset(computers)
@@ -175,14 +178,9 @@ class SharedTableModel(TableModel):
         finally:
             self._quiet = quiet
 
-    def rebuild(self, saved: Saved) -> None:
-        """Become the game ``saved`` holds, at this seat."""
-        fresh = SharedTableModel(journal=saved.events, rng=self._rng, seat=self.seat, computers=self.computers)
-        for name in _GAME_STATE:
-            if name != "seat":
-                setattr(self, name, getattr(fresh, name))
-        self._computer_bots = {}
-        self._count = saved.count
+    def replayed(self, events: Sequence[Event]) -> Self:
+        """The game ``events`` describe, at this seat, with these computer players."""
+        return type(self)(journal=events, rng=self._rng, seat=self.seat, computers=self.computers)
 
     def catch_up(self, saved: Saved | None = None) -> bool:
         """Apply the events the other seats wrote since this kernel last looked (``saved``, the game as
@@ -234,9 +232,7 @@ class SharedTableModel(TableModel):
         (``code``'s deal, if given); if another seat started it meanwhile, that game."""
         saved = store.load(table_id)
         if saved.count:
-            model = cls(journal=saved.events, rng=rng, seat=seat, computers=computers)
-            model.bind(store, table_id, saved.count)
-            return model
+            return cls.resume(store, table_id, rng=rng, saved=saved, seat=seat, computers=computers)
         model = cls(game, preset=preset, code=code, seat=seat, computers=computers, rng=rng)
         model._attach_quietly(store, table_id)
         return model

@@ -32,14 +32,14 @@ import logging
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from loo.core.actions import Action, IllegalActionError
 from loo.core.cards import Card
 from loo.core.rules import RecordError
 from loo.core.tiles import Tile
 from widgets.table.dealcode import DealCodeError, parse_deal_code
-from widgets.table.journal import START, Event, Journals, StaleTable, StoreError
+from widgets.table.journal import START, Event, Journals, Saved, StaleTable, StoreError
 from widgets.table.save_writer import Done, SaveWriter
 
 log = logging.getLogger("lanterloo.widgets.table.model")
@@ -88,7 +88,7 @@ class ReplayError(ValueError):
 
 
 # What a replayed journal rebuilds; a reload after a refused write takes exactly these from the saved game.
-_GAME_STATE = (
+GAME_STATE = (
     "game",
     "kit",
     "rules",
@@ -111,6 +111,9 @@ _GAME_STATE = (
 class SavingTable:
     """The saving half of :class:`~widgets.table.model.TableModel` (a mixin: the model plays, this keeps
     its journal and its store). What it needs of the model is declared below for the type checker."""
+
+    game_state: ClassVar[tuple[str, ...]] = GAME_STATE
+    """What a model takes from the model its journal rebuilds (:meth:`rebuild`)."""
 
     if TYPE_CHECKING:
         message: str
@@ -137,10 +140,13 @@ class SavingTable:
         _write_round: int
         _save_wait: float
 
-        def __init__(self, *, journal: Sequence[Event] | None = None, rng: random.Random | None = None) -> None: ...
+        def __init__(
+            self, *, journal: Sequence[Event] | None = None, rng: random.Random | None = None, **settings: Any
+        ) -> None: ...
         def _say(self, message: str) -> None: ...
-        def _begin(self, game: str, rules: Any, names: Any, seed: int | None, *, code: Any = None,
-                   bots: Any = None) -> bool: ...  # fmt: skip
+        def _begin(
+            self, game: str, rules: Any, names: Any, seed: int | None, *, code: Any = None, bots: Any = None
+        ) -> bool: ...
         def _piece(self, text: str) -> Card | Tile: ...
         def act(self, action: Action) -> bool: ...
         def undo(self) -> bool: ...
@@ -179,9 +185,7 @@ class SavingTable:
         if not events:
             self._say(NOTHING_TO_RESTORE)
             return False
-        before = type(self)(journal=events, rng=self._rng)  # its own events, so it replays
-        for name in _GAME_STATE:
-            setattr(self, name, getattr(before, name))
+        self._become(events)  # its own events, so it replays
         self._replaced, self._pushed = None, []
         # Saved as a new game that is the old one: its events again, from its start (the store then
         # forgets the game that replaced it).
@@ -387,17 +391,29 @@ class SavingTable:
         self._unsaved, self._failing, self._saved_note = [], False, ""
         self._forget_writes()
         try:
-            saved = self._store.load(self.table_id)
-            fresh = type(self)(journal=saved.events, rng=self._rng)
+            self.rebuild(self._store.load(self.table_id))
         except Exception:
             log.exception("table %s: could not reload the saved game", self.table_id)
             self._store = None
             self._say(SAVING_STOPPED_MESSAGE)
             return
-        for name in _GAME_STATE:
-            setattr(self, name, getattr(fresh, name))
-        self._count = saved.count
         self._say(message)
+
+    def rebuild(self, saved: Saved) -> None:
+        """Become the game ``saved`` holds, of which the store holds ``saved.count`` events."""
+        self._become(saved.events)
+        self._count = saved.count
+
+    def _become(self, events: Sequence[Event]) -> None:
+        """Become the game ``events`` describe, replayed (:meth:`replayed`): the one way a table in play is
+        rebuilt from a journal (a reload, a replaced game brought back, a seat of a shared table catching up)."""
+        fresh = self.replayed(events)
+        for name in self.game_state:
+            setattr(self, name, getattr(fresh, name))
+
+    def replayed(self, events: Sequence[Event]) -> Self:
+        """A model of this kind replaying ``events`` (from a start event) as this one plays: the same generator."""
+        return type(self)(journal=events, rng=self._rng)
 
     def _forget_writes(self) -> None:
         """The game is reloaded: a write under way, whatever the store says of it, changes nothing now."""
@@ -452,14 +468,23 @@ class SavingTable:
         return self._save()
 
     @classmethod
-    def resume(cls, store: Journals, table_id: str, *, rng: random.Random | None = None) -> Self:
-        """The game saved as ``table_id``, at its last action, saving on as it goes.
+    def resume(
+        cls,
+        store: Journals,
+        table_id: str,
+        *,
+        rng: random.Random | None = None,
+        saved: Saved | None = None,
+        **settings: Any,
+    ) -> Self:
+        """The game saved as ``table_id`` (``saved``, if it has just been read), at its last action, saving on
+        as it goes; ``settings`` are the model's own (a shared table's seat and computer players).
 
         Raises :class:`~widgets.table.journal.UnknownTable` or :class:`~widgets.table.journal.BadTableId` for a
         table the store does not hold, :class:`ReplayError` for one that no longer replays.
         """
-        saved = store.load(table_id)
-        model = cls(journal=saved.events, rng=rng)
+        saved = store.load(table_id) if saved is None else saved
+        model = cls(journal=saved.events, rng=rng, **settings)
         model.bind(store, table_id, saved.count)
         return model
 
