@@ -3,7 +3,6 @@ and browser tests share."""
 
 from __future__ import annotations
 
-from loo.core.cards import Card
 from widgets.table.model import TableModel
 from widgets.views.opening import settled_at_deal
 
@@ -19,6 +18,6 @@ def visible_to_reader(model: TableModel) -> set[object]:
             seen.add(public)
     single = settled_at_deal(model)
     if single is not None:
-        deal = single[0]["deal"]
-        seen |= {Card.parse(hand[0]) for hand in deal["hands"]} | {Card.parse(deal["turnup"])}
+        record = single[0]
+        seen |= {hand[0] for hand in record.hands if hand} | {record.turnup}
     return seen

@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from loo.core.cards import Card
 from widgets.table.journal import MemoryJournals
 from widgets.table.model import TableModel
 from widgets.views.opening import STYLE, opening_html, settled_at_deal, single_laws, single_sentence
@@ -24,11 +23,11 @@ def test_a_new_peel_table_opens_on_a_decision_with_the_single_shown() -> None:
         found = settled_at_deal(table)
         assert found is not None
         record, line = found
-        assert record["deal_kind"] == "single" and record["actions"] == [] and line.number == 1
+        assert record.deal_kind.value == "single" and record.actions == () and line.number == 1
         html = opening_html(table)
-        for name, hand in zip(record["seats"], record["deal"]["hands"], strict=True):
-            assert name in html and Card.parse(hand[0]).name in html, "every card of the single is turned"
-        assert Card.parse(record["deal"]["turnup"]).name in html
+        for name, hand in zip(record.seats, record.hands, strict=True):
+            assert hand is not None and name in html and hand[0].name in html, "every card of the single is turned"
+        assert record.turnup.name in html
         said = single_sentence(record, line, "Ann")
         taker = next((n for n, amount in line.net.items() if amount > 0), None)
         takers.add(taker)

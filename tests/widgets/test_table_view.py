@@ -426,6 +426,28 @@ def test_take_back_stops_at_the_end_of_the_hand_which_stays_finished() -> None:
     assert (table.pool, table.balances(), table.hand_lines()) == (pool, balances, lines)
 
 
+@pytest.mark.parametrize("game", ["three-card-loo", "nap", "domino-loo"])
+def test_one_redraw_asks_the_model_for_the_readers_view_once(game: str) -> None:
+    view = TableView(TableModel(game, seed=3, rng=random.Random(3)))
+    model = view.model
+    asked = []
+    seen = model.view
+
+    def counted() -> object:
+        asked.append(1)
+        return seen()
+
+    model.view = counted  # type: ignore[method-assign]
+    chooser = random.Random(3)
+    for _ in range(4):
+        legal = seen().legal
+        if not legal:
+            break
+        asked.clear()
+        assert model.act(chooser.choice(legal))
+        assert len(asked) == 1, "the view is read once and handed down to every part drawn"
+
+
 def test_hint_names_a_legal_choice() -> None:
     view = table_for("three-card-loo", "britannica", 5)
     view._hint.click()

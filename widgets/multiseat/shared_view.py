@@ -127,8 +127,9 @@ class Follower:
         self._seats_tick = self.ticks if seats else self._seats_tick
         self._pending_tick = self.ticks if pending else self._pending_tick
         if not model.saves_off_thread:  # outside a table's kernel: asked here
-            self._look(Look(store.count(self.table_id), None, self.book.seats(self.table_id) if seats else None,
-                            self.book.pending(self.table_id) if pending else None))  # fmt: skip
+            book, table_id = self.book, self.table_id
+            seated = book.seats(table_id) if seats else None
+            self._look(Look(store.count(table_id), None, seated, book.pending(table_id) if pending else None))
             return
         # In a table's kernel, asked on the writer's thread (widgets.table.save_writer), after this seat's
         # writes: a database that hangs holds none of this seat's clicks.

@@ -2,18 +2,16 @@
 settlement in words.
 
 It is drawn only once the hand is over, when its record is public (the reader may export it), and
-reads nothing but that record, the finished hand's tricks and its settlement: nothing of a hand in
-play ever reaches it.
+reads nothing but what that record holds, the hands as dealt, the finished hand's tricks and its
+settlement: nothing of a hand in play ever reaches it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
-from typing import Any
 
-from loo.core.protocols import Piece, Settlement
-from loo.registry import spec
+from loo.core.protocols import Settlement
 from widgets.draw.board import piece_html
 from widgets.draw.step_drawing import settlement_html
 from widgets.table.chips import HandLine, seat_words, signed
@@ -61,22 +59,16 @@ def settlement_words(settlement: Settlement, names: Sequence[str], reader: int, 
     return " ".join(said)
 
 
-def _pieces(texts: Sequence[str], game: str) -> list[Piece]:
-    parse = spec(game).parse_piece
-    return [parse(t) for t in texts]
-
-
 def summary_html(model: TableModel, *, four_colour: bool = False) -> str:
     """The finished hand on the Table tab, or "" while a hand is in play (or for a hand settled as dealt,
     which :mod:`widgets.views.opening` shows)."""
     hand = model.hand
-    record: dict[str, Any] | None = model.record()
-    if not hand.is_over or record is None or hand.settlement is None or not hand.actions:
+    if not hand.is_over or hand.settlement is None or not hand.actions:
         return ""
     names = list(model.names)
     hands = []
-    for seat, (name, dealt) in enumerate(zip(names, record["deal"]["hands"], strict=True)):
-        pieces = _pieces(dealt, model.game)
+    for seat, (name, dealt) in enumerate(zip(names, hand.dealt, strict=True)):
+        pieces = dealt or ()  # a dealer who sat out the deal was dealt nothing
         who = f"{name} (you)" if seat == model.seat else name
         label = f"{who}'s hand as dealt: " + ", ".join(p.name for p in pieces)
         drawn = "".join(piece_html(p, 30, four_colour=four_colour) for p in pieces)

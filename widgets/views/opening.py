@@ -16,10 +16,11 @@ and the ledger's line for it.
 from __future__ import annotations
 
 from html import escape
-from typing import Any
 
 from loo.core.cards import Card
 from loo.core.reasons import Reason
+from loo.games.loo.record import Record
+from loo.games.loo.state import DealKind
 from widgets.draw.board import piece_html
 from widgets.draw.law_refs import LAW_STYLE, law_ref_html
 from widgets.table.chips import HandLine
@@ -60,26 +61,32 @@ STEP = 0.35  # seconds between one card turned and the next
 CARD_WIDTH = 44  # as an opponent's card at the table (the single sits above the hand in play)
 
 
-def settled_at_deal(model: TableModel) -> tuple[dict[str, Any], HandLine] | None:
+def settled_at_deal(model: TableModel) -> tuple[Record, HandLine] | None:
     """The record and ledger line of the hand settled at its deal just before the hand in play, if any."""
-    if model.hand.is_over or not model.records:
+    records = model.hand_records
+    if model.hand.is_over or not records:
         return None
-    record = model.records[-1]
-    if record.get("actions") or record.get("deal_kind") != Reason.SINGLE.value:
+    record = records[-1]
+    if not isinstance(record, Record) or record.actions or record.deal_kind is not DealKind.SINGLE:
         return None
     lines = model.hand_lines()
     return (record, lines[-1]) if lines and lines[-1].reason == Reason.SINGLE else None
+
+
+def single_cards(record: Record) -> list[Card | None]:
+    """Each seat's one card of the single (None for a dealer who sat out the deal)."""
+    return [hand[0] if hand else None for hand in record.hands]
 
 
 def _who(name: str, reader: str) -> str:
     return "you" if name == reader else name
 
 
-def single_sentence(record: dict[str, Any], line: HandLine, reader: str) -> str:
+def single_sentence(record: Record, line: HandLine, reader: str) -> str:
     """What happened in the single, and why, in two plain sentences (its laws: :func:`single_laws`)."""
-    names: list[str] = list(record["seats"])
-    cards = [Card.parse(hand[0]) for hand in record["deal"]["hands"]]
-    turnup = Card.parse(record["deal"]["turnup"])
+    names = list(record.seats)
+    cards = single_cards(record)
+    turnup = record.turnup
     why = "Peel's rules open a game"
     if line.number > 1:
         why = "Every stander took a trick last hand, so Peel's rules deal"
@@ -93,6 +100,7 @@ def single_sentence(record: dict[str, Any], line: HandLine, reader: str) -> str:
         )
     else:
         card = cards[names.index(taker)]
+        assert card is not None  # who took the pool was dealt a card
         whose = "Your" if taker == reader else f"{taker}'s"
         said = (
             f"{opened} {whose} {card.name} was the best {turnup.suit.plural[:-1]} above the single's turn-up, "
@@ -124,15 +132,16 @@ def opening_html(model: TableModel, *, four_colour: bool = False) -> str:
         return ""
     record, line = found
     reader = model.names[model.seat]
-    names: list[str] = list(record["seats"])
-    turnup = Card.parse(record["deal"]["turnup"])
+    names = list(record.seats)
+    turnup = record.turnup
     taker = next((name for name, amount in line.net.items() if amount > 0), None)
     seats = [
         f'<div class="loo-opening-seat">Single\'s<span class="loo-opening-break"> </span>turn-up<br>'
         f"{piece_html(turnup, CARD_WIDTH, four_colour=four_colour)}</div>"
     ]
-    for index, (name, hand) in enumerate(zip(names, record["deal"]["hands"], strict=True), start=1):
-        card = Card.parse(hand[0])
+    for index, (name, card) in enumerate(zip(names, single_cards(record), strict=True), start=1):
+        if card is None:
+            continue
         won = " loo-opening-won" if name == taker else ""
         delay = f"--loo-at:{index * STEP:.2f}s"  # its card turned after the one before
         label = f"{name} (you)" if name == reader else name

@@ -143,8 +143,9 @@ class Refusals:
         now = time.monotonic()
         if now - self._began >= 60:
             if self._left_out:
-                log.warning("%d more of the page's widget messages were refused in a minute (not written)",
-                            self._left_out)  # fmt: skip
+                log.warning(
+                    "%d more of the page's widget messages were refused in a minute (not written)", self._left_out
+                )
             self._began, self._written, self._left_out = now, 0, 0
         if self._written < self.per_minute:
             self._written += 1

@@ -285,7 +285,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
         self.watching.render(view)
         self._set_choices(self._choice_buttons(specs, pam_card(view)), self._pick_toggles(view))
         self._pick_say.layout.display = None if picking else "none"
-        self._unavailable.value = self._unavailable_html()
+        self._unavailable.value = self._unavailable_html(view)
         if self._teaching is not None:
             self._teaching.value = model.teaching
         self.say(model.message)
@@ -334,8 +334,7 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             said += f" The pool carries {line.pool_after} chips to the next hand."  # Nap without a kitty has none
         return f'<p class="loo-result" role="status">{escape(said)}{code}</p>'
 
-    def _unavailable_html(self) -> str:
-        view = self.model.view()
+    def _unavailable_html(self, view: View) -> str:
         lines = [  # only choices this table has: no miss at Pam, no Misery where the rules leave it out
             f"<li><b>{escape(action_label(action))}</b>: not now. {with_law_refs(reason)}</li>"
             for action, reason in self.model.unavailable()
@@ -485,8 +484,8 @@ class TableView(ipw.VBox):  # type: ignore[misc]
             what = describe(e.action, pam) if e.action.verb == "play" else action_label(e.action)
             verdict = "allowed" if e.legal else "not allowed"
             reason = in_words(e.reason.strip())  # cards and tiles named as the table names them
-            items.append(f"<li><b>{escape(what)}</b>: {verdict}. {escape(reason[:1].upper() + reason[1:])} "
-                         f"({law_ref_html(e.law)})</li>")  # fmt: skip
+            said = escape(reason[:1].upper() + reason[1:])
+            items.append(f"<li><b>{escape(what)}</b>: {verdict}. {said} ({law_ref_html(e.law)})</li>")
         self._explained.value = (
             '<ul class="loo-explained" aria-label="why each choice is or is not allowed" '
             'style="font-size:13px;margin:4px 0 6px 1.2em;padding:0">' + "".join(items) + "</ul>"
