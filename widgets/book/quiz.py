@@ -80,8 +80,14 @@ class Question:
     deal: Mapping[str, Any] = field(default_factory=dict)
 
     def _deal(self) -> dict[str, Any]:
-        return {"seed": self.seed, "seats": self.seats, "dealer": self.dealer, "pool": self.pool,
-                "options": self.options, **self.deal}  # fmt: skip
+        return {
+            "seed": self.seed,
+            "seats": self.seats,
+            "dealer": self.dealer,
+            "pool": self.pool,
+            "options": self.options,
+            **self.deal,
+        }
 
     def position(self) -> Hand:
         """The hand at the question, not yet played on."""
@@ -146,8 +152,12 @@ def judge(question: Question, *, why: str | None = None) -> Judged:
     figures = estimate(player, view, seed=position_seed(view), width=WIDTH, least=LEAST, most=MOST)
     if why is None:
         pam = pam_card(view)
-        why = reason(view, figures.choice, describe=lambda a: describe_action(a, pam).lower(),
-                     thumb_as_good=figures.first_as_good)  # fmt: skip
+        why = reason(
+            view,
+            figures.choice,
+            describe=lambda a: describe_action(a, pam).lower(),
+            thumb_as_good=figures.first_as_good,
+        )
     return Judged(question, hand, seat, view, figures, why)
 
 

@@ -126,8 +126,9 @@ class LanterlooServer(Voila):  # type: ignore[misc]
         sockets = bound_kernel_sockets(
             self.kernel_manager, self.max_tables + preheated_kernels(pools), self.max_tables_per_client
         )
-        self.log.info("At most %d table connections at once, %d for one client address", sockets.total,
-                      sockets.per_client)  # fmt: skip
+        self.log.info(
+            "At most %d table connections at once, %d for one client address", sockets.total, sockets.per_client
+        )
         tornado.ioloop.PeriodicCallback(self._release_departed, 1000 * min(15.0, self.reconnect_grace / 4)).start()
         super().listen()
 
@@ -140,11 +141,17 @@ class LanterlooServer(Voila):  # type: ignore[misc]
             if kernel_id not in manager.list_kernel_ids():
                 continue  # shut down already (its page's beacon, the culler)
             if never:
-                self.log.info("Table kernel %s: its page was served %g s ago and never connected; shutting it down",
-                              kernel_id, departures.idle)  # fmt: skip
+                self.log.info(
+                    "Table kernel %s: its page was served %g s ago and never connected; shutting it down",
+                    kernel_id,
+                    departures.idle,
+                )
             else:
-                self.log.info("Table kernel %s: its page went %g s ago and did not come back; shutting it down",
-                              kernel_id, self.reconnect_grace)  # fmt: skip
+                self.log.info(
+                    "Table kernel %s: its page went %g s ago and did not come back; shutting it down",
+                    kernel_id,
+                    self.reconnect_grace,
+                )
             if self.seats is not None:
                 self.seats.leave(kernel_id)
             try:

@@ -120,9 +120,12 @@ T = TypeVar("T")
 
 def same_deal(a: DealCode, b: DealCode) -> bool:
     """Whether two codes deal the same hand, whichever seat each was written for."""
-    return (a.game, a.seed, a.first_dealer, a.pool, a.kind, a.n_seats) == (
-        b.game, b.seed, b.first_dealer, b.pool, b.kind, b.n_seats
-    ) and json.dumps(a.rules, sort_keys=True) == json.dumps(b.rules, sort_keys=True)  # fmt: skip
+
+    def deal(code: DealCode) -> tuple[object, ...]:
+        rules = json.dumps(code.rules, sort_keys=True)
+        return (code.game, code.seed, code.first_dealer, code.pool, code.kind, code.n_seats, rules)
+
+    return deal(a) == deal(b)
 
 
 def start_code(model: TableModel) -> DealCode | None:
@@ -215,10 +218,7 @@ class ConsoleHandler(QuietLog, tornado.web.RequestHandler):
             self.refuse("the console's token posted from another site's page")
         if not self.token or not hmac.compare_digest(given.encode(), self.token.encode()):
             self.refuse("a wrong console token")
-        self.set_cookie(
-            COOKIE, self.sessions.begin(), path=self.console_path(), httponly=True, samesite="Strict",
-            secure=self.request.protocol == "https",
-        )  # fmt: skip
+        self.set_cookie(COOKIE, self.sessions.begin(), **self.cookie_options())
         if pasted:
             self.redirect(self.console_path(), status=303)
             return
@@ -263,6 +263,16 @@ class ConsoleHandler(QuietLog, tornado.web.RequestHandler):
 
     def console_path(self) -> str:
         return f"{self.base()}/console"
+
+    def cookie_options(self) -> dict[str, Any]:
+        """Where and how the console's cookie is set, and cleared: its pages alone, never to scripts or
+        other sites, and only over HTTPS where the console is reached so."""
+        return {
+            "path": self.console_path(),
+            "httponly": True,
+            "samesite": "Strict",
+            "secure": self.request.protocol == "https",
+        }
 
     def games(self) -> list[str]:
         folder = self.tables
@@ -354,10 +364,10 @@ class ConsoleDeal(ConsoleHandler):
             send_database_away(self, away)
             return
         back = html.escape(self.link("/console"))
-        self.finish(page("Teacher's console", (
-            f'<p class="dealt">{html.escape(dealt_to(code, dealt))}</p>'
-            f'<p><a href="{back}">Back to the console</a></p>'
-        )))  # fmt: skip
+        said = (
+            f'<p class="dealt">{html.escape(dealt_to(code, dealt))}</p><p><a href="{back}">Back to the console</a></p>'
+        )
+        self.finish(page("Teacher's console", said))
 
 
 def dealt_to(code: DealCode, count: int) -> str:
@@ -410,17 +420,16 @@ class ConsoleOpen(ConsoleHandler):
         kept = DEAL_KEPT if code else ""
         title = f"{count} table{'' if count == 1 else 's'} of {entry(game).in_text}"
         join = f"{host}{base_url(self)}join"
-        self.finish(page(title, (
-            OPENED_STYLE + kept
-            + '<p class="opened-tools"><button type="button" class="print-slips" onclick="window.print()">Print the '
+        tools = (
+            '<p class="opened-tools"><button type="button" class="print-slips" onclick="window.print()">Print the '
             'slips</button> <span class="note">one slip for each player: table, seat, code and QR code</span>'
             '<span class="loo-projector-place"></span></p>'
-            + f'<script src="{self.base()}/voila/templates/lanterloo/static/projector.js" '
+            f'<script src="{self.base()}/voila/templates/lanterloo/static/projector.js" '
             'data-where=".loo-projector-place" data-width="640" data-remember="no"></script>'
-            + "".join(parts)
-            + slips_html(game, [(n, *o) for n, o in enumerate(opened, start=1)], host, base_url(self), join)
-            + f'<p><a href="{back}">Back</a></p>'
-        )))  # fmt: skip
+        )
+        slips = slips_html(game, [(n, *o) for n, o in enumerate(opened, start=1)], host, base_url(self), join)
+        back_link = f'<p><a href="{back}">Back</a></p>'
+        self.finish(page(title, OPENED_STYLE + kept + tools + "".join(parts) + slips + back_link))
 
 
 class ConsoleResults(ConsoleHandler):
@@ -573,12 +582,12 @@ class ConsoleSignOut(ConsoleHandler):
 
     def post(self) -> None:
         self.sessions.end(self.get_cookie(COOKIE))
-        self.clear_cookie(COOKIE, path=self.console_path(), httponly=True, samesite="Strict",
-                          secure=self.request.protocol == "https")  # fmt: skip
-        self.finish(page("You have left the console", (
+        self.clear_cookie(COOKIE, **self.cookie_options())
+        left = (
             "<p>This browser no longer opens the teacher's console. To come back, open the console's address as "
-            "the server printed it, or paste its token here.</p>" + self.sign_in_form()
-        )))  # fmt: skip
+            "the server printed it, or paste its token here.</p>"
+        )
+        self.finish(page("You have left the console", left + self.sign_in_form()))
 
 
 class ConsoleNothing(ConsoleHandler):

@@ -116,13 +116,14 @@ AWAY_TITLE = "The games cannot be saved or loaded just now"
 def database_away_page(book: str = "/") -> str:
     """What a reader is told when a request needs the database and it does not answer: what
     happened, what is safe, what to do; ``book`` is the book's front page."""
-    return page(AWAY_TITLE, (
+    said = (
         "<p>The server could not reach the database where the games are kept, so this page cannot be "
         "made for the moment. Nothing already saved is lost.</p>"
         "<p>Wait a few seconds, then reload this page. A table already open plays on, and says whether "
         "its moves are being saved.</p>"
         f'<p>Or <a href="{book}" target="_top">go back to the book</a>: its pages need no database.</p>'
-    ))  # fmt: skip
+    )
+    return page(AWAY_TITLE, said)
 
 
 def send_database_away(handler: tornado.web.RequestHandler, away: DatabaseAway) -> None:

@@ -45,8 +45,9 @@ class QuietLog:
             return  # a refusal: the access line says so (log_request), within the client's budget
         what = "".join(traceback.format_exception_only(typ, value)).strip() if typ is not None else "an error"
         self.failure = what[:300]  # the access line says it (log_request), within the client's budget
-        traceback_log.error("traceback", "the traceback of a failed request (one a minute is written)",
-                            exc_info=(typ, value, tb))  # fmt: skip
+        traceback_log.error(
+            "traceback", "the traceback of a failed request (one a minute is written)", exc_info=(typ, value, tb)
+        )
 
 
 class QuietErrors(QuietLog):

@@ -102,16 +102,21 @@ def quiet_accept_handler(sock: socket.socket, callback: Callable[[socket.socket,
             except OSError as error:
                 if error.errno not in RESOURCE_ERRORS:
                     raise
-                accept_log.warning("accept", "cannot accept connections (%s): pausing %.1f s",
-                                  os.strerror(error.errno or 0), ACCEPT_PAUSE_SECONDS)  # fmt: skip
+                accept_log.warning(
+                    "accept",
+                    "cannot accept connections (%s): pausing %.1f s",
+                    os.strerror(error.errno or 0),
+                    ACCEPT_PAUSE_SECONDS,
+                )
                 paused[0] = True
                 io_loop.remove_handler(sock)
                 io_loop.call_later(ACCEPT_PAUSE_SECONDS, resume)
                 return
             client = str(address[0]) if isinstance(address, tuple) and address else "?"
             if not connections.take(connection, client):
-                quiet_log.warning(client, "closed a connection from %s, which has %d open already", client,
-                                  MAX_CONNECTIONS_PER_CLIENT)  # fmt: skip
+                quiet_log.warning(
+                    client, "closed a connection from %s, which has %d open already", client, MAX_CONNECTIONS_PER_CLIENT
+                )
                 with contextlib.suppress(OSError):
                     connection.close()
                 continue

@@ -59,9 +59,14 @@ class ClientLog:
         return allowed
 
     def write(
-        self, level: int, client: str | None, message: str, *args: Any,
-        logger: logging.Logger | None = None, exc_info: Any = None,
-    ) -> None:  # fmt: skip
+        self,
+        level: int,
+        client: str | None,
+        message: str,
+        *args: Any,
+        logger: logging.Logger | None = None,
+        exc_info: Any = None,
+    ) -> None:
         """Write ``message % args`` at ``level``, within ``client``'s budget."""
         allowed, last = self._count(client or "?")
         if allowed:
@@ -75,8 +80,9 @@ class ClientLog:
         began, written, left_out = self._minutes.get(client, (now, 0, 0))
         if now - began >= 60:
             if left_out:
-                self.logger.warning("%d more lines about client %s left out of the log in the last minute",
-                                    left_out, client)  # fmt: skip
+                self.logger.warning(
+                    "%d more lines about client %s left out of the log in the last minute", left_out, client
+                )
             began, written, left_out = now, 0, 0
         allowed = written < self.per_minute
         if allowed:

@@ -326,8 +326,13 @@ def tables_full_page(*, cap: int, again: str, saved_game: bool, per_client: int 
         taken = "This server runs one live table at a time, and it is in use just now."
     else:
         taken = f"All {cap} live tables on this server are in use just now, and it runs no more than that at once."
-    return _try_again_page("The tables are full", f"{taken} A table comes free as soon as its player leaves its page.",
-                           again=again, saved_game=saved_game, book=book)  # fmt: skip
+    return _try_again_page(
+        "The tables are full",
+        f"{taken} A table comes free as soon as its player leaves its page.",
+        again=again,
+        saved_game=saved_game,
+        book=book,
+    )
 
 
 def _try_again_page(title: str, said: str, *, again: str, saved_game: bool, book: str) -> str:
@@ -446,8 +451,9 @@ class OneRefillAtATime:
                 try:  # shielded: counting it warm must not cancel the notebook's run
                     await asyncio.wait_for(asyncio.shield(task), self._turn_seconds)
                 except Exception:  # a slow or failed run is Voila's to report, not the queue's
-                    self.log.warning("A pool kernel for %s took over %.0f s to warm, or failed", notebook_path,
-                                self._turn_seconds)  # fmt: skip
+                    self.log.warning(
+                        "A pool kernel for %s took over %.0f s to warm, or failed", notebook_path, self._turn_seconds
+                    )
             return content
         finally:
             self.warming -= 1

@@ -155,13 +155,14 @@ class SharedTableHandler(tornado.web.RequestHandler):
             f'<option value="{n}"{" selected" if str(n) == chosen else ""}>{n}</option>'
             for n in range(1, USUAL_SEATS[game] + 1)
         )
-        self.finish(page(title, (
+        form = (
             "<p>A table for several players, each on their own computer: every player gets a link to their own "
             "seat, and computer players take the others.</p>"
             f'<form method="post"><label>Players (not computers) <select name="people">{options}</select></label>'
             f'<label>Deal code (optional) <input name="deal" size="24" value="{html.escape(deal[:200])}"></label>'
             "<button>Open the table</button></form>"
-        )))  # fmt: skip
+        )
+        self.finish(page(title, form))
 
     async def post(self, game: str) -> None:
         title = self._title(game)
@@ -169,8 +170,8 @@ class SharedTableHandler(tornado.web.RequestHandler):
         if not same_origin(self.request):
             self.failure = "refused to open a shared table: not from the server's own page"  # on the access line
             self.set_status(403)
-            self.finish(page(title, f'<p>Open a shared table from <a href="{html.escape(self.request.path)}">its '
-                                    "page</a> on this server.</p>"))  # fmt: skip
+            here = html.escape(self.request.path)
+            self.finish(page(title, f'<p>Open a shared table from <a href="{here}">its page</a> on this server.</p>'))
             return
         people_arg = self.get_body_argument("people", "")
         deal = (self.get_body_argument("deal", "") or "").strip() or None
@@ -197,14 +198,13 @@ class SharedTableHandler(tornado.web.RequestHandler):
             if self.seats is not None and held is not None:
                 self.seats.rehold(held, opened)  # held for the table opened; given back if none was
         host = handed_out_origin(self.request.protocol, self.request.host, self.request.host_name)
-        self.finish(page(title, (
+        said = (
             "<p>Give each player the link of their seat; open your own here. A seat belongs to the first "
             "browser that opens its link, and comes back to it after a reload.</p>"
-            + (DEAL_KEPT if deal else "")
-            + links_html(
-                game, table_id, tokens, players, host, base=str(self.settings.get("base_url") or "/"), codes=codes
-            )
-        )))  # fmt: skip
+        )
+        base = str(self.settings.get("base_url") or "/")
+        links = links_html(game, table_id, tokens, players, host, base=base, codes=codes)
+        self.finish(page(title, said + (DEAL_KEPT if deal else "") + links))
 
 
 def shared_tables_html(games: list[str], base: str = "/") -> str:
@@ -242,22 +242,23 @@ def taken_page() -> str:
     """The page for a seat another browser holds: what happens and when, and it asks again by itself
     every :data:`RETRY_SECONDS` (a reload), so the seat opens here as soon as it is free (issue 29)."""
     away = round(AWAY_SECONDS)
-    return page("This seat is taken", (
+    said = (
         "<p>Another browser has this seat and its page is open. If that was you (a browser that crashed, "
         f"another computer), close that page if you can: the seat comes free about {away} seconds after that "
         "page has gone, and this page then opens it by itself. Otherwise ask for the link of your own seat, "
         "or ask the teacher to free this one from the console.</p>"
         f'<p><span id="loo-retry">Asking again in {RETRY_SECONDS} s.</span> '
         '<button id="loo-retry-stop" type="button">Stop asking</button></p>'
-        + _RETRY_SCRIPT % RETRY_SECONDS
-    ))  # fmt: skip
+    )
+    return page("This seat is taken", said + _RETRY_SCRIPT % RETRY_SECONDS)
 
 
 def unsure_page() -> str:
-    return page("This seat cannot be opened just now", (
+    said = (
         "<p>The server could not check whose this seat is, so it opens it for nobody for the moment. "
         "Wait a few seconds, then reload this page.</p>"
-    ))  # fmt: skip
+    )
+    return page("This seat cannot be opened just now", said)
 
 
 async def claim_seat(handler: tornado.web.RequestHandler, db: Path | str | None, table_id: str | None) -> bool:
@@ -316,20 +317,21 @@ def join_page(games: list[str], base: str, *, typed: str = "", wrong: str = "") 
         for g in games
     )
     said = f'<p class="join-wrong" role="alert">{html.escape(wrong)}</p>' if wrong else ""
-    return page("Join a table", (
-        JOIN_STYLE
-        + f'<div class="join"><p class="join-game">Today: {names}</p>'
-        "<h2>Join your table</h2>"
+    head = (
+        f'<div class="join"><p class="join-game">Today: {names}</p><h2>Join your table</h2>'
         "<p>Type the code of your seat (six letters and digits, from your teacher's screen or your slip), or "
         "scan its QR code with your phone's camera.</p>"
-        + said
-        + f'<form method="get" action="{base}join"><label>Seat code <input name="code" required '
-        f'autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="9" '
+    )
+    form = (
+        f'<form method="get" action="{base}join"><label>Seat code <input name="code" required '
+        'autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="9" '
         f'value="{html.escape(typed)}" placeholder="ACD-EFG"></label><button>Join</button></form>'
-        f'<p class="join-other">{solo}</p>'
-        f'<p class="join-other"><a class="join-book" href="{base}">The book: the history and the rules of the games</a>'
-        "</p></div>"
-    ))  # fmt: skip
+    )
+    others = (
+        f'<p class="join-other">{solo}</p><p class="join-other"><a class="join-book" href="{base}">The book: '
+        "the history and the rules of the games</a></p></div>"
+    )
+    return page("Join a table", JOIN_STYLE + head + said + form + others)
 
 
 class JoinHandler(tornado.web.RequestHandler):
@@ -349,9 +351,8 @@ class JoinHandler(tornado.web.RequestHandler):
         code = typed_code(typed)
         if code is None:
             self.set_status(400)
-            self.finish(join_page(self.games, base, typed=typed, wrong=(
-                f"“{typed}” is not a seat code: a code is six letters and digits, like ACD-EFG."
-            )))  # fmt: skip
+            wrong = f"“{typed}” is not a seat code: a code is six letters and digits, like ACD-EFG."
+            self.finish(join_page(self.games, base, typed=typed, wrong=wrong))
             return
         try:
             seat = await in_database(self.db, lambda store: SeatBook(store).by_join_code(code))
@@ -360,9 +361,8 @@ class JoinHandler(tornado.web.RequestHandler):
             return
         if seat is None:
             self.set_status(404)
-            self.finish(join_page(self.games, base, typed=shown_code(code), wrong=(
-                f"No table has the code {shown_code(code)} just now. Check it with your teacher."
-            )))  # fmt: skip
+            wrong = f"No table has the code {shown_code(code)} just now. Check it with your teacher."
+            self.finish(join_page(self.games, base, typed=shown_code(code), wrong=wrong))
             return
         table_id, game, token = seat
         self.redirect(seat_link(game, table_id, token, base=base), status=303)

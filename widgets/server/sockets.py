@@ -299,8 +299,12 @@ class Floods:
             self._told = {c: at for c, at in self._told.items() if now - at < 60}
         self._told[client] = now
         count = self.dropped.pop(client)
-        log.warning("dropped %d messages from %s sent faster than %g a second to one table (one line a minute)",
-                    count, client, MESSAGES_PER_SECOND)  # fmt: skip
+        log.warning(
+            "dropped %d messages from %s sent faster than %g a second to one table (one line a minute)",
+            count,
+            client,
+            MESSAGES_PER_SECOND,
+        )
 
 
 floods = Floods()
@@ -477,8 +481,9 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):  # type: ignore[
             quiet_log.warning(client, "refused a message on channel %.40r from %s", channel, client)
             return None
         if allowed and msg_type not in allowed:
-            quiet_log.warning(client, 'Received message of type "%.80s", which is not allowed. Ignoring. (from %s)',
-                              msg_type, client)  # fmt: skip
+            quiet_log.warning(
+                client, 'Received message of type "%.80s", which is not allowed. Ignoring. (from %s)', msg_type, client
+            )
             return None
         recent: dict[str, None] = self.__dict__.setdefault("_recent_ids", {})  # the last ids, in order
         if msg_id in recent:
@@ -494,8 +499,14 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):  # type: ignore[
             target = (content or {}).get("target_name")
             too_many = self._comm_opens > MAX_COMM_OPENS or len(message) > MAX_COMM_OPEN_BYTES
             if target not in PAGE_COMM_TARGETS or too_many:
-                quiet_log.warning(client, "refused a comm_open (target %.80r, %d bytes, number %d) from %s",
-                                  target, len(message), self._comm_opens, client)  # fmt: skip
+                quiet_log.warning(
+                    client,
+                    "refused a comm_open (target %.80r, %d bytes, number %d) from %s",
+                    target,
+                    len(message),
+                    self._comm_opens,
+                    client,
+                )
                 return None
         play_clock.note(message)
         return super().on_message(message)
@@ -516,8 +527,12 @@ class TableKernelWebsocketHandler(VoilaKernelWebsocketHandler):  # type: ignore[
             sent = super().write_message(message, binary)
         except tornado.iostream.StreamBufferFullError:
             client = self.request.remote_ip
-            quiet_log.warning(client, "dropped a kernel websocket from %s that read nothing while %d MB waited for it",
-                              client, MAX_PENDING_BYTES >> 20)  # fmt: skip
+            quiet_log.warning(
+                client,
+                "dropped a kernel websocket from %s that read nothing while %d MB waited for it",
+                client,
+                MAX_PENDING_BYTES >> 20,
+            )
             connection._abort()  # at once: a closing handshake would queue behind what waits
             return None
         except tornado.websocket.WebSocketClosedError:

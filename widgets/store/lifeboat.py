@@ -81,16 +81,30 @@ def launch(table_id: str, expected: int, events: list[dict[str, Any]]) -> bool:
         boat.stdin.write(payload)
         boat.stdin.close()
     except (OSError, ValueError) as error:
-        log.error("table %s: %d unsaved events are lost: no process could be started to keep them (%s)",
-                  table_id, len(events), error)  # fmt: skip
+        log.error(
+            "table %s: %d unsaved events are lost: no process could be started to keep them (%s)",
+            table_id,
+            len(events),
+            error,
+        )
         return False
-    log.warning("table %s: %d unsaved events handed to process %d, to be saved once the disk allows",
-                table_id, len(events), boat.pid)  # fmt: skip
+    log.warning(
+        "table %s: %d unsaved events handed to process %d, to be saved once the disk allows",
+        table_id,
+        len(events),
+        boat.pid,
+    )
     return True
 
 
-def save_when_possible(table_id: str, expected: int, events: list[dict[str, Any]], *, keep: float = KEEP_SECONDS,
-        every: float = RETRY_SECONDS) -> str:  # fmt: skip
+def save_when_possible(
+    table_id: str,
+    expected: int,
+    events: list[dict[str, Any]],
+    *,
+    keep: float = KEEP_SECONDS,
+    every: float = RETRY_SECONDS,
+) -> str:
     """Save ``events``, trying every ``every`` seconds for ``keep`` seconds; what became of them. A
     database file that is not there (taken away, its disk unmounted) is never made anew."""
     from widgets.store.postgres import is_database_url

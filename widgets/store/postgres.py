@@ -307,8 +307,12 @@ class _Away:
             if url in self._since:
                 return
             self._since[url] = time.monotonic()
-        log.warning("the tables' database %s did not answer: it is tried again every %g s, and until it "
-                    "answers nothing waits for it", shown(url), PROBE_SECONDS)  # fmt: skip
+        log.warning(
+            "the tables' database %s did not answer: it is tried again every %g s, and until it "
+            "answers nothing waits for it",
+            shown(url),
+            PROBE_SECONDS,
+        )
         threading.Thread(target=self._probe, args=(url,), name="lanterloo-db-probe", daemon=True).start()
 
     def check(self, url: str) -> None:
