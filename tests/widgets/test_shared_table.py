@@ -117,6 +117,32 @@ def test_a_refused_write_becomes_the_saved_game(store: TableStore) -> None:
     assert models[2].hand.dealer == models[1].hand.dealer and not models[2].hand.is_over
 
 
+def test_a_seat_is_rebuilt_from_the_journal_one_way_at_its_own_seat(
+    store: TableStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refused write and a new game dealt at another seat both rebuild the seat's game through the one
+    replay a table has (SavingTable.replayed), which keeps the kernel's seat and its computer players."""
+    _table, _tokens, models = seated(store)
+    while not models[0].hand.is_over:
+        mover = models[models[0].hand.to_act or 0]
+        mover.act(mover.legal()[0])
+        for model in models:
+            model.catch_up()
+    replays: list[int] = []
+    replayed = SharedTableModel.replayed
+
+    def counted(self: SharedTableModel, events: Any) -> SharedTableModel:
+        replays.append(self.seat)
+        return replayed(self, events)
+
+    monkeypatch.setattr(SharedTableModel, "replayed", counted)
+    assert models[1].new_hand() and not models[2].new_hand()  # refused: the seat becomes the game as saved
+    assert replays == [2] and models[2].seat == 2 and models[2].view().seat == 2
+    assert models[1].deal_pending(DEAL) and models[0].catch_up()  # a new game: rebuilt from its start
+    assert replays == [2, 0] and models[0].seat == 0 and models[0].computers == models[1].computers
+    assert models[0].view().seat == 0 and tuple(models[0].hand.actions) == tuple(models[1].hand.actions)
+
+
 def test_take_backs_and_the_teaching_switch_are_off(store: TableStore) -> None:
     _table, _tokens, models = seated(store)
     mover = models[models[0].hand.to_act or 0]
