@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -13,6 +14,8 @@ from loo.records import load
 from loo.review import Decision, HandReview, review
 from tests.engine.test_review import THROWN_UP
 from widgets.table import practice
+from widgets.table.journal import MemoryJournals
+from widgets.table.model import TableModel
 from widgets.table.practice import CLEARED, MOST_HANDS, MOST_ITEMS, Item, Shelf, kind_of, solved, weighed
 
 
@@ -146,3 +149,35 @@ def test_a_real_review_of_a_thrown_up_hand_goes_on_the_shelf() -> None:
     assert item.chosen == {"seat": 0, "declare": "throw"} and item.best == {"seat": 0, "declare": "stand"}
     assert item.verdict in ("mistake", "blunder") and item.lost > 0
     assert load(json.dumps(item.record)).actions == ()  # the position: the deal, before Ann's declaration
+
+
+# ----- kept by a table: its journal's events, saved where the game is -------------------------------
+
+
+def test_the_shelf_is_saved_with_the_table_survives_a_new_game_and_comes_back_from_the_journal() -> None:
+    journals = MemoryJournals()
+    table = TableModel("three-card-loo", seed=1, rng=random.Random(1))
+    table_id = journals.new_table("three-card-loo")
+    assert table.attach(journals, table_id)
+    first, second = (weighed(*hand(seed, ("declare", "throw", "mistake", seed))) for seed in (1, 2))
+    assert table.practise(first) and table.practise(second)
+    assert [i.lost for i in table.practice.items] == [2.0, 1.0]
+    assert TableModel.resume(journals, table_id).practice == table.practice  # a reload rebuilds it
+    assert table.new_game()  # the store forgets the last game's events; the start event carries the shelf
+    assert journals.load(table_id).events[0]["type"] == "start"
+    assert len(journals.load(table_id).events) <= 2
+    kept = table.practice
+    assert kept.items and TableModel.resume(journals, table_id).practice == kept
+    assert table.practise(solved(kept.items[0]))  # answered well: off the list, and saved so
+    assert [i.lost for i in TableModel.resume(journals, table_id).practice.items] == [1.0]
+    assert table.import_record(json.dumps(THROWN_UP))  # a loaded record begins a new game too
+    assert TableModel.resume(journals, table_id).practice == table.practice
+    assert table.practise(CLEARED)
+    resumed = TableModel.resume(journals, table_id)
+    assert resumed.practice == Shelf() and resumed.hand.actions == table.hand.actions
+
+
+def test_a_table_without_a_shelf_starts_as_it_did() -> None:
+    """A start event carries no shelf while there is none: a table's journal is as before."""
+    table = TableModel("three-card-loo", seed=1, rng=random.Random(1))
+    assert practice.PRACTICE not in table.journal[0] and not table.practice

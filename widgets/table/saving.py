@@ -40,6 +40,7 @@ from loo.core.rules import RecordError
 from loo.core.tiles import Tile
 from widgets.table.dealcode import DealCodeError, parse_deal_code
 from widgets.table.journal import START, Event, Journals, Saved, StaleTable, StoreError
+from widgets.table.practice import PRACTICE, Shelf
 from widgets.table.save_writer import Done, SaveWriter
 
 log = logging.getLogger("lanterloo.widgets.table.model")
@@ -105,6 +106,7 @@ GAME_STATE = (
     "_history",
     "_replaced",
     "_moves",  # none: the moves of the refused change are not laid out (widgets.views.pacing)
+    "practice",
 )
 
 
@@ -114,6 +116,9 @@ class SavingTable:
 
     game_state: ClassVar[tuple[str, ...]] = GAME_STATE
     """What a model takes from the model its journal rebuilds (:meth:`rebuild`)."""
+    practice: Shelf = Shelf()
+    """The reader's positions to practise and progress (:mod:`widgets.table.practice`), changed by
+    :meth:`practise`: kept in the journal as events of their own, and carried by each start event."""
 
     if TYPE_CHECKING:
         message: str
@@ -160,6 +165,8 @@ class SavingTable:
         if self._pushed:
             event["then"] = [a.to_record() for a in self._pushed]
         self._pushed = []
+        if event["type"] == START and self.practice:  # the stores keep the events from here: the shelf goes on
+            event[PRACTICE] = self.practice.to_json()
         self._history.append(event)
         if event["type"] == "act":  # the reader has played on in this game: the one it replaced is gone
             self._replaced = None
@@ -167,6 +174,12 @@ class SavingTable:
             return True
         self._unsaved.append(event)
         return self._save()
+
+    def practise(self, change: Event) -> bool:
+        """Change the reader's practice shelf (a change of :mod:`widgets.table.practice`) and save it as
+        an event of the journal; False if the store refused it (the table was played on elsewhere)."""
+        self.practice = self.practice.changed(change)
+        return self._journal({**change, "type": PRACTICE})
 
     def _replacing(self) -> None:
         """A new game is about to start: keep the game in play (its events), to bring back if asked."""
@@ -439,6 +452,10 @@ class SavingTable:
 
     def _apply(self, event: Event) -> bool:
         kind = event["type"]
+        if kind == START:
+            self.practice = Shelf.from_json(event.get(PRACTICE))
+        if kind == PRACTICE:
+            return self.practise(event)
         if kind == START and "record" in event:  # a game begun by loading a record
             self.seat, self.bot_name = int(event["seat"]), str(event.get("bots", self.bot_name))
             return self.import_record(str(event["record"]))
