@@ -95,3 +95,17 @@ def test_warming_up_shows_nothing_and_saves_nothing(
     monkeypatch.setenv("LANTERLOO_DB", str(tmp_path / "games.sqlite3"))
     assert made_by(lambda: warm_up(game, preset)) == []
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_shared_layout_refuses_a_change_and_keeps_its_value() -> None:
+    """A button hidden through the layout every lean widget shares once hid a whole table (its board
+    too): a shared layout now refuses the change loudly, and a widget's own layout takes it."""
+    from widgets.views.shared import SharedLayoutChanged, button, own_layout, shared_layout
+
+    first, second = button("One", "the first", "loo-one"), button("Two", "the second", "loo-two")
+    assert first.layout is second.layout is shared_layout()
+    with pytest.raises(SharedLayoutChanged, match="display"):
+        first.layout.display = "none"
+    assert shared_layout().display is None and second.layout.display is None
+    own_layout(first).display = "none"
+    assert first.layout.display == "none" and second.layout.display is None

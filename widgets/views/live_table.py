@@ -34,7 +34,7 @@ from widgets.views.replacing import Replacing
 from widgets.views.review_view import HandWeighing, review_notes
 from widgets.views.rules_picker import RulesPicker
 from widgets.views.safety import guarded
-from widgets.views.shared import AUTO_WIDTH, ROW, button, lean, shared_layout
+from widgets.views.shared import AUTO_WIDTH, ROW, button, lean, own_layout, shared_layout
 from widgets.views.step_viewer import StepViewer
 from widgets.views.table_view import TableView
 
@@ -112,8 +112,7 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
         self._weigh_button: ipw.Button | None = None
         self._weighed = lean(ipw.HTML, _dom_classes=["loo-review-weighed"])
         self._weighing = HandWeighing(self._weighed, self._weighed_all)
-        self._to_costliest = button("Step to the costliest decision", "Open the hand's steps at it", "loo-to-costliest")
-        self._to_costliest.layout.display = "none"
+        self._to_costliest: ipw.Button | None = None  # built with the tab's other controls
         self._costliest_at = 0
         self._notes: dict[int, str] = {}
         self._review = lean(ipw.VBox)
@@ -162,9 +161,12 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
             )
             self._review_button.on_click(guarded(report)(lambda _b: self._show_review()))
             self._weigh_button.on_click(guarded(report)(lambda _b: self._weigh()))
-            self._to_costliest.on_click(guarded(report)(lambda _b: self._show_review(self._costliest_at, self._notes)))
+            to_costliest = button("Step to the costliest decision", "Open the hand's steps at it", "loo-to-costliest")
+            own_layout(to_costliest).display = "none"  # its own: the shared layout is every widget's
+            to_costliest.on_click(guarded(report)(lambda _b: self._show_review(self._costliest_at, self._notes)))
+            self._to_costliest = to_costliest
             buttons = (self._review_button, self._weigh_button)
-            self._review_tab.children = (self._review_note, *buttons, self._weighed, self._to_costliest, self._review)
+            self._review_tab.children = (self._review_note, *buttons, self._weighed, to_costliest, self._review)
             self._update()
         return self._review_button, self._weigh_button
 
@@ -177,7 +179,7 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
             self._weighing.stop()  # the next hand is in play: the last one's review goes
             self._review.children = ()
             self._weighed.value = ""
-            self._to_costliest.layout.display = "none"
+            self._show_costliest(False)
             self._notes = {}
         self._review_note.value = "<p>The hand is over: step through it.</p>" if over else f"<p>{REVIEW_WAIT}</p>"
 
@@ -195,7 +197,7 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
         record = self.model.record()
         if record is None:  # pragma: no cover - the button is disabled while the hand is in play
             return
-        self._to_costliest.layout.display = "none"
+        self._show_costliest(False)
         self._show_review()
         self._weighing.start(record_type(record["game"]).from_json(record), self.model.seat)
         self._update()
@@ -205,8 +207,12 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
         costliest = done.costliest
         self._costliest_at = costliest.index if costliest is not None else 0
         self._show_review(self._costliest_at)
-        self._to_costliest.layout.display = "" if costliest is not None else "none"
+        self._show_costliest(costliest is not None)
         self._update()
+
+    def _show_costliest(self, shown: bool) -> None:
+        if self._to_costliest is not None:
+            self._to_costliest.layout.display = "" if shown else "none"
 
 
 class DealCodes(ipw.VBox):  # type: ignore[misc]

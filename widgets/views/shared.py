@@ -56,8 +56,31 @@ def shared_layout(name: str = DEFAULT) -> ipw.Layout:
     layout = _made.get(name)
     if not _alive(layout):
         layout = _made[name] = ipw.Layout(**_LAYOUTS[name])
+        layout.observe(_kept_as_made, names=list(_LAYOUT_PROPERTIES))
     assert isinstance(layout, ipw.Layout)
     return layout
+
+
+class SharedLayoutChanged(RuntimeError):
+    """A shared layout was changed: every widget sharing it would change with it (hidden, say)."""
+
+
+_restoring: set[int] = set()  # the shared layouts being set back (their own change is not refused)
+
+
+def _kept_as_made(change: Any) -> None:
+    """A shared layout refuses a change, loudly, and keeps its value: the change would reach every
+    widget that shares it (a button hidden through it once hid the whole table). Change
+    ``own_layout(widget)`` instead."""
+    layout, name = change["owner"], change["name"]
+    if id(layout) in _restoring:
+        return
+    _restoring.add(id(layout))
+    try:
+        setattr(layout, name, change["old"])
+    finally:
+        _restoring.discard(id(layout))
+    raise SharedLayoutChanged(f"a shared layout's {name} was set to {change['new']!r}: use own_layout(widget)")
 
 
 def shared_style(style_class: type[ipw.Widget]) -> ipw.Widget:
