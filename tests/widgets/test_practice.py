@@ -84,8 +84,8 @@ def test_the_shelf_keeps_the_costliest_twenty_and_the_last_hands_of_each_game() 
     assert [i.lost for i in shelf.items] == sorted((i.lost for i in shelf.items), reverse=True)
     kept = shelf.hands["three-card-loo"]
     assert len(kept) == MOST_HANDS
-    assert kept[-1].kinds["declare"] == (1, pytest.approx(0.5 + (MOST_HANDS + 9) / 100))  # the latest is last
-    assert kept[0].kinds["declare"] == (1, pytest.approx(0.5 + 10 / 100))  # and the oldest went
+    assert kept[-1].kinds["declare"][1] == pytest.approx(0.5 + (MOST_HANDS + 9) / 100)  # the latest is last
+    assert kept[0].kinds["declare"][1] == pytest.approx(0.5 + 10 / 100)  # and the oldest went
 
 
 def test_a_hand_weighed_twice_counts_once_and_the_same_position_is_kept_once() -> None:

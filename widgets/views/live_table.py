@@ -30,6 +30,7 @@ from widgets.draw.law_refs import with_law_refs
 from widgets.table.dealcode import DealCodeError, parse_deal_code
 from widgets.table.model import TableModel
 from widgets.views.ledger_view import LedgerView
+from widgets.views.practice_view import PracticeView
 from widgets.views.replacing import Replacing
 from widgets.views.review_view import HandWeighing, review_notes
 from widgets.views.rules_picker import RulesPicker
@@ -116,6 +117,7 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
         self._costliest_at = 0
         self._notes: dict[int, str] = {}
         self._review = lean(ipw.VBox)
+        self.practice: PracticeView | None = None  # a reader's own table's, built with the tab's controls
         self.tabs = lean(
             ipw.Tab,
             [
@@ -166,7 +168,11 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
             to_costliest.on_click(guarded(report)(lambda _b: self._show_review(self._costliest_at, self._notes)))
             self._to_costliest = to_costliest
             buttons = (self._review_button, self._weigh_button)
-            self._review_tab.children = (self._review_note, *buttons, self._weighed, to_costliest, self._review)
+            if self.codes is not None:  # not at a shared table, whose seats share one journal
+                self.practice = PracticeView(self.model, report)
+            practice = (self.practice,) if self.practice is not None else ()
+            parts = (self._review_note, *buttons, self._weighed, to_costliest, self._review, *practice)
+            self._review_tab.children = parts
             self._update()
         return self._review_button, self._weigh_button
 
@@ -204,6 +210,8 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
 
     def _weighed_all(self, done: HandReview, read: Any) -> None:
         self._notes = review_notes(done, read)
+        if self.practice is not None:  # its costly decisions to practise, its figures to the progress
+            self.practice.weighed(read, done)
         costliest = done.costliest
         self._costliest_at = costliest.index if costliest is not None else 0
         self._show_review(self._costliest_at)
