@@ -122,6 +122,7 @@ class TrickHand(Generic[PhaseT, SettlementT, TrickT]):
     names: tuple[str, ...]
     dealer: int
     pool: int
+    dealt: tuple[Any, ...]
 
     @property
     def phase(self) -> PhaseT:

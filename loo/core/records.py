@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from loo.core.actions import VERBS, Action, IllegalActionError, Verb
 from loo.core.cards import Card
@@ -297,40 +297,120 @@ def read_hands(
 
 
 class RecordBase(Generic[H]):
-    """What every game's record class (a frozen dataclass) takes from here: :meth:`loads` and
-    :meth:`dumps`, :meth:`to_json` in the format's order, :meth:`with_cards` and :meth:`replay`. A game's
-    class gives its :meth:`from_json`, its :meth:`start` (the hand as dealt), its deal written out
-    (:meth:`_written_deal`), its default rules (:meth:`_default_rules`) and any field of its own
-    (:meth:`_own_fields`)."""
+    """What every game's record class (a frozen dataclass) takes from here: reading (:meth:`from_json`,
+    :meth:`loads`), writing (:meth:`to_json` in the format's order, :meth:`dumps`, :meth:`with_cards`),
+    the hand as dealt (:meth:`start`) and after every action (:meth:`replay`), and the record of a hand
+    (:meth:`of_hand`). A game's class says what is its own: its rules, table, deal and actions as read
+    (:meth:`_read_rules`, :meth:`_read_table`, :meth:`_read_deal`, :meth:`_read_actions`), its hand class
+    (``_hand``) and the pieces of the deal that record and hand name alike (``_DEALT``), its deal written
+    out (:meth:`_written_deal`), its default rules (:meth:`_default_rules`) and any field of its own
+    (:meth:`_own_fields`, :meth:`_own_of_hand`)."""
 
     seats: tuple[str, ...]
     dealer: int
     pool: int
+    hands: tuple[Any, ...]
     seed: int | None
     actions: tuple[Any, ...]
     rules: Any
     rules_given: bool
+    _hand: ClassVar[Callable[..., Any]]
+    """The game's hand class, which :meth:`start` deals."""
+    _DEALT: ClassVar[tuple[str, ...]] = ()
+    """The deal's pieces besides the hands, named alike in the record and in its hand (``turnup``, ``stock``)."""
 
     @property
     def game_name(self) -> str:
         """The game's name as its records write it (``three-card-loo``, ``nap``, ``domino-loo``)."""
         raise NotImplementedError
 
+    # ----- reading -------------------------------------------------------------------------------
+
     @classmethod
     def from_json(cls, obj: Any) -> Self:
-        raise NotImplementedError
+        """Read a record; one that cannot be read raises :class:`RecordError` naming the field.
+
+        Every game's records are read in the same steps, in this order (which decides the error a record
+        with several faults gets): the header, the rules (which check the game), the table, the deal
+        (from its seed or written out, with the fields of the game's own) and the actions."""
+        obj = read_header(obj)
+        rules = cls._read_rules(obj)
+        seats, dealer, pool = cls._read_table(obj, rules)
+        dealt, seed = cls._read_deal(obj, rules, len(seats), dealer)
+        actions = cls._read_actions(obj, rules, len(seats))
+        make: Callable[..., Self] = cls
+        return make(
+            rules=rules,
+            seats=seats,
+            dealer=dealer,
+            pool=pool,
+            seed=seed,
+            actions=actions,
+            rules_given="rules" in obj,
+            **dealt,
+        )
 
     @classmethod
     def loads(cls, text: str) -> Self:
         return cls.from_json(parse_json(text))
 
+    @classmethod
+    def _read_rules(cls, obj: dict[str, Any]) -> Any:
+        """The record's rules, once its ``game`` is checked to be this class's."""
+        raise NotImplementedError
+
+    @classmethod
+    def _read_table(cls, obj: dict[str, Any], rules: Any) -> tuple[tuple[str, ...], int, int]:
+        """The seats, the dealer and the pool (:func:`read_table`), within the game's bounds."""
+        return read_table(obj)
+
+    @classmethod
+    def _read_deal(cls, obj: dict[str, Any], rules: Any, n: int, dealer: int) -> tuple[dict[str, Any], int | None]:
+        """The record's fields of the game's own, its deal among them, and the deal's seed (None if written out)."""
+        raise NotImplementedError
+
+    @classmethod
+    def _read_actions(cls, obj: dict[str, Any], rules: Any, n: int) -> tuple[Action, ...]:
+        """The actions (:func:`read_actions`), each one of the game's."""
+        raise NotImplementedError
+
+    # ----- replaying -----------------------------------------------------------------------------
+
+    def _dealing(self) -> dict[str, Any]:
+        """What the game's hand class is dealt from (but its rules): this record's deal and table."""
+        own = {name: getattr(self, name) for name in self._DEALT}
+        return {"hands": self.hands, "dealer": self.dealer, "pool": self.pool, "names": self.seats, **own}
+
     def start(self) -> H:
         """The hand as dealt, before any action."""
-        raise NotImplementedError
+        hand: H = self._hand(self.rules, **self._dealing())
+        return hand
 
     def replay(self) -> H:
         """The hand after every action; raises :class:`IllegalActionError` (with ``index``) at the first illegal one."""
         return replay_actions(self.start(), self.actions)
+
+    @classmethod
+    def of_hand(cls, hand: H, *, seed: int | None = None) -> Self:
+        """The record of a hand played in the engine (its deal written out unless ``seed`` is given)."""
+        own = {name: getattr(hand, name) for name in cls._DEALT}
+        make: Callable[..., Self] = cls
+        return make(
+            rules=hand.rules,
+            seats=hand.names,
+            dealer=hand.dealer,
+            pool=hand.pool,
+            hands=hand.dealt,
+            seed=seed,
+            **(own | cls._own_of_hand(hand)),
+        )
+
+    @classmethod
+    def _own_of_hand(cls, hand: H) -> dict[str, Any]:
+        """The record's fields of ``hand`` that are the game's own, its actions among them."""
+        return {"actions": tuple(hand.actions)}
+
+    # ----- writing -------------------------------------------------------------------------------
 
     def _default_rules(self) -> Any:
         raise NotImplementedError

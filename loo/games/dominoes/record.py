@@ -45,6 +45,8 @@ class DominoRecord(RecordBase[DominoHand]):
     seed: int | None = None
     actions: tuple[DominoAction, ...] = ()
     rules_given: bool = field(default=True, compare=False)
+    _hand = DominoHand
+    _DEALT = ("turnup", "stock")
 
     # ----- reading -------------------------------------------------------------------------
 
@@ -53,13 +55,14 @@ class DominoRecord(RecordBase[DominoHand]):
         return self.game.value
 
     @classmethod
-    def from_json(cls, obj: Any) -> DominoRecord:
-        """Read a record; a record that cannot be read raises :class:`RecordError` naming the field."""
-        obj = records.read_header(obj)
+    def _read_rules(cls, obj: dict[str, Any]) -> DominoRules:
         game_name = obj.get("game")
         if not isinstance(game_name, str) or game_name not in {v.value for v in Variant}:
             raise RecordError("game", f"must be domino-loo or domino-rounce here, not {game_name!r}")
-        rules = DominoRules.from_record(game_name, obj.get("rules"))
+        return DominoRules.from_record(game_name, obj.get("rules"))
+
+    @classmethod
+    def _read_table(cls, obj: dict[str, Any], rules: DominoRules) -> tuple[tuple[str, ...], int, int]:
         chips = rules.domino_scoring is DominoScoring.CHIPS  # a points game plays for no pool
         seats, dealer, pool = records.read_table(
             obj,
@@ -71,6 +74,12 @@ class DominoRecord(RecordBase[DominoHand]):
             raise RecordError("seats", f"the domino games are for two, three or four players (DL-EQP-02), not {n}")
         if chips:
             check_chip_pool(rules, pool, n)
+        return seats, dealer, pool
+
+    @classmethod
+    def _read_deal(
+        cls, obj: dict[str, Any], rules: DominoRules, n: int, dealer: int
+    ) -> tuple[dict[str, Any], int | None]:
         if obj.get("deal_kind", "normal") != "normal":
             raise RecordError("deal_kind", f"every domino deal is normal, not {obj.get('deal_kind')!r}")
         deal, seed = records.read_deal(obj, "tiles")
@@ -80,21 +89,12 @@ class DominoRecord(RecordBase[DominoHand]):
             hands, stock = tuple(tuple(h) for h in dealt), tuple(rest)
         else:
             hands, turnup, stock = _read_tiles(deal, n)
+        return {"game": rules.game, "hands": hands, "turnup": turnup, "stock": stock}, seed
+
+    @classmethod
+    def _read_actions(cls, obj: dict[str, Any], rules: DominoRules, n: int) -> tuple[DominoAction, ...]:
         verbs = (*DOMINO_VERBS, Verb.EXCHANGE) if rules.dummies else DOMINO_VERBS  # DR-03: a dummy's discards
-        actions = records.read_actions(obj, n, piece=Tile.parse, game=entry(rules.game.value).in_text, verbs=verbs)
-        return cls(
-            game=rules.game,
-            rules=rules,
-            seats=seats,
-            dealer=dealer,
-            pool=pool,
-            hands=hands,
-            turnup=turnup,
-            stock=stock,
-            seed=seed,
-            actions=tuple(actions),
-            rules_given="rules" in obj,
-        )
+        return records.read_actions(obj, n, piece=Tile.parse, game=entry(rules.game.value).in_text, verbs=verbs)
 
     # ----- writing -------------------------------------------------------------------------
 
@@ -114,33 +114,9 @@ class DominoRecord(RecordBase[DominoHand]):
 
     # ----- replaying -------------------------------------------------------------------------
 
-    def start(self) -> DominoHand:
-        """The hand as dealt, before any action."""
-        return DominoHand(
-            self.rules,
-            hands=self.hands,
-            turnup=self.turnup,
-            dealer=self.dealer,
-            pool=self.pool,
-            stock=self.stock,
-            names=self.seats,
-        )
-
     @classmethod
-    def of_hand(cls, hand: DominoHand, *, seed: int | None = None) -> DominoRecord:
-        """The record of a hand played in the engine (tiles written out unless ``seed`` is given)."""
-        return cls(
-            game=hand.variant,
-            rules=hand.rules,
-            seats=hand.names,
-            dealer=hand.dealer,
-            pool=hand.pool,
-            hands=hand.dealt,
-            turnup=hand.turnup,
-            stock=hand.stock,
-            seed=seed,
-            actions=tuple(hand.actions),
-        )
+    def _own_of_hand(cls, hand: DominoHand) -> dict[str, Any]:
+        return {"game": hand.variant, "actions": tuple(hand.actions)}
 
 
 RECORD_TYPE = DominoRecord

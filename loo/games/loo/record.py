@@ -54,6 +54,8 @@ class Record(RecordBase[LooHand]):
     deal_kind: DealKind = DealKind.NORMAL
     actions: tuple[Action, ...] = ()
     rules_given: bool = field(default=True, compare=False)
+    _hand = LooHand
+    _DEALT = ("turnup", "miss", "stock", "deal_kind")
 
     # ----- reading -----------------------------------------------------------------------
 
@@ -62,16 +64,18 @@ class Record(RecordBase[LooHand]):
         return self.game.value
 
     @classmethod
-    def from_json(cls, obj: Any) -> Record:
-        obj = records.read_header(obj)
+    def _read_rules(cls, obj: dict[str, Any]) -> Rules:
         game_name = obj.get("game")
         if game_name in OTHER_GAMES:
             raise RecordError("game", f"{game_name!r} records are read by their own module: use records.load()")
         if not isinstance(game_name, str):
             raise RecordError("game", f"must be the name of a game, not {game_name!r}")
-        rules = Rules.from_record(game_name, obj.get("rules"))
+        return Rules.from_record(game_name, obj.get("rules"))
+
+    @classmethod
+    def _read_table(cls, obj: dict[str, Any], rules: Rules) -> tuple[tuple[str, ...], int, int]:
         game = rules.game
-        seats, dealer, pool = records.read_table(
+        return records.read_table(
             obj,
             most=game.max_seats,
             why_most=f"at {game.value}, all the pack serves: AMB-02",
@@ -79,14 +83,16 @@ class Record(RecordBase[LooHand]):
             stake="chips of the deal price, which the dealer has just paid into it "
             + ("(L5-STK-01)" if game is Game.FIVE_CARD else "(L3-STK-07)"),
         )
-        n = len(seats)
+
+    @classmethod
+    def _read_deal(cls, obj: dict[str, Any], rules: Rules, n: int, dealer: int) -> tuple[dict[str, Any], int | None]:
         kind_name = obj.get("deal_kind", "normal")
         try:
             deal_kind = DealKind(kind_name)
         except ValueError:
             kinds = ", ".join(k.value for k in DealKind)
             raise RecordError("deal_kind", f"must be one of {kinds}, not {kind_name!r}") from None
-        if deal_kind is not DealKind.NORMAL and game is not Game.THREE_CARD:
+        if deal_kind is not DealKind.NORMAL and rules.game is not Game.THREE_CARD:
             raise RecordError("deal_kind", f"{deal_kind.value} deals belong to three-card Loo only")
         deal, seed = records.read_deal(obj)
         stock: tuple[Card, ...] | None
@@ -94,23 +100,20 @@ class Record(RecordBase[LooHand]):
             hands, miss, turnup, stock = _dealt_from_seed(rules, seed, n, dealer, deal_kind)
         else:
             hands, miss, turnup, stock = _read_cards(deal, rules, n, dealer, deal_kind)
-        actions = records.read_actions(
+        return {
+            "game": rules.game,
+            "hands": hands,
+            "miss": miss,
+            "turnup": turnup,
+            "stock": stock,
+            "deal_kind": deal_kind,
+        }, seed
+
+    @classmethod
+    def _read_actions(cls, obj: dict[str, Any], rules: Rules, n: int) -> tuple[Action, ...]:
+        game = rules.game
+        return records.read_actions(
             obj, n, game=entry(game.value).in_text, verbs=LOO_VERBS[game], pam=game is Game.FIVE_CARD
-        )
-        return cls(
-            game=game,
-            rules=rules,
-            seats=seats,
-            dealer=dealer,
-            pool=pool,
-            hands=hands,
-            turnup=turnup,
-            miss=miss,
-            stock=stock,
-            seed=seed,
-            deal_kind=deal_kind,
-            actions=actions,
-            rules_given="rules" in obj,
         )
 
     # ----- writing -----------------------------------------------------------------------
@@ -132,37 +135,9 @@ class Record(RecordBase[LooHand]):
 
     # ----- replaying -----------------------------------------------------------------------
 
-    def start(self) -> LooHand:
-        """The hand as dealt, before any action."""
-        return LooHand(
-            self.rules,
-            hands=self.hands,
-            turnup=self.turnup,
-            dealer=self.dealer,
-            pool=self.pool,
-            miss=self.miss,
-            stock=self.stock,
-            deal_kind=self.deal_kind,
-            names=self.seats,
-        )
-
     @classmethod
-    def of_hand(cls, hand: LooHand, *, seed: int | None = None) -> Record:
-        """The record of a hand played in the engine (cards written out unless ``seed`` is given)."""
-        return cls(
-            game=hand.game,
-            rules=hand.rules,
-            seats=hand.names,
-            dealer=hand.dealer,
-            pool=hand.pool,
-            hands=hand.dealt,
-            turnup=hand.turnup,
-            miss=hand.miss,
-            stock=hand.stock,
-            seed=seed,
-            deal_kind=hand.deal_kind,
-            actions=tuple(hand.actions),
-        )
+    def _own_of_hand(cls, hand: LooHand) -> dict[str, Any]:
+        return {"game": hand.game, "actions": tuple(hand.actions)}
 
 
 def _hand_size(rules: Rules, kind: DealKind) -> int:

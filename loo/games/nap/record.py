@@ -49,6 +49,8 @@ class NapRecord(RecordBase[NapHand]):
     seed: int | None = None
     actions: tuple[Action, ...] = ()
     rules_given: bool = field(default=True, compare=False)
+    _hand = NapHand
+    _DEALT = ("stock", "garnet", "peep_card")
 
     @property
     def game(self) -> str:
@@ -59,31 +61,37 @@ class NapRecord(RecordBase[NapHand]):
         return GAME
 
     @classmethod
-    def from_json(cls, obj: Any) -> NapRecord:
-        obj = records.read_header(obj)
+    def _read_rules(cls, obj: dict[str, Any]) -> NapRules:
         if obj.get("game") != GAME:
             raise RecordError("game", f"a Nap record has game 'nap', not {obj.get('game')!r}")
         rules = NapRules.from_record(GAME, obj.get("rules"))
         if obj.get("deal_kind", "normal") != "normal":
             raise RecordError("deal_kind", "Nap has only normal deals")
+        return rules
+
+    @classmethod
+    def _read_table(cls, obj: dict[str, Any], rules: NapRules) -> tuple[tuple[str, ...], int, int]:
         seats, dealer, pool = records.read_table(obj)
         n = len(seats)
         if n > rules.max_seats():
-            raise RecordError(
-                "seats", f"{n} players need {5 * n + rules.extra_cards()} cards, more than the pack holds (AMB-02)"
-            )
+            need = 5 * n + rules.extra_cards()
+            raise RecordError("seats", f"{n} players need {need} cards, more than the pack holds (AMB-02)")
+        return seats, dealer, pool
+
+    @classmethod
+    def _read_deal(cls, obj: dict[str, Any], rules: NapRules, n: int, dealer: int) -> tuple[dict[str, Any], int | None]:
         deal, seed = records.read_deal(obj)
-        garnet: tuple[Card, ...] = ()
-        peep_card: Card | None = None
-        stock: tuple[Card, ...] | None
-        if seed is not None:
+        if seed is None:
+            hands, garnet, peep_card, stock = _read_cards(deal, rules, n)
+        else:
             dealt, garnet_list, peep_card, stock_list = deal_nap(rules, random.Random(seed), seats=n, dealer=dealer)
             hands = tuple(tuple(h) for h in dealt)
             garnet, stock = tuple(garnet_list), tuple(stock_list)
-        else:
-            hands, garnet, peep_card, stock = _read_cards(deal, rules, n)
-        actions = records.read_actions(obj, n, game=entry(GAME).in_text, verbs=NAP_VERBS)
-        return cls(rules, seats, dealer, pool, hands, stock, garnet, peep_card, seed, actions, "rules" in obj)
+        return {"hands": hands, "stock": stock, "garnet": garnet, "peep_card": peep_card}, seed
+
+    @classmethod
+    def _read_actions(cls, obj: dict[str, Any], rules: NapRules, n: int) -> tuple[Action, ...]:
+        return records.read_actions(obj, n, game=entry(GAME).in_text, verbs=NAP_VERBS)
 
     def _default_rules(self) -> NapRules:
         return NapRules.preset(DEFAULT_PRESET)
@@ -99,41 +107,19 @@ class NapRecord(RecordBase[NapHand]):
         return deal
 
     def start(self, *, table: bool = False) -> NapHand:
-        """The hand as dealt, before any action."""
-        return NapHand(
-            self.rules,
-            hands=self.hands,
-            dealer=self.dealer,
-            pool=self.pool,
-            stock=self.stock,
-            garnet=self.garnet,
-            peep_card=self.peep_card,
-            names=self.seats,
-            table=table,
-        )
+        """The hand as dealt, before any action (at a teaching table if ``table``)."""
+        return NapHand(self.rules, **self._dealing(), table=table)
 
     @classmethod
-    def of_hand(cls, hand: NapHand, *, seed: int | None = None) -> NapRecord:
-        """The record of a hand played in the engine (cards written out unless ``seed`` is given).
-
-        Claims made at a teaching table have no record form and are left out.
-        """
-        actions = tuple(a for a in hand.actions if a.verb in VERBS)
+    def _own_of_hand(cls, hand: NapHand) -> dict[str, Any]:
+        """Claims made at a teaching table have no record form and are left out; so is the stock when it
+        is the rest of the pack in order."""
         used = {c for h in hand.dealt for c in h} | set(hand.garnet) | ({hand.peep_card} if hand.peep_card else set())
         default_stock = tuple(c for c in full_pack() if c not in used)
-        stock = None if hand.stock == default_stock else hand.stock  # the rest of the pack in order goes unwritten
-        return cls(
-            hand.rules,
-            hand.names,
-            hand.dealer,
-            hand.pool,
-            hand.dealt,
-            stock,
-            hand.garnet,
-            hand.peep_card,
-            seed,
-            actions,
-        )
+        return {
+            "stock": None if hand.stock == default_stock else hand.stock,
+            "actions": tuple(a for a in hand.actions if a.verb in VERBS),
+        }
 
 
 def _read_cards(
