@@ -98,6 +98,13 @@ MAX_OPTION_NUMBER = 1_000_000
 and small enough that every rules value, and so every deal code, has a length known in advance."""
 
 
+def option(default: Any, doc: str, **metadata: Any) -> Any:
+    """An option field of a game's rules (a frozen dataclass): its default and ``doc``, the catalogue IDs it
+    settles and what it decides (the rules picker shows it); ``metadata`` holds anything more of the game's own
+    (Loo's ``games``, those it applies to)."""
+    return dataclasses.field(default=default, metadata={**metadata, "doc": doc})
+
+
 def option_fields(cls: type[Any]) -> list[dataclasses.Field[Any]]:
     """The option fields of a rules dataclass: every field but ``game`` and ``preset_name``."""
     return [f for f in dataclasses.fields(cls) if f.name not in ("game", "preset_name")]

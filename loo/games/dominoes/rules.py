@@ -16,14 +16,25 @@ enumerated values in lower case with ``-``:
 <VoidRule.FREE: 'free'>
 """
 
+# ruff: noqa: RUF009  # the option fields are made by loo.core.rules.option(), a dataclasses.field with its doc
+
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from loo.core.rules import RecordError, option_key, preset_named, read_rules, rules_to_record, variant_named
+from loo.core.rules import (
+    RecordError,
+    option,
+    option_fields,
+    option_key,
+    preset_named,
+    read_rules,
+    rules_to_record,
+    variant_named,
+)
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
 
 __all__ = [
@@ -69,10 +80,6 @@ class DominoFirstDealMode(StrEnum):
     DOMINO_ANTE = "domino-ante"  # DL-SC-01/02, AMB-50
 
 
-def _opt(doc: str) -> dict[str, str]:
-    return {"doc": doc}
-
-
 @dataclass(frozen=True)
 class DominoRules:
     """The options in force. Start from a preset (:meth:`preset`) and ``dataclasses.replace`` what differs."""
@@ -80,49 +87,42 @@ class DominoRules:
     game: Variant = Variant.LOO
     preset_name: str = "celko"
 
-    domino_scoring: DominoScoring = field(
-        default=DominoScoring.CHIPS,
-        metadata=_opt("F.4, DL-PTS-01, DR-05..10: chips (usual for three or four), points (usual for two), rounce."),
+    domino_scoring: DominoScoring = option(
+        DominoScoring.CHIPS,
+        "F.4, DL-PTS-01, DR-05..10: chips (usual for three or four), points (usual for two), rounce.",
     )
-    deal_price: int = field(
-        default=5,
-        metadata=_opt("DL-SC-01, DL-SC-05: each player's ante into an empty pool, and the dealer's extra stake."),
+    deal_price: int = option(
+        5, "DL-SC-01, DL-SC-05: each player's ante into an empty pool, and the dealer's extra stake."
     )
-    domino_loo_cap: int = field(
-        default=0,
-        metadata=_opt("DL-SC-07: k, so that a loo is at most k chips times the number of players (0: no cap)."),
+    domino_loo_cap: int = option(
+        0, "DL-SC-07: k, so that a loo is at most k chips times the number of players (0: no cap)."
     )
-    domino_loo_fixed: bool = field(
-        default=False,
-        metadata=_opt("DL-SC-07: the loo is always k times the players (the cap), not the pool at the start."),
+    domino_loo_fixed: bool = option(
+        False, "DL-SC-07: the loo is always k times the players (the cap), not the pool at the start."
     )
-    first_lead_rule: FirstLeadRule = field(
-        default=FirstLeadRule.ANY_TRUMP,
-        metadata=_opt("CF-02, DL-LEAD-02, AMB-47: a leader with two or more trumps leads any trump (004) or the top."),
+    first_lead_rule: FirstLeadRule = option(
+        FirstLeadRule.ANY_TRUMP,
+        "CF-02, DL-LEAD-02, AMB-47: a leader with two or more trumps leads any trump (004) or the top.",
     )
-    winner_must_lead_trump: WinnerLeadsTrump = field(
-        default=WinnerLeadsTrump.ANY,
-        metadata=_opt("CF-03, DL-LEAD-03, AMB-47: the winner of a trick leads a trump if he holds one."),
+    winner_must_lead_trump: WinnerLeadsTrump = option(
+        WinnerLeadsTrump.ANY, "CF-03, DL-LEAD-03, AMB-47: the winner of a trick leads a trump if he holds one."
     )
-    void_rule: VoidRule = field(
-        default=VoidRule.MUST_TRUMP,
-        metadata=_opt("CF-04, DL-PLAY-02/03, DR-04: what a player who cannot follow suit must do."),
+    void_rule: VoidRule = option(
+        VoidRule.MUST_TRUMP, "CF-04, DL-PLAY-02/03, DR-04: what a player who cannot follow suit must do."
     )
-    lone_opponent_rule: DominoLoneOpponentRule = field(
-        default=DominoLoneOpponentRule.DOMINO_FOR_POOL,
-        metadata=_opt("CF-14, CF-33, DL-DLR-03..07: the dealer may play for the pool against a lone miss."),
+    lone_opponent_rule: DominoLoneOpponentRule = option(
+        DominoLoneOpponentRule.DOMINO_FOR_POOL,
+        "CF-14, CF-33, DL-DLR-03..07: the dealer may play for the pool against a lone miss.",
     )
-    first_deal_mode: DominoFirstDealMode = field(
-        default=DominoFirstDealMode.DOMINO_ANTE,
-        metadata=_opt("CF-10, CF-11, DL-SC-02, AMB-50: every deal into an empty pool is anted by all."),
+    first_deal_mode: DominoFirstDealMode = option(
+        DominoFirstDealMode.DOMINO_ANTE,
+        "CF-10, CF-11, DL-SC-02, AMB-50: every deal into an empty pool is anted by all.",
     )
-    dealer_takes_turnup: bool = field(
-        default=True,
-        metadata=_opt("DL-DLR-01, AMB-48, AMB-52: a dealer keeping his hand may take the turn-up for a tile."),
+    dealer_takes_turnup: bool = option(
+        True, "DL-DLR-01, AMB-48, AMB-52: a dealer keeping his hand may take the turn-up for a tile."
     )
-    game_points: int = field(
-        default=15,
-        metadata=_opt("DL-PTS-02, DR-05, AMB-51: the points that win a points game, and Rounce's starting score."),
+    game_points: int = option(
+        15, "DL-PTS-02, DR-05, AMB-51: the points that win a points game, and Rounce's starting score."
     )
 
     def __post_init__(self) -> None:
@@ -160,7 +160,7 @@ class DominoRules:
     @classmethod
     def options(cls) -> list[dataclasses.Field[Any]]:
         """The option fields: every field but ``game`` and ``preset_name``."""
-        return [f for f in dataclasses.fields(cls) if f.name not in ("game", "preset_name")]
+        return option_fields(cls)
 
     @classmethod
     def from_record(cls, game: Variant | str, value: Any) -> DominoRules:

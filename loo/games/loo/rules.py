@@ -26,6 +26,7 @@ from typing import Any
 from loo.core.rules import (
     RecordError,
     RevokeReplay,
+    option,
     option_fields,
     option_key,
     preset_named,
@@ -142,7 +143,7 @@ FIVE = frozenset({Game.FIVE_CARD})
 
 
 def _opt(default: Any, games: frozenset[Game], doc: str) -> Any:
-    return dataclasses.field(default=default, metadata={"games": games, "doc": doc})
+    return option(default, doc, games=games)
 
 
 @dataclass(frozen=True)
@@ -289,19 +290,16 @@ PRESETS: dict[str, Rules] = {
         must_head=False,
         lone_opponent_rule=LoneOpponentRule.EW_CONCEDE,
     ),
-    # Irish Loo (003): three-card Loo without a miss, with exchanges as at Pam (IRL-01..06,
-    # AMB-33); otherwise the 003 three-card rules, the Bold Stand among them: all play when the
-    # pool holds only the dealer's stake (L3-BOLD-01, AMB-33; first-deal-mode none offers a throw).
-    "irish": dataclasses.replace(
-        _PEEL,
-        game=Game.IRISH,
-        preset_name="irish",
-        loo_amount=3,
-        first_deal_mode=FirstDealMode.BOLD_STAND,
-        first_lead_rule=FirstLeadRule.ANY_TRUMP,
-        king_rule_when_ace_turned=False,
-        winner_must_lead_trump=WinnerLeadsTrump.OFF,
-        lone_opponent_rule=LoneOpponentRule.EW_CONCEDE,
-    ),
 }
+# Irish Loo (003): three-card Loo without a miss, with exchanges as at Pam (IRL-01..06, AMB-33); otherwise
+# 003's three-card rules, the britannica preset's (the Bold Stand among them: all play when the pool holds only
+# the dealer's stake, L3-BOLD-01, AMB-33; first-deal-mode none offers a throw), but that a lone stander may be
+# given the stakes (L3-DLR-05) and that with no miss, none is dealt last but one.
+PRESETS["irish"] = dataclasses.replace(
+    PRESETS["britannica"],
+    game=Game.IRISH,
+    preset_name="irish",
+    miss_position=MissPosition.AFTER_DEALER,
+    lone_opponent_rule=LoneOpponentRule.EW_CONCEDE,
+)
 DEFAULT_PRESET = {Game.THREE_CARD: "peel", Game.FIVE_CARD: "pam", Game.IRISH: "irish"}

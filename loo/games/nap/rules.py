@@ -6,17 +6,19 @@ The rule functions that both :class:`~loo.games.nap.hand.NapHand` and the fast s
 here and those of :mod:`loo.games.nap.tricks` and :mod:`loo.games.nap.settle`.
 """
 
+# ruff: noqa: RUF009  # the option fields are made by loo.core.rules.option(), a dataclasses.field with its doc
+
 from __future__ import annotations
 
 import dataclasses
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from loo.core.actions import CALLS
 from loo.core.cards import Card, full_pack
-from loo.core.rules import RecordError, RevokeReplay, option_key, read_rules, rules_to_record
+from loo.core.rules import RecordError, RevokeReplay, option, option_fields, option_key, read_rules, rules_to_record
 
 GAME = "nap"
 
@@ -39,10 +41,6 @@ class KittyMode(StrEnum):
     KNAVE_OR_FIVE = "knave-or-five"  # NAP-POOL-04: one unit for each non-trump knave or five played
 
 
-def _doc(text: str) -> dict[str, str]:
-    return {"doc": text}
-
-
 @dataclass(frozen=True)
 class NapRules:
     """The options in force at a Nap table: the option flags the catalogue lists for group E.
@@ -58,51 +56,25 @@ class NapRules:
 
     preset_name: str = "hoffmann"
 
-    unit: int = field(default=1, metadata=_doc("NAP-SET-06: the stake per trick, in chips (a penny, sixpence, ...)."))
-    nap_win: int = field(
-        default=10, metadata=_doc("NAP-SET-04/05, CF-31, AMB-37: what a made Nap wins from each opponent, in units.")
+    unit: int = option(1, "NAP-SET-06: the stake per trick, in chips (a penny, sixpence, ...).")
+    nap_win: int = option(10, "NAP-SET-04/05, CF-31, AMB-37: what a made Nap wins from each opponent, in units.")
+    nap_lose: int = option(5, "NAP-SET-04/05, CF-31, AMB-37: what a failed Nap pays each opponent, in units.")
+    min_call: int = option(1, "AMB-36: the lowest voluntary call, in tricks (1 to 5; 5 is Nap).")
+    dealer_forced_one: bool = option(True, "NAP-CALL-04, AMB-36: if all pass the dealer must call one; else redeal.")
+    wellington: bool = option(False, "NAP-WEL-01..03, AMB-37: Wellington, over a Nap only, at double Nap stakes.")
+    misery: bool = option(False, "NAP-MIS-01..05, AMB-39: Misery, between three and four, paid as three.")
+    misery_trumps: MiseryTrumps = option(MiseryTrumps.NONE, "NAP-MIS-02/03, CF-32: trumps in a Misery.")
+    sir_garnet: bool = option(False, "NAP-SG-01..05, AMB-38: the extra hand, taken with a compulsory Nap.")
+    peep: bool = option(False, "NAP-PEEP-01..05, AMB-38: the extra card, peeped at for a fee.")
+    peep_fee: int = option(1, "NAP-PEEP-02, AMB-38: the price of a peep, in units, paid into the pool.")
+    purchase: bool = option(False, "NAP-PUR-01..06, AMB-41: the dealer sells fresh cards before the calling.")
+    purchase_price: int = option(1, "NAP-PUR-02, AMB-41: the price of each card bought, in units, into the pool.")
+    kitty_mode: KittyMode = option(KittyMode.NONE, "NAP-POOL-01..04, AMB-40: the pool and how it is fed.")
+    failed_nap_doubles_pool: bool = option(False, "NAP-POOL-06/07, AMB-40: a failed Nap matches the pool.")
+    revoke_replay: RevokeReplay = option(
+        RevokeReplay.MANDATORY, "CF-19, NAP-REV-03: a revoke at a teaching table is replayed."
     )
-    nap_lose: int = field(
-        default=5, metadata=_doc("NAP-SET-04/05, CF-31, AMB-37: what a failed Nap pays each opponent, in units.")
-    )
-    min_call: int = field(default=1, metadata=_doc("AMB-36: the lowest voluntary call, in tricks (1 to 5; 5 is Nap)."))
-    dealer_forced_one: bool = field(
-        default=True, metadata=_doc("NAP-CALL-04, AMB-36: if all pass the dealer must call one; else redeal.")
-    )
-    wellington: bool = field(
-        default=False, metadata=_doc("NAP-WEL-01..03, AMB-37: Wellington, over a Nap only, at double Nap stakes.")
-    )
-    misery: bool = field(
-        default=False, metadata=_doc("NAP-MIS-01..05, AMB-39: Misery, between three and four, paid as three.")
-    )
-    misery_trumps: MiseryTrumps = field(
-        default=MiseryTrumps.NONE, metadata=_doc("NAP-MIS-02/03, CF-32: trumps in a Misery.")
-    )
-    sir_garnet: bool = field(
-        default=False, metadata=_doc("NAP-SG-01..05, AMB-38: the extra hand, taken with a compulsory Nap.")
-    )
-    peep: bool = field(default=False, metadata=_doc("NAP-PEEP-01..05, AMB-38: the extra card, peeped at for a fee."))
-    peep_fee: int = field(
-        default=1, metadata=_doc("NAP-PEEP-02, AMB-38: the price of a peep, in units, paid into the pool.")
-    )
-    purchase: bool = field(
-        default=False, metadata=_doc("NAP-PUR-01..06, AMB-41: the dealer sells fresh cards before the calling.")
-    )
-    purchase_price: int = field(
-        default=1, metadata=_doc("NAP-PUR-02, AMB-41: the price of each card bought, in units, into the pool.")
-    )
-    kitty_mode: KittyMode = field(
-        default=KittyMode.NONE, metadata=_doc("NAP-POOL-01..04, AMB-40: the pool and how it is fed.")
-    )
-    failed_nap_doubles_pool: bool = field(
-        default=False, metadata=_doc("NAP-POOL-06/07, AMB-40: a failed Nap matches the pool.")
-    )
-    revoke_replay: RevokeReplay = field(
-        default=RevokeReplay.MANDATORY, metadata=_doc("CF-19, NAP-REV-03: a revoke at a teaching table is replayed.")
-    )
-    out_of_turn_penalty: bool = field(
-        default=False, metadata=_doc("NAP-REV-07: a card played out of turn carries the revoke penalty.")
-    )
+    out_of_turn_penalty: bool = option(False, "NAP-REV-07: a card played out of turn carries the revoke penalty.")
 
     def __post_init__(self) -> None:
         for f in self.options():
@@ -162,7 +134,7 @@ class NapRules:
 
     @classmethod
     def options(cls) -> list[dataclasses.Field[Any]]:
-        return [f for f in dataclasses.fields(cls) if f.name != "preset_name"]
+        return option_fields(cls)
 
     @classmethod
     def from_record(cls, game: str, value: Any) -> NapRules:
