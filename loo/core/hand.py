@@ -8,12 +8,13 @@ import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Generic, Protocol, Self, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from loo.core.actions import Action, IllegalActionError
 from loo.core.cards import Card
+from loo.core.reasons import Reason
 
-__all__ = ["Explanation", "Phase", "PoolSettled", "Trick", "TrickHand", "made_quickly", "pool_record"]
+__all__ = ["Explanation", "Phase", "PoolSettlement", "PublicView", "Trick", "TrickHand", "made_quickly"]
 
 T = TypeVar("T")
 _new, _set = object.__new__, object.__setattr__
@@ -32,35 +33,31 @@ def made_quickly(cls: type[T], fields: dict[str, Any]) -> T:
     return made
 
 
-class PoolSettled(Protocol):
-    """A hand settled from a pool, as Loo's and the dominoes' settlements are: its tricks, each
-    seat's tricks won, who was looed, what each took from the pool and paid into the next one."""
+@dataclass(frozen=True)
+class PoolSettlement(Generic[T]):
+    """A hand settled from a pool, as Loo's and the dominoes' are (each game's class adds its own fields):
+    why it ended, its tricks (of type ``T``), each seat's tricks won, who was looed, what each took from
+    this pool and paid into the next one, and the pool the next hand starts with."""
 
-    @property
-    def tricks(self) -> Sequence[Any]: ...  # each with its own to_record()
-    @property
-    def tricks_won(self) -> Sequence[int]: ...
-    @property
-    def looed(self) -> Sequence[int]: ...
-    @property
-    def payouts(self) -> Sequence[int]: ...
-    @property
-    def loos(self) -> Sequence[int]: ...
-    @property
-    def next_pool(self) -> int: ...
+    reason: Reason
+    tricks: tuple[T, ...]
+    tricks_won: tuple[int, ...]
+    looed: tuple[int, ...]
+    payouts: tuple[int, ...]
+    loos: tuple[int, ...]
+    next_pool: int
 
-
-def pool_record(settled: PoolSettled) -> dict[str, Any]:
-    """The fields a record of a hand settled from a pool always has, in the record's order (a game adds
-    its own after them: Loo's direct payments, the dominoes' points)."""
-    return {
-        "tricks": [t.to_record() for t in settled.tricks],
-        "tricks_won": list(settled.tricks_won),
-        "looed": list(settled.looed),
-        "payouts": list(settled.payouts),
-        "loos": list(settled.loos),
-        "next_pool": settled.next_pool,
-    }
+    def to_record(self) -> dict[str, Any]:
+        """The settlement as a record writes it: these fields in this order (a game adds its own after them:
+        Loo's direct payments, the dominoes' points)."""
+        return {
+            "tricks": [t.to_record() for t in self.tricks],  # type: ignore[attr-defined]
+            "tricks_won": list(self.tricks_won),
+            "looed": list(self.looed),
+            "payouts": list(self.payouts),
+            "loos": list(self.loos),
+            "next_pool": self.next_pool,
+        }
 
 
 class Phase(StrEnum):
@@ -70,6 +67,25 @@ class Phase(StrEnum):
     EXCHANGE = "exchange"
     PLAY = "play"
     DONE = "done"
+
+
+RulesT = TypeVar("RulesT")
+PhaseT = TypeVar("PhaseT")
+
+
+@dataclass(frozen=True)
+class PublicView(Generic[RulesT, PhaseT]):
+    """What every game's view of a seat opens with (:meth:`TrickHand._public`), the same for every seat but
+    the first: the seat, the rules, the names, the dealer, the pool, the phase and who is to act. Each
+    game's view class adds what that seat may know of its own game."""
+
+    seat: int
+    rules: RulesT
+    names: tuple[str, ...]
+    dealer: int
+    pool: int
+    phase: PhaseT
+    to_act: int | None
 
 
 @dataclass(frozen=True)
@@ -100,7 +116,6 @@ class Explanation:
         return cite(self.law)
 
 
-PhaseT = TypeVar("PhaseT")
 SettlementT = TypeVar("SettlementT")
 TrickT = TypeVar("TrickT")
 

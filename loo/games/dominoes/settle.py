@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from loo.core.hand import pool_record
+from loo.core.hand import PoolSettlement
 from loo.core.reasons import Reason
 from loo.core.tiles import Tile
 from loo.games.dominoes.rules import DominoRules, DominoScoring
@@ -37,7 +37,7 @@ class DominoTrick:
 
 
 @dataclass(frozen=True)
-class DominoSettlement:
+class DominoSettlement(PoolSettlement[DominoTrick]):
     """How a finished hand scores; the shape of :class:`loo.games.loo.state.Settlement`, plus ``points``.
 
     With chips, ``payouts`` are what each seat takes from this pool and ``loos`` what each pays
@@ -45,13 +45,6 @@ class DominoSettlement:
     pool passes on untouched) and ``points`` is each seat's change of score this hand.
     """
 
-    reason: Reason
-    tricks: tuple[DominoTrick, ...]
-    tricks_won: tuple[int, ...]
-    looed: tuple[int, ...]
-    payouts: tuple[int, ...]
-    loos: tuple[int, ...]
-    next_pool: int
     scoring: DominoScoring = DominoScoring.CHIPS
     points: tuple[int, ...] | None = None
 
@@ -70,7 +63,7 @@ class DominoSettlement:
         return tuple(sign * p for p in self.points)
 
     def to_record(self) -> dict[str, Any]:
-        out = pool_record(self)
+        out = super().to_record()
         if self.points is not None:
             out["points"] = list(self.points)
         return out

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loo.core.actions import Action
-from loo.core.hand import Phase
+from loo.core.hand import Phase, PublicView
 from loo.core.tiles import Tile
 from loo.games.dominoes.rules import DominoRules
 from loo.games.dominoes.settle import DominoSettlement, DominoTrick
@@ -33,19 +33,12 @@ def act(seat: int, verb: str, value: Any, suit: int | None = None) -> DominoActi
 
 
 @dataclass(frozen=True)
-class DominoView:
+class DominoView(PublicView[DominoRules, Phase]):
     """What one seat may know: its own tiles, the turn-up and the public table, nothing else.
 
     Never the boneyard, the misses or dummies, another seat's tiles or what others put out.
     """
 
-    seat: int
-    rules: DominoRules
-    names: tuple[str, ...]
-    dealer: int
-    pool: int
-    phase: Phase
-    to_act: int | None
     turnup: Tile  # face up for the whole hand (DL-DEAL-05), even once the dealer takes it
     hand: tuple[Tile, ...]
     turnup_taken: bool

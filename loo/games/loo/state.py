@@ -12,8 +12,7 @@ from typing import Any
 
 from loo.core.actions import Action
 from loo.core.cards import Card, Suit
-from loo.core.hand import Phase, Trick, TrickHand, pool_record
-from loo.core.reasons import Reason
+from loo.core.hand import Phase, PoolSettlement, PublicView, Trick, TrickHand
 from loo.core.tricks import Duty
 from loo.games.loo.rules import Game, Rules
 
@@ -47,7 +46,7 @@ class Flush(int, Enum):
 
 
 @dataclass(frozen=True)
-class Settlement:
+class Settlement(PoolSettlement[Trick]):
     """How a finished hand pays: a value, like python-chess's ``Outcome``.
 
     ``payouts`` are chips each seat takes from this pool; ``loos`` chips each seat pays into the
@@ -55,13 +54,6 @@ class Settlement:
     ``flush-loo-destination: to-flush-holder``). ``next_pool`` is what is left plus the loos.
     """
 
-    reason: Reason
-    tricks: tuple[Trick, ...]
-    tricks_won: tuple[int, ...]
-    looed: tuple[int, ...]
-    payouts: tuple[int, ...]
-    loos: tuple[int, ...]
-    next_pool: int
     direct: tuple[int, ...] | None = None
     flush: tuple[int, str] | None = None  # (seat, class) of a sweeping flush
     penalties: tuple[int, ...] | None = None  # table mode: pre-play penalties paid into this pool
@@ -78,7 +70,7 @@ class Settlement:
         return tuple(p - loo + d for p, loo, d in zip(self.payouts, self.loos, direct, strict=True))
 
     def to_record(self) -> dict[str, Any]:
-        out = pool_record(self)
+        out = super().to_record()
         if self.direct is not None:
             out["direct"] = list(self.direct)
         return out
@@ -209,16 +201,9 @@ _START["phase"] = Phase.DECLARE
 
 
 @dataclass(frozen=True)
-class SeatView:
+class SeatView(PublicView[Rules, Phase]):
     """What one seat may know (OpenSpiel's observation): its own cards, and only public facts besides."""
 
-    seat: int
-    rules: Rules
-    names: tuple[str, ...]
-    dealer: int
-    pool: int
-    phase: Phase
-    to_act: int | None
     turnup: Card | None
     hand: tuple[Card, ...] | None  # None until this seat may look (CF-17: at its turn to declare)
     deal_kind: DealKind

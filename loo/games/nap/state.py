@@ -8,7 +8,7 @@ from enum import StrEnum
 
 from loo.core.actions import Action
 from loo.core.cards import Card, Suit
-from loo.core.hand import Trick, TrickHand
+from loo.core.hand import PublicView, Trick, TrickHand
 from loo.core.reasons import Reason
 from loo.games.nap.rules import NapRules
 from loo.games.nap.settle import NapSettlement
@@ -95,16 +95,9 @@ class NapState:
 
 
 @dataclass(frozen=True)
-class NapView:
+class NapView(PublicView[NapRules, NapPhase]):
     """What one seat may know: its own cards, the peep card if it peeped, and the public table."""
 
-    seat: int
-    rules: NapRules
-    names: tuple[str, ...]
-    dealer: int
-    pool: int
-    phase: NapPhase
-    to_act: int | None
     hand: tuple[Card, ...]
     peep_card: Card | None  # only for a seat that peeped (NAP-PEEP-02)
     put_out: tuple[Card, ...]  # this seat's own discards (purchases, Sir Garnet, the peep exchange)
