@@ -289,8 +289,7 @@ BLOCK = 100
 class _Table:
     """What playing a block needs, picklable for the worker processes."""
 
-    game: str
-    rules: Any
+    rules: Any  # a game's rules, which name the game
     bots: tuple[Any, ...]
     seed: int
     hands: int
@@ -342,7 +341,7 @@ _worker: tuple[Kit, _Table] | None = None  # a worker process's game and table, 
 def _start_worker(table: _Table) -> None:
     global _worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: no traceback per worker
-    _worker = (kit(table.game), table)
+    _worker = (kit(str(table.rules.game)), table)
 
 
 def _worker_block(block: int) -> tuple[int, _Tally]:
@@ -385,7 +384,7 @@ def simulate(
     game_kit = game_kit or loo_kit()
     seats = len(bots)
     fast = game_kit.fast_for(rules) and all(isinstance(b, RandomBot) for b in bots)
-    table = _Table(str(rules.game), rules, tuple(bots), seed or 0, hands, game_kit.pool(rules, seats), fast)
+    table = _Table(rules, tuple(bots), seed or 0, hands, game_kit.pool(rules, seats), fast)
     blocks = -(-hands // BLOCK)
     jobs = max(1, min(jobs, blocks))
     tallies: list[_Tally | None] = [None] * blocks
