@@ -168,8 +168,10 @@ def progress_html(shelf: Shelf, game: str, unit: str) -> str:
                 f"<td>{_figure(_per_decision(hands, kind))}</td><td>{_figure(recent)}</td></tr>"
             )
     table = (
+        "<style>.loo-progress-kinds th,.loo-progress-kinds td{padding:2px 8px;text-align:right}"
+        ".loo-progress-kinds th:first-child,.loo-progress-kinds caption{text-align:left}</style>"
         '<table class="loo-progress-kinds" style="border-collapse:collapse;font-size:13px">'
-        f"<caption style='text-align:left;font-weight:600'>{escape(unit.capitalize())} given up a decision, "
+        f"<caption style='font-weight:600'>{escape(unit.capitalize())} given up a decision, "
         "by kind</caption><thead><tr><th scope='col'>Decision</th><th scope='col'>Made</th>"
         f"<th scope='col'>All hands</th><th scope='col'>Last {min(RECENT, len(hands))}</th></tr>"
         "</thead><tbody>" + "".join(rows) + "</tbody></table>"
@@ -270,7 +272,7 @@ class PracticeView(ipw.VBox):  # type: ignore[misc]
         for pick in self._picks.children:
             pick.disabled = True
         then = "Answered well: it comes off your list." if well else "It stays on your list, to try again later."
-        why = f"<p><b>Why:</b> {with_law_refs(judged.why)}</p>" if judged.why else ""
+        why = f'<div style="margin:0 0 1em"><b>Why:</b> {with_law_refs(judged.why)}</div>' if judged.why else ""
         picked = escape(pick_words(judged, action))
         self._answer.value = (
             f'{LAW_STYLE}<div role="status" aria-live="polite" class="loo-practice-verdict"><p><b>{picked}</b></p>'
@@ -349,8 +351,8 @@ class PracticeView(ipw.VBox):  # type: ignore[misc]
         you = escape(names[seat])
         self._question.value = (
             f'<div class="loo-practice-question" role="group" aria-label="What would you do? You are {you}">'
-            f"<p><b>What would you do? You are {you},</b> in a hand of {escape(name)} you played "
-            f"(step {len(judged.hand.actions) + 1} of it).</p>{board}<p>Your choice:</p></div>"
+            f"<p><b>What would you do? You are {you},</b> in a hand of {escape(name)} you played, "
+            f"as it stood when you chose.</p>{board}<p>Your choice:</p></div>"
         )
         picks = []
         for action in choices(judged):
