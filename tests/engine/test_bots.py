@@ -23,6 +23,7 @@ from loo.games.loo.hand import LooHand
 from loo.games.loo.rules import PRESETS, Rules
 from loo.games.loo.state import SeatView
 from loo.records import Record
+from tests.helpers import playing
 from tests.helpers.loo_helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,15 +37,8 @@ def deal(preset: str, seed: int, seats: int, *, pool_factor: int = 1) -> LooHand
 
 
 def play_out(hand: LooHand, bots: list[Bot[SeatView]], rng: random.Random) -> list[Action]:
-    """Play to the end through the checked path, asserting every choice is in the view's legal list."""
-    while not hand.is_over:
-        seat = hand.to_act
-        assert seat is not None
-        view = hand.view(seat)
-        action = bots[seat].choose(view, rng)
-        assert action in view.legal, (action, view.legal)
-        hand.push(action)  # raises IllegalActionError if the engine disagrees
-    return hand.actions
+    """Play to the end through the checked path, every choice from the view's legal list: the actions."""
+    return playing.play_out(hand, rng, bots).actions
 
 
 @dataclass(frozen=True)

@@ -1,22 +1,20 @@
-"""Properties over random seeds, player counts and options (hypothesis)."""
+"""Loo's hands over random seeds, player counts, options and kinds of deal (hypothesis): no card lost and
+the pool's chips accounted for. What every game keeps is tests/engine/test_contract.py's."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import random
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo.core.actions import Action, IllegalActionError
 from loo.core.cards import full_pack
 from loo.core.tricks import FirstLeadRule, WinnerLeadsTrump
 from loo.games.loo.hand import LooHand
 from loo.games.loo.rules import ClubLawMiss, LoneOpponentRule, LooMode, Pam, PamBeCivil, Rules
 from loo.games.loo.state import DealKind
-from loo.records import Record, check
 
 PRESETS = ["peel", "enquire-within", "britannica", "pam", "irish"]
 
@@ -101,70 +99,3 @@ def test_every_hand_ends_with_a_legal_action_always_available_and_no_card_lost(
     assert s.next_pool == hand.pool - sum(s.payouts) + sum(s.loos)
     if s.direct is not None:
         assert sum(s.direct) == 0
-
-
-@settings(max_examples=80, deadline=None)
-@given(hands())
-def test_a_record_written_and_read_back_is_the_same_and_replays_the_same(case: tuple[LooHand, random.Random]) -> None:
-    hand, rng = case
-    while not hand.is_over and rng.random() < 0.95:
-        hand.push(rng.choice(hand.legal_actions()))
-    record = Record.of_hand(hand)
-    text = json.dumps(record.to_json())
-    again = Record.loads(text)
-    assert again == record
-    assert json.dumps(again.to_json()) == text
-    replayed = again.replay()
-    assert replayed.settlement == hand.settlement
-    assert replayed.to_act == hand.to_act
-    status, result = check(text)
-    assert status == 0 and result["complete"] == hand.is_over
-
-
-@settings(max_examples=80, deadline=None)
-@given(hands(), st.data())
-def test_every_illegal_action_is_refused_with_a_law_and_changes_nothing(
-    case: tuple[LooHand, random.Random], data: st.DataObject
-) -> None:
-    from loo.core.laws import LAWS
-
-    hand, rng = case
-    while not hand.is_over:
-        legal = hand.legal_actions()
-        seat = hand.to_act
-        assert seat is not None
-        candidates = [Action.play(seat, c) for c in full_pack()] + [
-            Action.declare(s, d) for s in range(hand.n) for d in ("stand", "miss", "throw")
-        ]
-        illegal = [a for a in candidates if a not in legal]
-        if illegal:
-            bad = data.draw(st.sampled_from(illegal))
-            before = (hand.to_act, hand.phase, [hand.holding(s) for s in range(hand.n)], hand.tricks, hand.actions)
-            try:
-                hand.push(bad)
-            except IllegalActionError as error:
-                assert error.law in LAWS, error.law
-                assert error.message
-            else:
-                raise AssertionError(f"{bad} was accepted")
-            after = (hand.to_act, hand.phase, [hand.holding(s) for s in range(hand.n)], hand.tricks, hand.actions)
-            assert after == before
-        hand.push(rng.choice(legal))
-
-
-@settings(max_examples=60, deadline=None)
-@given(hands())
-def test_a_seats_view_never_shows_another_seats_cards(case: tuple[LooHand, random.Random]) -> None:
-    hand, rng = case
-    while not hand.is_over:
-        for seat in range(hand.n):
-            view = hand.view(seat)
-            if view.hand is not None:
-                assert set(view.hand) == set(hand.holding(seat))
-            shown = repr(dataclasses.replace(view, hand=None, legal=(), settlement=None))
-            hidden = {c for other in range(hand.n) if other != seat for c in hand.holding(other)}
-            hidden |= set(hand.stock) | (set(hand.miss) if hand.miss_taken_by != seat else set())
-            played = {c for t in hand.tricks for _, c in t.plays} | {c for _, c in hand.current_trick}
-            for card in hidden - played - {hand.turnup}:
-                assert f"Card.parse('{card}')" not in shown
-        hand.push(rng.choice(hand.legal_actions()))

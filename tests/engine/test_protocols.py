@@ -50,18 +50,9 @@ from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import NapRules
 from loo.games.nap.state import NapView
 from loo.kits import GAMES, kit
+from tests.helpers.playing import finish_hand, play_out
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
-
-
-def _finish(hand: Hand, seed: int) -> Hand:
-    rng = random.Random(seed)
-    bot: Bot[View] = RandomBot()
-    while not hand.is_over:
-        seat = hand.to_act
-        assert seat is not None
-        hand.push(bot.choose(hand.view(seat), rng))
-    return hand
 
 
 def test_loo_meets_the_protocols() -> None:
@@ -81,7 +72,7 @@ def test_loo_meets_the_protocols() -> None:
     assert isinstance(miss, MissView) and isinstance(game, TableGame) and isinstance(scoring, ScoringBot)
     assert not isinstance(view, CallingView) and not isinstance(hand, ExtraCardsHand)
     assert all(isinstance(b, Bot) for b in bots)
-    settlement = _finish(hand, 1).settlement
+    settlement = play_out(hand, random.Random(1), RandomBot()).settlement
     assert settlement is not None and loo.settlement is not None
     paid: FlushSettlement = loo.settlement
     assert isinstance(settlement, Settlement) and isinstance(paid, FlushSettlement)
@@ -102,7 +93,7 @@ def test_nap_meets_the_protocols() -> None:
         assert isinstance(obj, kind), kind
     assert not isinstance(view, DeclaringView) and not isinstance(hand, MissHand)
     assert all(isinstance(b, Bot) for b in bots) and isinstance(scoring, ScoringBot)
-    _finish(hand, 2)
+    play_out(hand, random.Random(2), RandomBot())
     assert nap.settlement is not None
     called: CallSettlement = nap.settlement
     assert isinstance(called, Settlement) and isinstance(called, CallSettlement)
@@ -129,7 +120,7 @@ def test_dominoes_meet_the_protocols() -> None:
     assert isinstance(declaring, DeclaringView) and isinstance(points, PointsGame) and isinstance(game, TableGame)
     assert not isinstance(view, CallingView) and not isinstance(view, MissView)
     assert all(isinstance(b, Bot) for b in bots) and isinstance(scoring, ScoringBot)
-    _finish(hand, 3)
+    play_out(hand, random.Random(3), RandomBot())
     assert dom.settlement is not None
     scored: PointsSettlement = dom.settlement
     assert isinstance(scored, Settlement) and isinstance(scored, PointsSettlement)
@@ -149,8 +140,7 @@ def test_every_kit_gives_protocol_parts(game: str) -> None:
     table: TableGame = parts.new_game(rules, NAMES, random.Random(2), 0)
     table.next_hand()
     assert table.hand is not None
-    _finish(table.hand, 5)
-    result: HandResult = table.settle()
+    result: HandResult = finish_hand(table, random.Random(5), RandomBot())
     assert isinstance(result, HandResult) and isinstance(result.settlement, Settlement)
 
 

@@ -100,10 +100,3 @@ def legal(hand: NapHand) -> list[str]:
         else:
             out.append(" ".join([{"purchase": "buy", "exchange": "x"}.get(a.verb, a.verb), *map(str, a.value)]))
     return out
-
-
-def play_out(hand: NapHand) -> NapHand:
-    """Finish the hand with the first legal action each time."""
-    while not hand.is_over:
-        hand.push(hand.legal_actions()[0])
-    return hand

@@ -22,6 +22,7 @@ import pytest
 from loo.records import MAX_RECORD_CHARS
 from tests.helpers.disk import database_files, read_only
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
+from tests.helpers.playing import finish_table
 from widgets.kernel.table_router import served_table
 from widgets.store.sqlite import BadTableId, NotWritable, StaleTable, TableStore, UnknownTable, default_path
 from widgets.table.journal import MAX_EVENT_CHARS, Event, Journals, MemoryJournals, Saved, StoreError
@@ -128,8 +129,7 @@ def test_a_new_game_and_a_deal_code_are_saved(store: Journals) -> None:
 
 def test_an_imported_record_is_saved(store: Journals) -> None:
     source = TableModel("three-card-loo", preset="britannica", seed=8, rng=random.Random(8))
-    while not source.hand.is_over:
-        source.act(source.legal()[0])
+    finish_table(source)
     text = source.export()
     assert text is not None
     table_id = store.new_table("three-card-loo")
@@ -390,8 +390,7 @@ def test_browser_journals_keep_only_the_current_game() -> None:
 
 def finished_record(game: str = "three-card-loo", preset: str = "britannica", seed: int = 8) -> str:
     source = TableModel(game, preset=preset, seed=seed, rng=random.Random(seed))
-    while not source.hand.is_over:
-        source.act(source.legal()[0])
+    finish_table(source)
     text = source.export()
     assert text is not None
     return text

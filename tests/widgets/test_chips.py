@@ -17,6 +17,7 @@ from html.parser import HTMLParser
 import pytest
 
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
+from tests.helpers.playing import finish_table
 from widgets.table.chips import MINUS, HandLine, SeatChips, seat_words, signed
 from widgets.table.model import TableModel
 from widgets.views.hand_summary import summary_html
@@ -69,11 +70,6 @@ def column(rows: list[list[str]], head: str, names: list[str]) -> dict[str, str]
     heads = next(row for row in rows if head in row)
     at = heads.index(head)
     return {row[0]: row[at] for row in rows if row and row[0] in names}
-
-
-def play_to_the_end(model: TableModel, chooser: random.Random) -> None:
-    while not model.hand.is_over:
-        assert model.act(chooser.choice(model.legal()))
 
 
 def stand_to_the_end(model: TableModel) -> None:
@@ -170,7 +166,7 @@ def test_every_place_shows_the_same_chips_for_random_hands(game: str, rules: obj
         chooser = random.Random(seed + 100)
         hands = 0
         for _ in range(5):
-            play_to_the_end(model, chooser)
+            finish_table(model, chooser)
             every_place_agrees(table, ledger)
             hands += 1
             if not model.new_hand():
@@ -202,7 +198,7 @@ def test_rounce_says_which_way_is_good_and_shows_no_pool() -> None:
     model = TableModel("domino-rounce", preset="rounce", seed=3, rng=random.Random(3))
     table, ledger = LiveTable(model), LedgerView(model)
     assert "Pool:" not in table.table._board.value
-    play_to_the_end(model, random.Random(4))
+    finish_table(model, random.Random(4))
     line = every_place_agrees(table, ledger)
     assert "pool" not in table.table._board.value.lower()
     result = unescape(table.table._result_html())

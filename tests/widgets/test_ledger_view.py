@@ -12,6 +12,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+from tests.helpers.playing import finish_table
 from widgets.table.model import TableModel
 from widgets.views.ledger_view import (
     CHART_W,
@@ -87,21 +88,12 @@ def number(cell: str) -> int:
     return int(cell.split(" ")[0].replace(MINUS, "-"))
 
 
-def finish_hand(table: TableModel, chooser: random.Random) -> int:
-    """Play the reader's random legal actions until the hand is over; the number of actions taken."""
-    steps = 0
-    while not table.hand.is_over:
-        assert table.act(chooser.choice(table.legal()))
-        steps += 1
-    return steps
-
-
 def play(game: str, rules: object, seed: int, hands: int) -> tuple[TableModel, LedgerView]:
     table = TableModel(game, rules=rules, seed=seed, rng=random.Random(seed))
     view = LedgerView(table)
     chooser = random.Random(seed + 1)
     for _ in range(hands):
-        finish_hand(table, chooser)
+        finish_table(table, chooser)
         if not table.new_hand():
             break
     return table, view
@@ -160,7 +152,7 @@ def test_the_chart_appears_after_the_first_finished_hand_and_not_before() -> Non
     assert not table.hand_lines()
     assert NO_HAND in view._chart.value and "<svg" not in view._chart.value
     assert view.chart_draws == 0
-    finish_hand(table, random.Random(6))
+    finish_table(table, random.Random(6))
     assert "<svg" in view._chart.value and NO_HAND not in view._chart.value
     assert view.chart_draws == 1
     svg = view._chart.value
@@ -174,7 +166,7 @@ def test_the_chart_is_cached_while_a_hand_is_played() -> None:
     table = TableModel("five-card-loo", preset="pam", seed=8, rng=random.Random(8))
     view = LedgerView(table)
     chooser = random.Random(9)
-    finish_hand(table, chooser)
+    finish_table(table, chooser)
     for _ in range(10):  # until a hand in which the reader plays several times
         table.new_hand()
         draws, version = view.chart_draws, table.version
@@ -194,7 +186,7 @@ def test_a_refused_take_back_after_the_hand_leaves_the_chart() -> None:
     table = TableModel("irish-loo", preset="irish", seed=4, rng=random.Random(4))
     view = LedgerView(table)
     assert NO_HAND in view._chart.value
-    finish_hand(table, random.Random(4))
+    finish_table(table, random.Random(4))
     finished = view._chart.value
     assert "<svg" in finished
     assert not table.undo()  # a finished hand stays finished
@@ -243,7 +235,7 @@ def test_at_a_live_table_the_ledger_is_drawn_only_when_shown_and_the_rules_only_
     assert live.picker is None and live.ledger.chart_draws == 0
     chooser = random.Random(6)
     for _ in range(2):
-        finish_hand(table, chooser)
+        finish_table(table, chooser)
         table.new_hand()
     assert live.ledger.chart_draws == 0, "a hidden ledger draws nothing"
     live.tabs.selected_index = LEDGER_TAB
@@ -254,7 +246,7 @@ def test_at_a_live_table_the_ledger_is_drawn_only_when_shown_and_the_rules_only_
     live.tabs.selected_index = RULES_TAB
     assert isinstance(live.picker, RulesPicker) and live._rules.children == (live.picker,)
     live.tabs.selected_index = 0
-    finish_hand(table, chooser)
+    finish_table(table, chooser)
     assert live.ledger.chart_draws == 1, "hidden again, it waits"
 
 

@@ -13,6 +13,7 @@ from loo.core.actions import Action
 from loo.core.cards import full_pack
 from loo.records import check
 from tests.helpers.loo_helpers import EVERY_TABLE_GAME
+from tests.helpers.playing import finish_table
 from widgets.table import model as model_module
 from widgets.table.journal import MemoryJournals
 from widgets.table.model import SEED_LIMIT, TableModel
@@ -207,17 +208,12 @@ def test_a_bad_seat_is_refused() -> None:
         TableModel("nap", seat=7)
 
 
-def play_out(table: TableModel, rng: random.Random) -> None:
-    while not table.hand.is_over:
-        assert table.act(rng.choice(table.legal()))
-
-
 def test_a_game_of_many_hands_carries_the_pool_and_keeps_every_chip() -> None:
     table = TableModel("three-card-loo", seed=3, rng=random.Random(3))
     rng = random.Random(4)
     assert [line.reason for line in table.hand_lines()] == ["single"], "Peel's single, shown and played on"
     for number in range(2, 10):
-        play_out(table, rng)
+        finish_table(table, rng)
         lines = table.hand_lines()
         assert len(lines) == number and len(table.records) == number
         assert sum(table.balances().values()) + table.pool == 0
@@ -241,7 +237,7 @@ def test_one_hands_seed_does_not_predict_the_next() -> None:
     a, b = TableModel("nap", seed=5), TableModel("nap", seed=5)
     assert a.view().hand == b.view().hand
     for table in (a, b):
-        play_out(table, random.Random(1))
+        finish_table(table, random.Random(1))
         assert table.seed == 5
         table.new_hand()
     assert a.view().hand != b.view().hand
@@ -251,7 +247,7 @@ def test_a_points_game_ends_and_says_who_won() -> None:
     table = TableModel("domino-rounce", preset="rounce", seed=1, rng=random.Random(1))
     rng = random.Random(3)
     for _ in range(40):
-        play_out(table, rng)
+        finish_table(table, rng)
         if not table.new_hand():
             break
     assert "The game is over" in table.message and table.table_game.winner in table.message

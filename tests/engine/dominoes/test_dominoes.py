@@ -26,6 +26,7 @@ from loo.games.dominoes import (
     rank_in,
 )
 from tests.helpers.dominoes_helpers import FOUR, act, legal, make, push, refused, tiles
+from tests.helpers.playing import play_out
 
 
 class Unshuffled(random.Random):
@@ -37,12 +38,6 @@ class Unshuffled(random.Random):
 
 def T(text: str) -> Tile:
     return Tile.parse(text)
-
-
-def played_out(hand: DominoHand) -> DominoHand:
-    while not hand.is_over:
-        hand.push(hand.legal_actions()[0])
-    return hand
 
 
 def all_stand(hand: DominoHand) -> DominoHand:
@@ -314,13 +309,13 @@ def test_DL_DLR_04_where_he_may_not_play_for_the_pool_taking_the_turnup_is_the_d
 def test_DL_DLR_05_DL_SC_08_DL_DLR_06_for_the_pool_he_wins_nothing_and_cannot_be_looed() -> None:
     # Ann's miss is weak; Dan plays for the pool and takes tricks: she cannot sweep by default.
     h = push(make(stock="5-3 5-2 5-1 4-0 5-4 4-4 6-1"), "0 miss", "1 throw", "2 throw", "3 pool")
-    s = played_out(h).settlement
+    s = play_out(h).settlement
     assert s is not None and s.tricks_won[3] > 0 and s.payouts[3] == 0
     assert s.next_pool == 25 - s.payouts[0] + s.loos[0]  # his tricks' share stays in the pool
     # and taking no trick he is not looed
     deal = "1-0 2-0 3-0 4-0 5-0 | 2-1 3-1 4-1 3-2 4-2 | 4-3 3-3 2-2 0-0 5-5 | 5-1 1-1 4-4 5-2 6-1"
     h = push(make(deal, stock="6-6 6-5 6-4 6-3 6-2 5-4 5-3"), "0 miss", "1 throw", "2 throw", "3 pool")
-    s = played_out(h).settlement
+    s = play_out(h).settlement
     assert s is not None and s.tricks_won == (5, 0, 0, 0) and s.looed == () and s.loos == (0, 0, 0, 0)
     assert s.payouts == (25, 0, 0, 0)
 
@@ -479,7 +474,7 @@ def test_DL_SC_02_DL_SC_05_AMB_50_an_empty_pool_is_anted_again_else_only_the_dea
         else:
             carried_seen = True
             assert stakes == [(dealer, 5, "deal")]  # DL-SC-05: nobody else pays
-        played_out(hand)
+        play_out(hand)
         game.settle()
         assert game.conserved()
     assert empty_seen and carried_seen
@@ -487,7 +482,7 @@ def test_DL_SC_02_DL_SC_05_AMB_50_an_empty_pool_is_anted_again_else_only_the_dea
 
 @pytest.mark.law("DL-SC-03", "DL-SC-04")
 def test_DL_SC_03_DL_SC_04_each_trick_a_fifth_of_the_pool_and_a_loo_the_whole_pool() -> None:
-    h = played_out(all_stand(make(pool=115)))
+    h = play_out(all_stand(make(pool=115)))
     s = h.settlement
     assert s is not None
     assert all(s.payouts[p] == 23 * s.tricks_won[p] for p in range(4))
@@ -497,11 +492,11 @@ def test_DL_SC_03_DL_SC_04_each_trick_a_fifth_of_the_pool_and_a_loo_the_whole_po
 
 @pytest.mark.law("DL-SC-07")
 def test_DL_SC_07_the_loo_may_be_capped_or_fixed() -> None:
-    capped = played_out(all_stand(make(pool=115, domino_loo_cap=10))).settlement
+    capped = play_out(all_stand(make(pool=115, domino_loo_cap=10))).settlement
     assert capped is not None and capped.looed and all(capped.loos[p] == 40 for p in capped.looed)
-    low = played_out(all_stand(make(pool=25, domino_loo_cap=10))).settlement
+    low = play_out(all_stand(make(pool=25, domino_loo_cap=10))).settlement
     assert low is not None and all(low.loos[p] == 25 for p in low.looed)  # at most the pool
-    fixed = played_out(all_stand(make(pool=115, domino_loo_cap=5, domino_loo_fixed=True))).settlement
+    fixed = play_out(all_stand(make(pool=115, domino_loo_cap=5, domino_loo_fixed=True))).settlement
     assert fixed is not None and all(fixed.loos[p] == 20 for p in fixed.looed)
     with pytest.raises(RecordError, match="domino-loo-fixed"):
         DominoRules(domino_loo_fixed=True)
@@ -509,7 +504,7 @@ def test_DL_SC_07_the_loo_may_be_capped_or_fixed() -> None:
 
 @pytest.mark.law("AMB-14")
 def test_AMB_14_a_pool_not_divisible_by_five_pays_the_odd_chips_to_the_first_tricks() -> None:
-    s = played_out(all_stand(make(pool=27))).settlement
+    s = play_out(all_stand(make(pool=27))).settlement
     assert s is not None and sum(s.payouts) == 27
     for seat in range(4):  # 27 = 5 x 5 + 2: the winners of the first two tricks take six
         assert s.payouts[seat] == sum(5 + (i < 2) for i, t in enumerate(s.tricks) if t.winner == seat)
@@ -523,7 +518,7 @@ def test_DL_PTS_01_a_point_a_trick_and_five_off_for_a_loo() -> None:
     assert DominoRules.preset("celko-points") == dataclasses.replace(
         DominoRules(), preset_name="celko-points", domino_scoring=DominoScoring.POINTS
     )
-    s = played_out(all_stand(make(pool=0, domino_scoring=DominoScoring.POINTS))).settlement
+    s = play_out(all_stand(make(pool=0, domino_scoring=DominoScoring.POINTS))).settlement
     assert s is not None and s.points is not None
     assert all(s.points[p] == s.tricks_won[p] - (5 if p in s.looed else 0) for p in range(4))
     assert s.payouts == (0, 0, 0, 0) and s.loos == (0, 0, 0, 0)
@@ -535,7 +530,7 @@ def test_DL_PTS_02_AMB_51_game_is_fifteen_points_the_higher_score_wins_a_tie_pla
     rules = DominoRules(domino_scoring=DominoScoring.POINTS)
     game = DominoGame(rules, ["Ann", "Ben"], random.Random(8))
     while not game.is_over:
-        played_out(game.next_hand())
+        play_out(game.next_hand())
         game.settle()
         assert game.pool == 0 and game.ledger == []
     best = max(game.scores.values())
@@ -591,7 +586,7 @@ def test_DR_04_CF_04_at_rounce_a_void_player_need_not_trump() -> None:
 
 @pytest.mark.law("DR-05", "DR-06", "DR-08", "DR-09")
 def test_DR_05_DR_06_DR_08_DR_09_from_fifteen_one_off_a_trick_five_on_if_rounced_nothing_if_out() -> None:
-    h = played_out(push(make(preset="rounce", pool=0), "0 stand", "1 throw", "2 stand", "3 stand"))
+    h = play_out(push(make(preset="rounce", pool=0), "0 stand", "1 throw", "2 stand", "3 stand"))
     s = h.settlement
     assert s is not None and s.points is not None
     assert all(s.points[p] == -s.tricks_won[p] + (5 if p in s.looed else 0) for p in range(4))
@@ -611,7 +606,7 @@ def test_DR_10_AMB_52_the_first_to_reach_or_pass_nothing_wins_the_lowest_on_a_ti
     game = DominoGame(DominoRules.preset("rounce"), ["Ann", "Ben", "Cat"], random.Random(4))
     hands = 0
     while not game.is_over:
-        played_out(game.next_hand())
+        play_out(game.next_hand())
         game.settle()
         hands += 1
         assert hands < 500
@@ -667,7 +662,7 @@ def test_explanations_cite_a_law_for_every_action_tried() -> None:
 
 
 def test_a_hand_that_is_over_refuses_everything_and_take_back_restores_it() -> None:
-    h = played_out(all_stand(make()))
+    h = play_out(all_stand(make()))
     assert h.legal_actions() == [] and h.explain() == []
     assert refused(h, "0 6-6").law == "DL-TRK-01"
     last = h.pop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -19,19 +20,13 @@ from loo.games.dominoes import (
     determinize,
 )
 from loo.games.dominoes.bots import _forbidden
+from tests.helpers import playing
 from tests.helpers.dominoes_helpers import make, push, tiles
 
 
-def play_out(hand: DominoHand, bots: list[object], rng: random.Random) -> list[Action]:
-    """Play to the end through the checked path, every choice from the view's legal list."""
-    while not hand.is_over:
-        seat = hand.to_act
-        assert seat is not None
-        view = hand.view(seat)
-        action = bots[seat].choose(view, rng)  # type: ignore[attr-defined]
-        assert action in view.legal, (action, view.legal)
-        hand.push(action)
-    return list(hand.actions)
+def play_out(hand: DominoHand, bots: list[Any], rng: random.Random) -> list[Action]:
+    """Play to the end through the checked path, every choice from the view's legal list: the actions."""
+    return list(playing.play_out(hand, rng, bots).actions)
 
 
 def views_of(preset: str, seeds: range, seats: int) -> list[tuple[DominoHand, DominoView]]:

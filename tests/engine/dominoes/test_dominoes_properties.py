@@ -1,20 +1,17 @@
 """Properties of the domino engine over random seeds, player counts and options (hypothesis): every hand
-ends, a legal action always exists, no tile is lost or duplicated, chips are conserved, records
-round-trip, refusals change nothing, and a seat's view shows nothing hidden."""
+ends, a legal action always exists, no tile is lost or duplicated, and chips are conserved over long
+games. What every game keeps (records, refusals, take-back, views) is tests/engine/test_contract.py's."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import random
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo.core.actions import Action, IllegalActionError
 from loo.core.hand import Phase
-from loo.core.laws import LAWS
 from loo.core.rules import RecordError
 from loo.core.tiles import Tile, full_set
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
@@ -23,12 +20,11 @@ from loo.games.dominoes import (
     DominoGame,
     DominoHand,
     DominoLoneOpponentRule,
-    DominoRecord,
     DominoRules,
     DominoScoring,
 )
 from loo.games.dominoes.record import check_chip_pool
-from loo.records import check
+from tests.helpers.playing import finish_hand
 
 
 @st.composite
@@ -115,116 +111,6 @@ def test_every_hand_ends_with_a_legal_action_always_available_and_no_tile_lost(
         assert all(abs(p) <= 5 for p in s.points)
 
 
-@settings(max_examples=100, deadline=None)
-@given(hands())
-def test_a_record_written_and_read_back_is_the_same_and_replays_the_same(
-    case: tuple[DominoHand, random.Random],
-) -> None:
-    hand, rng = case
-    while not hand.is_over and rng.random() < 0.96:
-        hand.push(rng.choice(hand.legal_actions()))
-    record = DominoRecord.of_hand(hand)
-    text = json.dumps(record.to_json())
-    again = DominoRecord.loads(text)
-    assert again == record
-    assert json.dumps(again.to_json()) == text
-    replayed = again.replay()
-    assert replayed.settlement == hand.settlement and replayed.to_act == hand.to_act
-    assert replayed.legal_actions() == hand.legal_actions()
-    status, result = check(text)
-    assert status == 0 and result["complete"] == hand.is_over
-    if not hand.is_over:
-        assert result["legal"] == [a.to_record() for a in hand.legal_actions()]
-
-
-def _tries(hand: DominoHand, rng: random.Random) -> list[Action]:
-    seat = hand.to_act
-    assert seat is not None
-    out: list[Action] = []
-    for tile in full_set():
-        out += [Action(seat, "play", tile, suit=suit) for suit in (None, *range(7))]
-        out.append(Action(seat, "take-turnup", tile))
-    for s in range(hand.n + 1):
-        out += [Action.declare(s, d) for d in ("stand", "miss", "throw")]
-        out.append(Action(s, "for-pool", True))
-    held = list(hand.holding(seat))
-    out.append(Action(seat, "exchange", tuple(rng.sample(held, min(len(held), rng.randint(0, 3))))))
-    out.append(Action(seat, "play", next(iter(held), full_set()[0]), civil=True))
-    return out
-
-
-def _redundant(hand: DominoHand, action: Action) -> bool:
-    """A lead of a trump or a double announcing its own suit: allowed, though listed without it (DL-LEAD-05)."""
-    tile = action.value
-    if hand.current_trick or action.verb != "play" or action.suit is None or tile not in hand.holding(action.seat):
-        return False
-    implied = hand.trump if tile.has(hand.trump) else tile.high if tile.is_double else None
-    if action.suit == implied:
-        assert hand.why_illegal(action) == hand.why_illegal(dataclasses.replace(action, suit=None))
-        return True
-    return False
-
-
-@settings(max_examples=80, deadline=None)
-@given(hands(), st.data())
-def test_every_illegal_action_is_refused_with_a_law_and_changes_nothing(
-    case: tuple[DominoHand, random.Random], data: st.DataObject
-) -> None:
-    hand, rng = case
-    while not hand.is_over:
-        legal = hand.legal_actions()
-        illegal = [a for a in _tries(hand, rng) if a not in legal and not _redundant(hand, a)]
-        for bad in data.draw(st.lists(st.sampled_from(illegal), min_size=1, max_size=4)):
-            before = (hand.to_act, hand.phase, [hand.holding(s) for s in range(hand.n)], hand.tricks,
-                      hand.current_trick, hand.actions, [hand.view(s) for s in range(hand.n)])  # fmt: skip
-            try:
-                hand.push(bad)
-            except IllegalActionError as error:
-                assert error.law in LAWS, error.law
-                assert error.message and error.seat == bad.seat
-                assert hand.why_illegal(bad) == (error.law, error.message)
-            else:
-                raise AssertionError(f"{bad} was accepted")
-            after = (hand.to_act, hand.phase, [hand.holding(s) for s in range(hand.n)], hand.tricks,
-                     hand.current_trick, hand.actions, [hand.view(s) for s in range(hand.n)])  # fmt: skip
-            assert after == before
-        hand.push(rng.choice(legal))
-
-
-@settings(max_examples=60, deadline=None)
-@given(hands())
-def test_a_seats_view_never_shows_another_seats_tiles_the_boneyard_or_the_misses(
-    case: tuple[DominoHand, random.Random],
-) -> None:
-    hand, rng = case
-    while True:
-        played = {t for trick in hand.tricks for _, t in trick.plays} | {t for _, t in hand.current_trick}
-        for seat in range(hand.n):
-            view = hand.view(seat)
-            assert set(view.hand) == set(hand.holding(seat))
-            known = set(view.hand) | set(view.put_out) | played | {hand.turnup}
-            shown = repr(view)
-            for tile in set(full_set()) - known:
-                assert repr(tile) not in shown, (seat, tile)
-            assert all(a.seat == seat for a in view.legal)
-        if hand.is_over:
-            break
-        hand.push(rng.choice(hand.legal_actions()))
-
-
-@settings(max_examples=60, deadline=None)
-@given(hands())
-def test_take_back_restores_every_seats_view(case: tuple[DominoHand, random.Random]) -> None:
-    hand, rng = case
-    while not hand.is_over:
-        views = [hand.view(s) for s in range(hand.n)]
-        action = rng.choice(hand.legal_actions())
-        hand.push(action)
-        assert hand.pop() == action
-        assert [hand.view(s) for s in range(hand.n)] == views
-        hand.push(action)
-
-
 @settings(max_examples=40, deadline=None)
 @given(rules_strategy(), st.integers(2, 4), st.integers(0, 2**32), st.sampled_from(["random", "thumb"]))
 def test_chips_are_conserved_over_long_games_and_points_games_end(
@@ -239,11 +125,7 @@ def test_chips_are_conserved_over_long_games_and_points_games_end(
         hand = game.next_hand()
         if rules.domino_scoring is DominoScoring.CHIPS:
             check_chip_pool(rules, hand.pool, players)  # DL-SC-01..03: what a record of the hand may hold
-        while not hand.is_over:
-            seat = hand.to_act
-            assert seat is not None
-            hand.push(bot.choose(hand.view(seat), rng))
-        game.settle()
+        finish_hand(game, rng, bot)
         assert game.conserved() and game.pool >= 0
         assert sum(game.balances().values()) + game.pool == 0
     if rules.domino_scoring is not DominoScoring.CHIPS:

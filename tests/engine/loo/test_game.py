@@ -12,16 +12,9 @@ from hypothesis import strategies as st
 from loo.games.loo.game import LooGame
 from loo.games.loo.rules import FirstDealMode, LooMode, Rules
 from loo.games.loo.state import DealKind
+from tests.helpers.playing import finish_hand
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
-
-
-def play_out(game: LooGame, rng: random.Random) -> None:
-    hand = game.hand
-    assert hand is not None
-    while not hand.is_over:
-        hand.push(rng.choice(hand.legal_actions()))
-    game.settle()
 
 
 @pytest.mark.law("L3-SGL-01", "L3-SGL-07", "L3-GEN-07")
@@ -44,7 +37,7 @@ def test_L3_SGL_08_after_a_hand_with_nobody_looed_peel_deals_a_single_again() ->
             hand = game.next_hand()
             if hand.is_over:
                 continue
-            play_out(game, rng)
+            finish_hand(game, rng)
             if game.results[-1].settlement.loo_free:
                 assert game.next_hand().deal_kind is DealKind.SINGLE
                 return
@@ -94,7 +87,7 @@ def test_L3_WD_01_03_AMB_21_a_player_leaves_at_his_deal() -> None:
     hand = game.next_hand()
     assert hand.dealt[hand.dealer] is None  # he deals to the others, not to himself
     if not hand.is_over:
-        play_out(game, rng)
+        finish_hand(game, rng)
     assert leaving not in game.players and len(game.players) == 4
     assert game.conserved()
 
@@ -106,7 +99,7 @@ def test_AMB_23_the_game_may_end_when_all_have_dealt_equally_and_nobody_was_looe
     ended = False
     for _ in range(60):
         if game.next_hand().is_over is False:
-            play_out(game, rng)
+            finish_hand(game, rng)
         if game.can_end():
             counts = {game.deals_by[p] for p in game.players}
             assert len(counts) == 1 and not game.results[-1].settlement.looed
@@ -132,7 +125,7 @@ def test_no_chip_is_created_or_lost_over_long_games(preset: str, players: int, s
         hand = game.next_hand()
         assert game.conserved()
         if not hand.is_over:
-            play_out(game, rng)
+            finish_hand(game, rng)
         assert game.conserved()
         assert game.pool >= 0
     totals = game.balances()
@@ -146,7 +139,7 @@ def test_L3_END_03_AMB_22_a_last_round_ends_the_game_without_loos() -> None:
     game.next_hand()
     hand = game.next_hand(final=True)
     assert hand.deal_kind is DealKind.FINAL and hand.miss == ()
-    play_out(game, rng)
+    finish_hand(game, rng)
     assert game.results[-1].settlement.loos == (0,) * 5 and game.conserved()
 
 

@@ -15,11 +15,7 @@ from loo.games.loo.hand import LooHand
 from loo.games.loo.rules import PRESETS
 from loo.games.loo.state import DealKind
 from tests.helpers.loo_helpers import make, push
-
-
-def play_out(hand: LooHand, rng: random.Random) -> None:
-    while not hand.is_over:
-        hand.push(rng.choice(hand.legal_actions()))
+from tests.helpers.playing import play_out
 
 
 @pytest.mark.law("L3-LOO-01")

@@ -12,7 +12,8 @@ from loo.core.rules import RecordError
 from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import KittyMode, NapRules, deal_nap
 from loo.games.nap.state import NapPhase
-from tests.helpers.nap_helpers import legal, nap, play_out, push, refused
+from tests.helpers.nap_helpers import legal, nap, push, refused
+from tests.helpers.playing import play_out
 
 # Ann (0) AS KS QS 2H 3D | Ben (1) 9S 8H 7H 2C 4D | Cat (2) JS 10S AH KD 5C | Dan (3, dealer) 3S 6H QD 9C 10C
 

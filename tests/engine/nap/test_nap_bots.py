@@ -27,6 +27,7 @@ from loo.games.nap.hand import NapHand
 from loo.games.nap.rules import NapRules
 from loo.games.nap.state import NapPhase, NapView
 from loo.kits import kit
+from tests.helpers import playing
 from tests.helpers.nap_helpers import nap, push
 
 VARIANTS = {
@@ -41,14 +42,8 @@ VARIANTS = {
 
 
 def play_out(hand: NapHand, bots: list[Any], rng: random.Random) -> list[Action]:
-    while not hand.is_over:
-        seat = hand.to_act
-        assert seat is not None
-        view = hand.view(seat)
-        action = bots[seat].choose(view, rng)
-        assert action in view.legal, (action, view.legal)
-        hand.push(action)
-    return hand.actions
+    """Play to the end through the checked path, every choice from the view's legal list: the actions."""
+    return playing.play_out(hand, rng, bots).actions
 
 
 def test_the_three_bots_are_named_and_reachable_from_the_games_kit() -> None:

@@ -11,16 +11,9 @@ from loo.core.ledger import cut_value
 from loo.games.nap.bots import NapThumbBot
 from loo.games.nap.game import NapGame
 from loo.games.nap.rules import KittyMode, NapRules
+from tests.helpers.playing import finish_hand
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
-
-
-def finish(game: NapGame, rng: random.Random) -> None:
-    hand = game.hand
-    assert hand is not None
-    thumb = NapThumbBot()
-    while not hand.is_over:
-        hand.push(thumb.choose(hand.view(hand.to_act or 0), rng))
 
 
 @pytest.mark.law("NAP-DEAL-01")
@@ -43,7 +36,7 @@ def test_NAP_DEAL_06_the_deal_passes_to_the_left_after_each_hand() -> None:
         hand = game.next_hand()
         dealers.append(hand.dealer)
         assert hand.eldest == (hand.dealer + 1) % 4 and hand.to_act == hand.eldest
-        finish(game, rng)
+        finish_hand(game, rng, NapThumbBot())
         game.settle()
     assert dealers == [2, 3, 0, 1, 2, 3]
 
@@ -54,7 +47,7 @@ def test_NAP_POOL_02_each_dealer_puts_one_unit_into_the_pool() -> None:
     game = NapGame(NapRules(kitty_mode=KittyMode.DEALER, unit=2), PLAYERS, rng)
     game.next_hand()
     assert game.pool == 2 and [(e.player, e.amount, e.why) for e in game.ledger] == [("Ann", 2, "kitty")]
-    finish(game, rng)
+    finish_hand(game, rng, NapThumbBot())
     game.settle()
     assert game.conserved()
 
@@ -77,7 +70,7 @@ def test_the_pool_is_carried_until_a_nap_takes_it_and_the_ledger_always_balances
         before = game.pool
         hand = game.next_hand()
         assert hand.pool == before + 1
-        finish(game, rng)
+        finish_hand(game, rng, NapThumbBot())
         result = game.settle()
         s = result.settlement
         assert game.conserved() and game.pool == s.next_pool

@@ -1,8 +1,8 @@
-"""Nap properties over random seeds, player counts and options (hypothesis)."""
+"""Nap properties over random seeds, player counts and options (hypothesis): no card lost, a teaching
+table's careless players, a game of many hands. What every game keeps is tests/engine/test_contract.py's."""
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 
@@ -14,10 +14,8 @@ from loo.core.cards import Card, full_pack
 from loo.core.rules import RevokeReplay
 from loo.games.nap.game import NapGame
 from loo.games.nap.hand import NapHand
-from loo.games.nap.record import NapRecord
 from loo.games.nap.rules import KittyMode, MiseryTrumps, NapRules
-from loo.records import check
-from tests.helpers.nap_helpers import snapshot
+from tests.helpers.playing import finish_hand
 
 
 @st.composite
@@ -114,48 +112,6 @@ def test_every_hand_ends_with_a_legal_action_always_at_hand_and_nothing_lost_or_
     assert s.next_pool >= 0
 
 
-@settings(max_examples=120, deadline=None)
-@given(hands())
-def test_refusals_leave_the_hand_unchanged(case: tuple[NapHand, random.Random]) -> None:
-    hand, rng = case
-    while not hand.is_over:
-        for _ in range(4):
-            action = random_action(hand, rng)
-            if hand.why_illegal(action) is None:
-                continue
-            before = snapshot(hand)
-            history = list(hand.actions)
-            try:
-                hand.push(action)
-            except IllegalActionError as error:
-                assert error.law and error.message and (error.seat == action.seat)
-            else:
-                raise AssertionError(f"{action} was allowed though why_illegal refused it")
-            assert snapshot(hand) == before and hand.actions == history
-        hand.push(rng.choice(hand.legal_actions()))
-
-
-@settings(max_examples=120, deadline=None)
-@given(hands())
-def test_records_round_trip_and_replay_to_the_same_settlement(case: tuple[NapHand, random.Random]) -> None:
-    hand, rng = case
-    cut = rng.randrange(12)
-    while not hand.is_over and len(hand.actions) < cut:
-        hand.push(rng.choice(hand.legal_actions()))
-    record = NapRecord.of_hand(hand)
-    text = json.dumps(record.to_json())
-    again = NapRecord.loads(text)
-    assert again == record
-    replayed = again.replay()
-    assert replayed.legal_actions() == hand.legal_actions() and replayed.settlement == hand.settlement
-    status, out = check(text)
-    assert status == 0 and out["complete"] == hand.is_over
-    while not hand.is_over:
-        hand.push(rng.choice(hand.legal_actions()))
-    status, out = check(json.dumps(NapRecord.of_hand(hand).to_json()))
-    assert status == 0 and hand.settlement is not None and out["settlement"] == list(hand.settlement.net())
-
-
 @settings(max_examples=80, deadline=None)
 @given(hands(table=True))
 def test_a_teaching_table_with_careless_players_still_ends_and_balances(case: tuple[NapHand, random.Random]) -> None:
@@ -186,9 +142,7 @@ def test_a_game_of_many_hands_conserves_chips_and_passes_the_deal(
         dealer = game.dealer
         hand = game.next_hand()
         assert game.conserved() and hand.pool == game.pool and hand.dealer == dealer
-        while not hand.is_over:
-            hand.push(rng.choice(hand.legal_actions()))
-        result = game.settle()
+        result = finish_hand(game, rng)
         assert game.conserved() and game.pool == result.settlement.next_pool
         passes = result.settlement.reason not in ("redeal", "misdeal")
         assert game.dealer == ((dealer + 1) % seats if passes else dealer)  # NAP-DEAL-06
