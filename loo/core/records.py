@@ -38,9 +38,10 @@ without bound."""
 MAX_POOL = 10**15
 """The most chips a record's pool may hold: beyond any game (a loo is paid in chips a table can count),
 and below 2**53, so a browser reads every pool and the sums made from it exactly."""
-FIELDS = ("format", "game", "rules", "seats", "dealer", "pool", "deal_kind", "deal", "actions")
+FIELDS = ("format", "game", "rules", "seats", "dealer", "pool", "deal_kind", "deal", "actions", "review")
 """The keys a record may have at its top level; any other is refused (a misspelt ``deal_kind`` would
-otherwise deal an ordinary hand)."""
+otherwise deal an ordinary hand). ``review`` is what a review said of the hand's decisions (the
+teacher's console writes it, as ``loo review`` prints them): read for its shape, never replayed."""
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,23 @@ def read_header(obj: Any) -> dict[str, Any]:
         near = difflib.get_close_matches(key, FIELDS, n=1) if len(key) <= MAX_NAME_CHARS else []
         meant = f" ({near[0]!r} is meant?)" if near else ""
         raise RecordError(key, f"unknown field{meant}; a record has {', '.join(FIELDS)}")
+    if "review" in obj:
+        read_review(obj["review"], obj.get("actions"))
     return obj
+
+
+def read_review(review: Any, actions: Any) -> None:
+    """Check a record's ``review``: a list of objects, each naming by ``action`` the place in the
+    record's actions of the decision it weighed (the rest is what the review said, not checked)."""
+    if not isinstance(review, list):
+        raise RecordError("review", "must be a list of the weighed decisions")
+    count = len(actions) if isinstance(actions, list) else 0
+    for i, item in enumerate(review):
+        if not isinstance(item, dict):
+            raise RecordError(f"review[{i}]", "must be an object")
+        place = item.get("action")
+        if isinstance(place, bool) or not isinstance(place, int) or not 0 <= place < count:
+            raise RecordError(f"review[{i}].action", f"must be the place of one of the record's {count} actions")
 
 
 def read_table(

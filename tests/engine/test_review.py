@@ -16,7 +16,7 @@ import pytest
 from loo.__main__ import main
 from loo.core.estimates import Z95
 from loo.kits import kit
-from loo.records import load
+from loo.records import check, load
 from loo.review import GRADES, VERDICTS, WEIGHING, common_mistakes, position_key, recheck, review, reviewing
 
 # Seed 5: Ann, the eldest of three, holds the kings of spades (trumps: the three of spades) and clubs.
@@ -129,6 +129,24 @@ def test_the_review_fills_in_decision_by_decision_then_the_undecided_costliest_f
         now = next(e for e in step.decisions if e.index == d.index)
         assert now.verdict != WEIGHING and now == next(e for e in final.decisions if e.index == d.index)
     assert all(d.verdict in VERDICTS for d in final.decisions)
+
+
+def test_a_record_carries_its_review_read_for_its_shape_and_never_replayed() -> None:
+    """The class's records carry each decision's review (issue 31): ``loo check`` reads a record with
+    one as the same hand, and refuses a review that is not a list of decisions by its field's name."""
+    plain = record_of(THROWN_UP)
+    weighed = [d.to_record(list(plain.seats)) for d in review(plain).decisions]
+    assert record_of({**THROWN_UP, "review": weighed}) == plain
+    assert check(json.dumps({**THROWN_UP, "review": weighed}))[0] == 0
+    for bad, field in (
+        ({"action": 0}, "review"),
+        ([1], "review[0]"),
+        ([{"verdict": "mistake"}], "review[0].action"),
+        ([{"action": 1}], "review[0].action"),
+        ([{"action": True}], "review[0].action"),
+    ):
+        status, said = check(json.dumps({**THROWN_UP, "review": bad}))
+        assert status == 2 and said["message"].startswith(f"{field}: "), (bad, said)
 
 
 def run_review(*args: str) -> tuple[int, str]:

@@ -142,3 +142,54 @@ def test_the_students_seats_are_the_readers_or_those_no_computer_holds() -> None
 
     assert student_seats(Single(), False) == (2,)
     assert student_seats(Shared(), True) == (0, 2, 3)
+
+
+def test_the_console_weighs_the_class_at_a_deal_then_lists_what_cost_most_and_the_records_carry_it(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """From the console's page: the first answer says the hands are being weighed and asks again in two
+    seconds; once they are, the positions that cost the class most, each linked face up; the class's
+    records then carry each weighed hand's review, and every line still reads as its hand."""
+    import json
+
+    from loo.records import check, load
+    from tests.server.test_console import console_app, talk
+    from widgets.server import console_results
+
+    pending: list[tuple[Future[Any], Any, tuple[Any, ...]]] = []
+
+    class LaterPool(InlinePool):  # weighs only when the test says: the page is seen while it waits
+        def submit(self, fn: Any, *args: Any) -> Future[Any]:
+            self.submitted += 1
+            future: Future[Any] = Future()
+            pending.append((future, fn, args))
+            return future
+
+    monkeypatch.setattr(console_results, "WEIGHER", Weigher(pool=LaterPool()))
+    db = tmp_path / "tables.db"
+    with TableStore(db) as store:
+        thrown = [table_at_deal(store, "throw") for _ in range(2)]
+        table_at_deal(store, "stand")
+
+    async def scenario(ask: Any) -> tuple[Any, Any, Any]:
+        cookie = await ask.sign_in()
+        first = await ask("GET", f"/console/decisions?code={DEAL}", cookie=cookie)
+        for future, fn, args in pending:
+            future.set_result(fn(*args))
+        second = await ask("GET", f"/console/decisions?code={DEAL}", cookie=cookie)
+        records = await ask("GET", "/console/records.jsonl", cookie=cookie)
+        return first, second, records
+
+    first, second, records = talk(console_app(db), scenario)
+    waiting = first.body.decode()
+    assert first.code == 200 and "0 of 3 hands done" in waiting and 'http-equiv="refresh"' in waiting
+    listed = second.body.decode()
+    assert second.code == 200 and "refresh" not in listed
+    assert "3 students faced this position" in listed and "Throw up: 2" in listed
+    assert any(f"/console/table/{t}?hand=1&amp;step=0" in listed for t in thrown)
+    lines = records.body.decode().splitlines()
+    assert len(lines) == 3 and all("review" in json.loads(line) for line in lines)
+    assert all(check(line)[0] == 0 for line in lines)
+    said = {json.loads(line)["review"][0]["verdict"] for line in lines}
+    assert said == {"best", "mistake"} or said == {"best", "blunder"}, said
+    assert all(load(line) is not None for line in lines)

@@ -32,7 +32,7 @@ from tests.server.test_server import reserved
 from widgets.server import database as server_database
 from widgets.server import errors as server_errors
 from widgets.server import logs as server_logs
-from widgets.server.console import console_routes
+from widgets.server.console_routes import console_routes
 from widgets.server.errors import quiet_routes
 from widgets.server.logs import ClientLog
 from widgets.server.pages import DEFAULT_TABLES

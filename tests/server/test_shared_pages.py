@@ -128,7 +128,8 @@ def test_shared_tables_count_against_the_clients_share_of_tables(tmp_path: Path)
 
 
 def test_a_refused_console_request_is_logged_without_its_token(tmp_path: Path) -> None:
-    from widgets.server.console import ConsoleHandler, console_routes
+    from widgets.server.console import ConsoleHandler
+    from widgets.server.console_routes import console_routes
 
     token = "a-console-token-for-this-test-only"
     routes = console_routes(token, tmp_path / "t.sqlite3", DEFAULT_TABLES)

@@ -29,8 +29,8 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from widgets.draw.card_style import SHEET_PATH
 from widgets.server.classroom import ClassPageHandler
 from widgets.server.compress import compress_responses
-from widgets.server.console import console_routes
 from widgets.server.console_address import forget_address
+from widgets.server.console_routes import console_routes
 from widgets.server.errors import quiet_routes
 from widgets.server.guards import (
     DEFAULT_REQUEST_TIMEOUT,

@@ -12,12 +12,10 @@ table's game is rebuilt again only once it has been played on (:class:`Rebuilt`)
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,10 +119,3 @@ def rebuilt(events: list[dict[str, Any]], shared: bool) -> TableModel | None:
     except Exception:
         log.info("console: a table's journal does not replay", exc_info=True)
         return None
-
-
-def records_lines(tables: list[ClassTable]) -> Iterator[str]:
-    for table in tables:
-        for record in table.model.records if table.model is not None else ():
-            if record:
-                yield json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"

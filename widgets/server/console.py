@@ -37,6 +37,7 @@ import hmac
 import html
 import json
 import logging
+import random
 import secrets
 import time
 from collections.abc import Callable
@@ -48,7 +49,6 @@ import tornado.web
 
 from loo.records import load, replay_actions
 from loo.registry import entry
-from widgets.draw.board import action_label
 from widgets.draw.card_style import SHEET_PATH
 from widgets.draw.table_board import board_html
 from widgets.server.class_tables import (
@@ -57,8 +57,6 @@ from widgets.server.class_tables import (
     ClassTable,
     class_tables,
     rebuilt_games,
-    records_lines,
-    warm_up,
 )
 from widgets.server.classroom import handed_out_origin
 from widgets.server.database import DatabaseAway, in_database, send_database_away
@@ -69,7 +67,6 @@ from widgets.server.plain_page import page
 from widgets.server.shared_pages import DEAL_KEPT, links_html, open_shared_with_codes, same_origin
 from widgets.store.seating import COMPUTER, SeatBook
 from widgets.store.sqlite import BadTableId, TableStore, UnknownTable
-from widgets.table.chips import seat_words
 from widgets.table.dealcode import USUAL_SEATS, DealCode, DealCodeError, parse_deal_code
 from widgets.table.model import TableModel
 
@@ -128,6 +125,17 @@ def same_deal(a: DealCode, b: DealCode) -> bool:
     return deal(a) == deal(b)
 
 
+def as_dealt(code: DealCode) -> DealCode:
+    """``code`` as a table that deals it writes it in its journal: the pool and the kind of deal left
+    out where they are the first deal's own, so that a teacher's "...d2.p3" finds the tables whose
+    code says neither (:func:`same_deal` then compares like with like)."""
+    model = TableModel(code.game, rng=random.Random(0))
+    if not model.play_code(str(code)):  # pragma: no cover - a parsed code deals
+        return code
+    dealt = model.deal_code()
+    return dealt if dealt is not None else code
+
+
 def start_code(model: TableModel) -> DealCode | None:
     journal = model.journal
     start = journal[0] if journal else {}
@@ -161,22 +169,6 @@ def hand_text(model: TableModel | None) -> str:
     tricks = len(hand.view(0).tricks)
     played = "1 trick" if tricks == 1 else f"{tricks} tricks"
     return f"hand {number}, {model.names[to_act or 0]} to play, {played} played"
-
-
-def hand_rows(record: dict[str, Any]) -> tuple[list[str], list[str], list[int], list[int]]:
-    """A finished hand's record, for the results: each seat's declarations, tricks won and chips."""
-    loaded = load(json.dumps(record))
-    hand = replay_actions(loaded.start(), loaded.actions)
-    names = list(hand.names)
-    said = [[] for _ in names]  # type: list[list[str]]
-    for action in loaded.actions:
-        if action.verb.value != "play":
-            said[action.seat].append(action_label(action))
-    tricks = [0] * len(names)
-    for trick in hand.view(0).tricks:
-        tricks[trick.winner] += 1
-    net = list(hand.settlement.net()) if hand.settlement is not None else [0] * len(names)
-    return names, [", ".join(s) or "-" for s in said], tricks, net
 
 
 class ConsoleHandler(QuietLog, tornado.web.RequestHandler):
@@ -316,7 +308,8 @@ class ConsoleHome(ConsoleHandler):
             f"<h2>The class's tables ({len(rows)})</h2>{listing}"
             f'<p><a href="{html.escape(self.link("/console/records.jsonl"))}" download>'
             "Download the class's records</a>"
-            ' <span class="note">(every finished hand, one loo-record/1 a line)</span></p>'
+            ' <span class="note">(every finished hand, one loo-record/1 a line; a hand whose decisions were '
+            "weighed carries its review)</span></p>"
             "<h2>A duplicate lesson</h2>"
             f'<form method="post" action="{self.base()}/console/deal" class="deal-every">'
             '<label>Deal this code to every table <input name="code" required size="26"></label>'
@@ -330,6 +323,11 @@ class ConsoleHome(ConsoleHandler):
             f'<form method="get" action="{self.base()}/console/results" class="results">'
             '<label>Results of the deal <input name="code" required size="26"></label>'
             "<button>Compare the tables</button></form>"
+            f'<form method="get" action="{self.base()}/console/decisions" class="decisions">'
+            '<label>Where the class gave up most at the deal <input name="code" required size="26"></label>'
+            "<button>Weigh their decisions</button></form>"
+            '<p class="note">Each student\'s decisions are played out over many deals that fit what they knew; '
+            "the positions that cost the class most come first, each one click from the projector.</p>"
             f'<form method="post" action="{self.base()}/console/sign-out" class="sign-out">'
             '<button>Leave the console</button> <span class="note">(this browser forgets its way in: the '
             "console's address, or its token, opens it again)</span></form>"
@@ -432,62 +430,6 @@ class ConsoleOpen(ConsoleHandler):
         self.finish(page(title, OPENED_STYLE + kept + tools + "".join(parts) + slips + back_link))
 
 
-class ConsoleResults(ConsoleHandler):
-    """``/console/results?code=``: every table whose game began at that deal, hand by hand, side by side."""
-
-    async def get(self) -> None:
-        text = self.get_argument("code", "").strip()
-        try:
-            wanted = parse_deal_code(text)
-        except DealCodeError as error:
-            self.set_status(400)
-            self.finish(page("Results", f"<p>That deal code cannot be used: {html.escape(error.message)}.</p>"))
-            return
-        try:
-            sections = await self.database(lambda store: self.sections(store, wanted))
-        except DatabaseAway as away:
-            send_database_away(self, away)
-            return
-        layout = '<div style="display:flex;flex-wrap:wrap;gap:1.5rem">' + "".join(sections) + "</div>"
-        none = "<p>No table of the class began at that deal.</p>"
-        back = html.escape(self.link("/console"))
-        self.finish(page(f"Results of {text}", (layout if sections else none) + f'<p><a href="{back}">Back</a></p>'))
-
-    def sections(self, store: TableStore, wanted: DealCode) -> list[str]:
-        """A section per table whose game began at ``wanted``: its finished hands (on a database thread)."""
-        sections = []
-        for table in class_tables(store):
-            model = table.model
-            code = start_code(model) if model is not None else None
-            if model is None or code is None or not same_deal(code, wanted):
-                continue
-            hands = []
-            lines = model.hand_lines()  # the game's accounts: the dealer's stake counted as on the table
-            for number, record in enumerate(model.records, start=1):
-                if not record.get("actions"):
-                    continue  # a hand settled as it was dealt: nobody chose anything
-                names, said, tricks, net = hand_rows(record)
-                line = lines[number - 1] if len(lines) == len(model.records) else None
-                shown = [
-                    seat_words(line, n) if line is not None else f"{c:+d}" for n, c in zip(names, net, strict=True)
-                ]
-                cells = "".join(
-                    f"<tr><td>{html.escape(n)}</td><td>{html.escape(s)}</td><td>{t}</td><td>{html.escape(c)}</td></tr>"
-                    for n, s, t, c in zip(names, said, tricks, shown, strict=True)
-                )
-                step = html.escape(self.link(f"/console/table/{table.table_id}", hand=number, step=0))
-                hands.append(
-                    f'<h3>Hand {number} <a class="step" href="{step}">step through</a></h3><table class="result">'
-                    "<tr><th>Player</th><th>Stood or called</th><th>Tricks</th><th>This hand</th></tr>"
-                    f"{cells}</table>"
-                )
-            body = "".join(hands) or "<p>No hand finished yet.</p>"
-            sections.append(
-                f'<section class="table-result"><h2>Table {html.escape(table.table_id[:6])}</h2>{body}</section>'
-            )
-        return sections
-
-
 class ConsoleTable(ConsoleHandler):
     """``/console/table/<id>``: the table face up for a projector, redrawn every two seconds; with
     ``hand=N&step=S``, the Nth finished hand after S of its actions, with steps back and on."""
@@ -563,20 +505,6 @@ class ConsoleFreeSeat(ConsoleHandler):
         self.redirect(self.link(f"/console/table/{table_id}"), status=303)
 
 
-class ConsoleRecords(ConsoleHandler):
-    """``/console/records.jsonl``: every finished hand of the class's tables, one loo-record/1 a line."""
-
-    async def get(self) -> None:
-        try:
-            lines = await self.database(lambda store: "".join(records_lines(class_tables(store))))
-        except DatabaseAway as away:
-            send_database_away(self, away)
-            return
-        self.set_header("Content-Type", "application/x-ndjson; charset=utf-8")
-        self.set_header("Content-Disposition", 'attachment; filename="class-records.jsonl"')
-        self.finish(lines)
-
-
 class ConsoleSignOut(ConsoleHandler):
     """``POST /console/sign-out``: this browser's session ended and its cookie cleared."""
 
@@ -597,20 +525,3 @@ class ConsoleNothing(ConsoleHandler):
         raise tornado.web.HTTPError(404)
 
     post = get
-
-
-def console_routes(token: str | None, db: Path | str | None, tables: Path, *, base: str = "") -> list[Any]:
-    ConsoleHandler.token, ConsoleHandler.db, ConsoleHandler.tables = token, db, tables
-    ConsoleHandler.sessions = ConsoleSessions()  # a new token: no session of the last one's holds
-    warm_up()
-    return [
-        (base + r"/console/?", ConsoleHome),
-        (base + r"/console/deal", ConsoleDeal),
-        (base + r"/console/open", ConsoleOpen),
-        (base + r"/console/results", ConsoleResults),
-        (base + r"/console/table/([A-Za-z0-9_-]{22})", ConsoleTable),
-        (base + r"/console/table/([A-Za-z0-9_-]{22})/free", ConsoleFreeSeat),
-        (base + r"/console/records\.jsonl", ConsoleRecords),
-        (base + r"/console/sign-out", ConsoleSignOut),
-        (base + r"/console(/.*)", ConsoleNothing),
-    ]
