@@ -53,8 +53,11 @@ def hand_rows(record: dict[str, Any]) -> tuple[list[str], list[str], list[int], 
     return names, [", ".join(s) or "-" for s in said], tricks, net
 
 
-class ConsoleResults(ConsoleHandler):
-    """``/console/results?code=``: every table whose game began at that deal, hand by hand, side by side."""
+class DealPage(ConsoleHandler):
+    """A console page about one deal, ``?code=``: the code read (a 400 page naming what is wrong with it),
+    what the page needs read from the database on one of its threads (:meth:`read`), then answered."""
+
+    title = "Results"
 
     async def get(self) -> None:
         text = self.get_argument("code", "").strip()
@@ -62,19 +65,35 @@ class ConsoleResults(ConsoleHandler):
             wanted = as_dealt(parse_deal_code(text))
         except DealCodeError as error:
             self.set_status(400)
-            self.finish(page("Results", f"<p>That deal code cannot be used: {html.escape(error.message)}.</p>"))
+            self.finish(page(self.title, f"<p>That deal code cannot be used: {html.escape(error.message)}.</p>"))
             return
         try:
-            sections = await self.database(lambda store: self.sections(store, wanted))
+            found = await self.database(lambda store: self.read(store, wanted))
         except DatabaseAway as away:
             send_database_away(self, away)
             return
+        self.answer(text, found)
+
+    def read(self, store: TableStore, wanted: DealCode) -> Any:
+        raise NotImplementedError
+
+    def answer(self, text: str, found: Any) -> None:
+        raise NotImplementedError
+
+    def back(self) -> str:
+        return f'<p><a href="{html.escape(self.link("/console"))}">Back</a></p>'
+
+
+class ConsoleResults(DealPage):
+    """``/console/results?code=``: every table whose game began at that deal, hand by hand, side by side."""
+
+    def answer(self, text: str, found: Any) -> None:
+        sections: list[str] = found
         layout = '<div style="display:flex;flex-wrap:wrap;gap:1.5rem">' + "".join(sections) + "</div>"
         none = "<p>No table of the class began at that deal.</p>"
-        back = html.escape(self.link("/console"))
-        self.finish(page(f"Results of {text}", (layout if sections else none) + f'<p><a href="{back}">Back</a></p>'))
+        self.finish(page(f"Results of {text}", (layout if sections else none) + self.back()))
 
-    def sections(self, store: TableStore, wanted: DealCode) -> list[str]:
+    def read(self, store: TableStore, wanted: DealCode) -> list[str]:
         """A section per table whose game began at ``wanted``: its finished hands (on a database thread)."""
         sections = []
         for table in class_tables(store):
@@ -108,31 +127,21 @@ class ConsoleResults(ConsoleHandler):
         return sections
 
 
-class ConsoleDecisions(ConsoleHandler):
+class ConsoleDecisions(DealPage):
     """``/console/decisions?code=``: where the class's students gave up most at the tables that began at
     that deal (:mod:`widgets.server.class_review`); while hands are still being weighed, the page says
     how far it has got and asks again every two seconds."""
 
-    async def get(self) -> None:
-        text = self.get_argument("code", "").strip()
-        try:
-            wanted = as_dealt(parse_deal_code(text))
-        except DealCodeError as error:
-            self.set_status(400)
-            self.finish(page("Decisions", f"<p>That deal code cannot be used: {html.escape(error.message)}.</p>"))
-            return
-        try:
-            hands = await self.database(
-                lambda store: finished_hands(class_tables(store), lambda model: began_at(model, wanted))
-            )
-        except DatabaseAway as away:
-            send_database_away(self, away)
-            return
-        done, waiting = WEIGHER.ask(hands)
+    title = "Decisions"
+
+    def read(self, store: TableStore, wanted: DealCode) -> list[FinishedHand]:
+        return finished_hands(class_tables(store), lambda model: began_at(model, wanted))
+
+    def answer(self, text: str, found: Any) -> None:
+        done, waiting = WEIGHER.ask(found)
         body = decisions_page(done, waiting, text, self.position_link)
         refresh = '<meta http-equiv="refresh" content="2">' if waiting else ""
-        back = f'<p><a href="{html.escape(self.link("/console"))}">Back</a></p>'
-        self.finish(page(f"Where the class gave up most at {text}", refresh + body + back))
+        self.finish(page(f"Where the class gave up most at {text}", refresh + body + self.back()))
 
     def position_link(self, table_id: str, hand: int, step: int) -> str:
         """The address of a table's finished hand face up, at the position before action ``step``."""
