@@ -14,25 +14,18 @@ may clear both, after saying so twice.
 
 from __future__ import annotations
 
-import json
+import importlib.util
 import logging
-import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as ipw
 
 from loo.core.actions import Action, IllegalActionError
-from loo.core.protocols import Hand
 from loo.core.rules import RecordError
-from loo.kits import kit
 from loo.options import GAME_NAMES
-from loo.records import load, replay_actions
 from loo.review import HandReview
-from widgets.book import ExampleError, record_of
-from widgets.book.quiz import Judged, Question, describe, judge, pick_words, verdict_words
 from widgets.draw.law_refs import LAW_STYLE, with_law_refs
 from widgets.draw.table_board import board_html
 from widgets.table import practice
@@ -40,7 +33,9 @@ from widgets.table.hints import unit_name
 from widgets.table.practice import KIND_WORDS, KINDS, HandFigures, Item, Shelf
 from widgets.views.safety import guarded
 from widgets.views.shared import ROW, button, lean, own_layout
-from widgets.views.step_viewer import StepViewer
+
+if TYPE_CHECKING:
+    from widgets.book.quiz import Judged
 
 log = logging.getLogger("lanterloo.widgets.views.practice_view")
 
@@ -50,45 +45,14 @@ RECENT = 5
 """The table's last column: the last this many hands."""
 CLEAR_ASK = "Clear every position kept to practise and every game's progress? They cannot be brought back."
 NOTHING_YET = "Weigh your decisions after a hand, and the ones that gave something up come back here as questions."
+ASKS = importlib.util.find_spec("widgets.book") is not None
+"""Whether this home can ask the positions: the questions are the book's (:mod:`widgets.book.quiz`),
+which the tables in the reader's browser are not shipped yet (web/build_inpage.py leaves it out)."""
+NOT_HERE = (
+    "The positions are kept here, but asking them needs the book's questions, which this table in your "
+    "browser does not have yet: the Lanterloo server's tables ask them."
+)
 ALL_DONE = "No position is waiting to be practised: every one kept has been answered well."
-
-
-@dataclass(frozen=True)
-class PracticeQuestion(Question):
-    """A :class:`~widgets.book.quiz.Question` at a position of a hand the reader played: ``record`` is
-    the hand's record up to the decision (a practice item's), its own deal whatever it was."""
-
-    record: Mapping[str, Any] = field(default_factory=dict)
-
-    def position(self) -> Hand:
-        read = load(json.dumps(dict(self.record)))
-        hand: Hand = replay_actions(read.start(), read.actions)
-        if hand.to_act is None or len(hand.legal_actions()) < 2:
-            raise ExampleError(f"the position after {len(read.actions)} moves offers no choice to make")
-        return hand
-
-    def played_on(self, choice: Action) -> Hand:
-        """The hand's own deal played to its end from ``choice`` by the computer players (seeded)."""
-        hand = self.position()
-        hand.push(choice)
-        players = kit(self.game).make_bot("thumb")
-        choices = random.Random(0)
-        while not hand.is_over:
-            seat = hand.to_act
-            assert seat is not None  # a hand in play always has a seat to act
-            hand.push(players.choose(hand.view(seat), choices))
-        return hand
-
-
-def question_of(item: Item) -> PracticeQuestion:
-    return PracticeQuestion(item.game, record=item.record)
-
-
-def choices(judged: Judged) -> list[Action]:
-    """The choices a practice question offers: those the engine weighed, in the order the laws list
-    them (an exchange of cards is weighed for the worst cards first, not every set)."""
-    weighed = {e.action for e in judged.figures.values}
-    return [a for a in judged.hand.legal_actions() if a.seat == judged.seat and a in weighed]
 
 
 # ----- progress ------------------------------------------------------------------------------------
@@ -266,6 +230,8 @@ class PracticeView(ipw.VBox):  # type: ignore[misc]
         item = self._shown
         if item is None:
             return
+        from widgets.views.practice_question import best_line, pick_words, verdict_words
+
         judged = self._judged_for(item)
         well = judged.as_good(action)
         self._answered = True
@@ -278,17 +244,7 @@ class PracticeView(ipw.VBox):  # type: ignore[misc]
             f'{LAW_STYLE}<div role="status" aria-live="polite" class="loo-practice-verdict"><p><b>{picked}</b></p>'
             f"<p>{escape(then)}</p><p><b>Verdict:</b> {escape(verdict_words(judged))}</p>{why}</div>"
         )
-        seat, names = judged.seat, list(judged.hand.names)
-        best = describe(judged.best, judged.view).lower()
-        at = len(judged.hand.actions) + 1
-        viewer = StepViewer(
-            record_of(judged.question.played_on(judged.best)),
-            seat=seat,
-            title=f"The best line, {best}, played on in this deal, as {names[seat]} sees it",
-            commentary={at: f"{names[seat]} chooses: {best}."},
-            start=at,
-        )
-        self._replay.children = (viewer.widget(),)
+        self._replay.children = (best_line(judged).widget(),)
         if well:
             self._change(practice.solved(item))
         self.refresh()
@@ -325,24 +281,32 @@ class PracticeView(ipw.VBox):  # type: ignore[misc]
             self._question.value = f"<p>{ALL_DONE if self.shelf.hands else NOTHING_YET}</p>"
             self._picks.children = ()
             return
+        if not ASKS:
+            self._shown, self._picks.children = None, ()
+            self._question.value = f"<p>{escape(NOT_HERE)}</p>"
+            return
         keys = [i.key for i in items]
         was = self._shown.key if self._shown is not None else None
         at = (keys.index(was) + 1) % len(items) if was in keys else 0
         try:
             self._ask(items[at])
-        except (ExampleError, RecordError, IllegalActionError) as error:  # a position the engine now refuses
+        except (ValueError, RecordError, IllegalActionError) as error:  # a position the engine now refuses
             log.warning("a position to practise no longer replays, and is dropped: %s", error)
             self._shown = None
             self._change(practice.solved(items[at]))
             self._ask_next()
 
     def _judged_for(self, item: Item) -> Judged:
+        from widgets.views.practice_question import judged_item
+
         judged = self._judged.get(item.key)
         if judged is None:
-            judged = self._judged[item.key] = judge(question_of(item))
+            judged = self._judged[item.key] = judged_item(item)
         return judged
 
     def _ask(self, item: Item) -> None:
+        from widgets.views.practice_question import choices, describe
+
         self._shown = item
         judged = self._judged_for(item)
         names, seat = list(judged.hand.names), judged.seat
