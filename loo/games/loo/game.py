@@ -96,8 +96,9 @@ class LooGame(ChipLedger):
         self.deals_by[dealer_name] += 1
         sitting_out: list[int] = []
         limit = self.rules.dealer_sits_out_above
-        if (limit and len(self.players) > limit) or self._leaving == dealer_name:
-            sitting_out = [self.dealer]  # L3-OUT-01, L3-WD-03
+        # L3-OUT-01, L3-WD-03: never leaving one player to play alone (two must play, as when one withdraws)
+        if (limit and len(self.players) > max(limit, 2)) or self._leaving == dealer_name:
+            sitting_out = [self.dealer]
         return self._deal(kind, sitting_out)
 
     def _deal(self, kind: DealKind, sitting_out: Sequence[int]) -> LooHand:

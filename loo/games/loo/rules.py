@@ -180,7 +180,7 @@ class Rules:
     dealer_sits_out_above: int = _opt(
         0,
         TRICK_GAMES_WITH_THREE_CARD_LAWS,
-        "L3-OUT-01, AMB-20: above this many players the dealer sits out (0: never).",
+        "L3-OUT-01, AMB-20: above this many players the dealer sits out (0: never; two always play).",
     )
     courts_equal_in_cut: bool = _opt(False, ALL, "CF-06, L3-DEAL-02: tens and court cards all count ten in the cut.")
     revoke_replay: RevokeReplay = _opt(RevokeReplay.MANDATORY, ALL, "CF-19, AMB-15: replay after an irregularity.")

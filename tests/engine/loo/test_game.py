@@ -75,6 +75,24 @@ def test_L3_OUT_01_AMB_20_the_dealer_sits_out_with_many_players() -> None:
     assert hand.dealt[hand.dealer] is None and hand.last != hand.dealer
 
 
+@pytest.mark.law("L3-OUT-01")
+def test_L3_OUT_01_the_dealer_never_sits_out_of_a_two_handed_game() -> None:
+    """Above one player the dealer would sit out of a game of two and leave one to play alone (the
+    contract suite's deal found it failing in the first lead): two must play, as when one withdraws."""
+    rules = dataclasses.replace(Rules.preset("peel"), dealer_sits_out_above=1)
+    game = LooGame(rules, ["Ann", "Ben"], random.Random(4))
+    rng = random.Random(4)
+    for _ in range(3):
+        hand = game.next_hand()
+        assert all(cards is not None for cards in hand.dealt)  # both play
+        finish_hand(game, rng)
+    three = LooGame(rules, ["Ann", "Ben", "Cat"], random.Random(4))
+    three.next_hand()
+    finish_hand(three, rng)
+    hand = three.next_hand()
+    assert hand.dealt[hand.dealer] is None  # with three, the dealer sits out and two play
+
+
 @pytest.mark.law("L3-WD-01", "L3-WD-03", "AMB-21")
 def test_L3_WD_01_03_AMB_21_a_player_leaves_at_his_deal() -> None:
     rng = random.Random(5)
