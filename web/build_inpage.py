@@ -57,7 +57,7 @@ GUIDE = TEMPLATE_STATIC / "guide.js"
 # The project's code the browser runs: loo whole, and of widgets the packages a table is made of (its
 # game, its drawing, its views, its kernel's router and the in-browser bridge), not those only the
 # server uses (the server, the tables' database, shared tables) nor the book's build-time helpers.
-SERVER_ONLY = {"server", "store", "multiseat", "book"}  # packages of widgets
+SERVER_ONLY = {"server", "store", "multiseat"}  # packages of widgets (the book's questions ship: practice)
 # The Python version Pyodide runs (314.x runs Python 3.14): the wheels must be for it.
 BROWSER_PYTHON = "3.14"
 

@@ -213,7 +213,8 @@ def test_prepare_imports_the_table_with_no_tie_to_the_page() -> None:
 
 def test_the_code_shipped_to_the_browser_plays_a_table_without_the_servers_packages(tmp_path: Path) -> None:
     """What the book ships to the reader's browser (web/build_inpage.py's zip, decided by package): loo
-    whole and widgets but its server, store, multiseat and book packages. Run from that zip alone, a
+    whole and widgets but its server, store and multiseat packages (the book's questions ship: a table
+    asks the reader's practice positions with them). Run from that zip alone, a
     table opens, takes a click and saves it, and the packages left out cannot be imported."""
     sys.path.insert(0, str(ROOT / "web"))
     try:
@@ -222,13 +223,13 @@ def test_the_code_shipped_to_the_browser_plays_a_table_without_the_servers_packa
         sys.path.remove(str(ROOT / "web"))
     zipfile.ZipFile(io.BytesIO(build_inpage.pack_code())).extractall(tmp_path)
     shipped = {p.parent.name for p in (tmp_path / "widgets").glob("*/__init__.py")}
-    assert shipped == {"draw", "table", "views", "kernel"}, shipped
+    assert shipped == {"draw", "table", "views", "kernel", "book"}, shipped
     [out] = run_page(
         """
         import importlib.util
         inpage.open_table("three-card-loo", None, "", None)
         assert click_a_choice()
-        left_out = [p for p in ("widgets.server", "widgets.store", "widgets.multiseat", "widgets.book")
+        left_out = [p for p in ("widgets.server", "widgets.store", "widgets.multiseat")
                     if importlib.util.find_spec(p) is not None]
         print(json.dumps({"from": inpage.__file__, "saves": [m["count"] for m in posted if m["type"] == "save"],
                           "left_out": left_out}))

@@ -12,7 +12,6 @@ from tests.engine.test_review import THROWN_UP
 from widgets.table.journal import MemoryJournals
 from widgets.table.model import TableModel
 from widgets.table.practice import HandFigures, Shelf
-from widgets.views import practice_view
 from widgets.views.live_table import REVIEW_TAB, LiveTable
 from widgets.views.practice_view import PracticeView, progress_html
 from widgets.views.review_view import weigh_hand
@@ -131,13 +130,3 @@ def test_a_shared_tables_seat_has_no_practice_list() -> None:
     table = LiveTable(TableModel("three-card-loo", seed=1, rng=random.Random(1)), shared=True)
     table._review_controls()
     assert table.practice is None
-
-
-def test_where_the_books_questions_are_not_shipped_the_list_is_kept_and_says_so(monkeypatch: Any) -> None:
-    """The tables in the reader's browser are shipped without widgets.book (web/build_inpage.py): the
-    positions and the progress are kept there all the same, and the list says why it asks none."""
-    monkeypatch.setattr(practice_view, "ASKS", False)
-    view, model, _journals, _table_id, said = weighed_view()
-    assert "Practise your mistakes (1)" in view._title.value and len(model.practice.items) == 1
-    assert "does not have yet" in view._question.value and not view._picks.children
-    assert "Hands reviewed: 1" in view._progress.value and not said

@@ -1,6 +1,6 @@
 """A practice position as one of the book's "What would you do?" questions (issue 31, point 2): the
-part of :mod:`widgets.views.practice_view` that needs :mod:`widgets.book.quiz`, which that module
-imports only where the book's package is shipped (the server's tables, not yet the reader's browser).
+part of :mod:`widgets.views.practice_view` that needs :mod:`widgets.book.quiz`, imported when a position is
+first asked (the book's questions ship to the reader's browser too: web/build_inpage.py).
 
 The question is at the hand's own deal, whatever it was (a seed, a deal code's, a loaded record's
 cards), as the item's record holds it up to the decision; it is judged by :func:`~widgets.book.quiz.judge`,

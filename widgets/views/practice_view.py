@@ -14,7 +14,6 @@ may clear both, after saying so twice.
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 from collections.abc import Callable
 from html import escape
@@ -45,13 +44,6 @@ RECENT = 5
 """The table's last column: the last this many hands."""
 CLEAR_ASK = "Clear every position kept to practise and every game's progress? They cannot be brought back."
 NOTHING_YET = "Weigh your decisions after a hand, and the ones that gave something up come back here as questions."
-ASKS = importlib.util.find_spec("widgets.book") is not None
-"""Whether this home can ask the positions: the questions are the book's (:mod:`widgets.book.quiz`),
-which the tables in the reader's browser are not shipped yet (web/build_inpage.py leaves it out)."""
-NOT_HERE = (
-    "The positions are kept here, but asking them needs the book's questions, which this table in your "
-    "browser does not have yet: the Lanterloo server's tables ask them."
-)
 ALL_DONE = "No position is waiting to be practised: every one kept has been answered well."
 
 
@@ -280,10 +272,6 @@ class PracticeView(ipw.VBox):  # type: ignore[misc]
             self._shown = None
             self._question.value = f"<p>{ALL_DONE if self.shelf.hands else NOTHING_YET}</p>"
             self._picks.children = ()
-            return
-        if not ASKS:
-            self._shown, self._picks.children = None, ()
-            self._question.value = f"<p>{escape(NOT_HERE)}</p>"
             return
         keys = [i.key for i in items]
         was = self._shown.key if self._shown is not None else None
