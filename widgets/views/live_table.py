@@ -164,7 +164,8 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
             self._review_button.on_click(guarded(report)(lambda _b: self._show_review()))
             self._weigh_button.on_click(guarded(report)(lambda _b: self._weigh()))
             to_costliest = button("Step to the costliest decision", "Open the hand's steps at it", "loo-to-costliest")
-            own_layout(to_costliest).display = "none"  # its own: the shared layout is every widget's
+            own = own_layout(to_costliest)  # its own: the shared layout is every widget's
+            own.display, own.width = "none", "auto"  # its whole label, on a phone too
             to_costliest.on_click(guarded(report)(lambda _b: self._show_review(self._costliest_at, self._notes)))
             self._to_costliest = to_costliest
             buttons = (self._review_button, self._weigh_button)
