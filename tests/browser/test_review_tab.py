@@ -62,3 +62,79 @@ def test_the_review_tab_names_a_costly_throw_in_the_readers_browser(again: Page,
     again.set_viewport_size({"width": 1366, "height": 768})
     again.goto(f"{static_site}/play/three-card-loo.html?deal={DEAL}", timeout=WAIT)
     throw_up_and_weigh(again, "in-browser-1366x768")
+
+
+# Issue 31, for every game: a deal where the reader's first choice at the table gives up chips beyond
+# doubt (found by weighing each seed's first decision: bench-style, 300 deals), the costly choice, and
+# the best the review must name. At Nap the reader passes and then plays the hand out.
+COSTLY = {
+    "five-card-loo": ("l5.pam.s0.n36", "Throw up", "Stand"),
+    "irish-loo": ("il.irish.s0.n1.p12", "Throw up", "Stand"),
+    "nap": ("nap.hoffmann.s0.n1", "Pass", "Call"),
+    "domino-loo": ("dl.celko.s0.n4", "Throw up", "Stand"),
+    "domino-rounce": ("dr.rounce.s0.n11", "Throw up", "Stand"),
+}
+
+
+def choose_badly_and_weigh(page: Page, choice: str, best: str, name: str) -> None:
+    """Make ``choice`` at the table, play on with the first choice offered until the hand is over, weigh,
+    and see ``choice`` named with what it gave up and the best."""
+    expect(page.locator(".loo-board")).to_be_visible(timeout=WAIT)
+    costly = page.locator(".loo-choices button", has_text=choice).first
+    expect(costly).to_be_visible(timeout=WAIT)
+    costly.click()
+    result = page.locator(".loo-result")
+    offered = page.locator(".loo-choices button:not([disabled])")
+    for _ in range(60):  # the reader's own cards or tiles, if the hand asks for them: the first one allowed
+        if result.is_visible():
+            break
+        for i in range(offered.count()):
+            before = offered.count()
+            try:
+                offered.nth(i).click(timeout=5_000)
+            except Exception:  # the hand moved on meanwhile: look again
+                break
+            page.wait_for_timeout(300)
+            if result.is_visible() or offered.count() != before:
+                break  # played (one card fewer), or the hand is over; a refused card leaves them all
+        else:
+            page.wait_for_timeout(300)  # the computers' turn
+    expect(result).to_be_visible(timeout=WAIT)
+    page.get_by_role("tab", name="Review").click()
+    weigh = page.get_by_role("button", name="Weigh my decisions")
+    expect(weigh).to_be_visible()
+    weigh.click()
+    box = page.get_by_role("region", name="Your decisions, weighed")
+    expect(box.get_by_text("Your decisions gave up about")).to_be_visible(timeout=WAIT)
+    named = box.locator("li", has_text=f"{choice}:").first
+    expect(named).to_be_visible()
+    said = named.inner_text()
+    assert ("a mistake" in said or "a blunder" in said) and f"The best was {best}" in said, said
+    SHOTS.mkdir(exist_ok=True)
+    box.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"review-{name}.png"))
+
+
+@pytest.mark.parametrize("game", sorted(COSTLY))
+def test_every_games_review_names_a_costly_first_choice_at_the_servers_table(
+    browser: Browser, site: str, game: str
+) -> None:
+    code, choice, best = COSTLY[game]
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.add_init_script(INSTANT_PACE)
+    try:
+        page = context.new_page()
+        page.goto(f"{site}/tables/{game}?deal={code}", wait_until="commit", timeout=WAIT)
+        choose_badly_and_weigh(page, choice, best, f"server-{game}")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("game", sorted(COSTLY))
+def test_every_games_review_names_a_costly_first_choice_in_the_readers_browser(
+    again: Page, static_site: str, game: str
+) -> None:
+    code, choice, best = COSTLY[game]
+    again.set_viewport_size({"width": 1366, "height": 768})
+    again.goto(f"{static_site}/play/{game}.html?deal={code}", timeout=WAIT)
+    choose_badly_and_weigh(again, choice, best, f"in-browser-{game}")
