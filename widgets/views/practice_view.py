@@ -176,11 +176,8 @@ class PracticeView(ipw.VBox):  # type: ignore[misc]
         self._shown: Item | None = None  # the position asked now
         self._answered = False  # and the reader has answered it
         self._drawn: Shelf | None = None
-        super().__init__(
-            [self._title, self._question, self._picks, self._answer, self._next, self._replay,
-             self._progress, self._clear, self._confirm],
-            _dom_classes=["loo-practice"],
-        )  # fmt: skip
+        asked = [self._title, self._question, self._picks, self._answer, self._next, self._replay]
+        super().__init__([*asked, self._progress, self._clear, self._confirm], _dom_classes=["loo-practice"])
         self._wire()
         self.refresh()
 
