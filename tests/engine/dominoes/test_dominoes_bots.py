@@ -65,11 +65,7 @@ def test_sampling_bot_only_plays_legal_actions(preset: str, seats: int) -> None:
     for i in range(4):
         hand = DominoHand.deal(DominoRules.preset(preset), rng, seats=seats, dealer=i % seats, pool=25)
         bot = DominoSamplingBot(samples=4)
-        while not hand.is_over:
-            view = hand.view(hand.to_act or 0)
-            action = bot.choose(view, rng)
-            assert action in view.legal
-            hand.push(action)
+        play_out(hand, [bot] * hand.n, rng)
         assert hand.settlement is not None
 
 

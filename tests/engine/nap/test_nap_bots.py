@@ -101,11 +101,7 @@ def test_the_sampling_bot_plays_whole_hands_legally_under_the_variants() -> None
         hand = NapHand.deal(rules, random.Random(seed), seats=4, dealer=3)
         rng = random.Random(seed)
         bot = NapSamplingBot(samples=4)
-        while not hand.is_over:
-            view = hand.view(hand.to_act or 0)
-            action = bot.choose(view, rng)
-            assert action in view.legal
-            hand.push(action)
+        play_out(hand, [bot] * hand.n, rng)
         assert hand.settlement is not None
 
 
