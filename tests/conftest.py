@@ -1,4 +1,9 @@
-"""Shared fixtures: Debian's chromium for Playwright, and the served site for browser tests."""
+"""Shared fixtures: Debian's chromium for Playwright, and the served site for browser tests.
+
+Hypothesis draws its examples from a fixed seed here (the ``ci`` profile), so that every run of
+``make test`` tries the same examples and a red run is one anybody can repeat; to explore new ones, run
+with ``HYPOTHESIS_PROFILE=explore`` (and keep any failing example it finds as a test of its own).
+"""
 
 from __future__ import annotations
 
@@ -22,6 +27,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "_build" / "html"
