@@ -132,8 +132,8 @@ def as_dealt(code: DealCode) -> DealCode:
     model = TableModel(code.game, rng=random.Random(0))
     if not model.play_code(str(code)):  # pragma: no cover - a parsed code deals
         return code
-    dealt = model.deal_code()
-    return dealt if dealt is not None else code
+    started = start_code(model)  # the game's start, as journalled: not a hand past a single settled as dealt
+    return started if started is not None else code
 
 
 def start_code(model: TableModel) -> DealCode | None:
