@@ -134,12 +134,15 @@ class ConsoleDecisions(DealPage):
 
     title = "Decisions"
 
-    def read(self, store: TableStore, wanted: DealCode) -> list[FinishedHand]:
-        return finished_hands(class_tables(store), lambda model: began_at(model, wanted))
+    def read(self, store: TableStore, wanted: DealCode) -> tuple[str, int]:
+        """The page's body and how many hands wait, made here on a database thread: a class's reviews
+        read back and ranked take the event loop no time."""
+        hands = finished_hands(class_tables(store), lambda model: began_at(model, wanted))
+        done, waiting = WEIGHER.ask(hands)
+        return decisions_page(done, waiting, self.get_argument("code", "").strip(), self.position_link), waiting
 
     def answer(self, text: str, found: Any) -> None:
-        done, waiting = WEIGHER.ask(found)
-        body = decisions_page(done, waiting, text, self.position_link)
+        body, waiting = found
         refresh = '<meta http-equiv="refresh" content="2">' if waiting else ""
         self.finish(page(f"Where the class gave up most at {text}", refresh + body + self.back()))
 
