@@ -5,10 +5,10 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Generic, Self, TypedDict, TypeVar
 
 from loo.core.actions import Action, IllegalActionError
 from loo.core.cards import Card
@@ -87,6 +87,18 @@ class PublicView(Generic[RulesT, PhaseT]):
     phase: PhaseT
     to_act: int | None
 
+    def seated(self) -> Seated:
+        """The table as every game's hand takes it, for a hand made at this view (a sampling player's world)."""
+        return {"dealer": self.dealer, "pool": self.pool, "names": self.names}
+
+
+class Seated(TypedDict):
+    """Where a hand is played: the dealer's seat, the pool and the players' names."""
+
+    dealer: int
+    pool: int
+    names: tuple[str, ...]
+
 
 @dataclass(frozen=True)
 class Trick:
@@ -98,6 +110,15 @@ class Trick:
 
     def to_record(self) -> dict[str, Any]:
         return {"leader": self.leader, "plays": [[s, str(c)] for s, c in self.plays], "winner": self.winner}
+
+
+def declaring_tries(
+    seat: int, legal: Sequence[Action], make: Callable[[int, str, Any], Action], also: Sequence[Action] = ()
+) -> list[Action]:
+    """What a seat in the declarations might try (for :meth:`TrickHand.explain`): each declaration, stand,
+    miss and throw (made by ``make``, the game's action), any ``also``, then its other ``legal`` actions."""
+    tries = [make(seat, "declare", word) for word in ("stand", "miss", "throw")]
+    return [*tries, *also, *(a for a in legal if a.verb != "declare")]
 
 
 @dataclass(frozen=True)
@@ -225,6 +246,19 @@ class TrickHand(Generic[PhaseT, SettlementT, TrickT]):
         return False
 
     def _why_legal(self, action: Action) -> tuple[str, str]:
+        raise NotImplementedError
+
+    def explain(self) -> list[Explanation]:
+        """For the seat to act: every action it might try now (:meth:`_tries`), legal or not, with the law
+        and a plain reason."""
+        seat = self._s.to_act
+        if seat is None:
+            return []
+        legal = self.legal_actions()
+        return self._explanations(self._tries(seat, legal), legal)
+
+    def _tries(self, seat: int, legal: Sequence[Action]) -> Sequence[Action]:
+        """The actions :meth:`explain` explains to ``seat``, the seat to act, whose ``legal`` actions these are."""
         raise NotImplementedError
 
     def _explanations(self, tries: Sequence[Action], legal: Sequence[Action]) -> list[Explanation]:

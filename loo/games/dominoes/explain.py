@@ -8,9 +8,10 @@ laws; the hand itself makes the moves. The duties of play come from :mod:`loo.ga
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 
 from loo.core.actions import Action
-from loo.core.hand import Explanation, Phase, TrickHand
+from loo.core.hand import Phase, TrickHand, declaring_tries
 from loo.core.tiles import NUMBERS, Tile
 from loo.core.tricks import VoidRule, WinnerLeadsTrump
 from loo.games.dominoes.declare import declarations, may_play_for_pool, may_take_turnup
@@ -36,22 +37,11 @@ def _list(tiles: Sequence[Tile]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _combinations(tiles: Sequence[Tile], size: int) -> list[tuple[Tile, ...]]:
-    if size == 0:
-        return [()]
-    if size > len(tiles):
-        return []
-    out = []
-    for i, tile in enumerate(tiles):
-        for rest in _combinations(tiles[i + 1 :], size - 1):
-            out.append((tile, *rest))
-    return out
-
-
 class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
     """The legal actions, the refusals and the explanations of a domino hand (its laws, read)."""
 
     _s: DominoState
+    _history: list[tuple[Action, DominoState]]
     rules: DominoRules
     n: int
     names: tuple[str, ...]
@@ -91,7 +81,7 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
             return out
         if s.phase is Phase.EXCHANGE:
             hand = s.holding[seat]
-            return [act(seat, "exchange", combo) for combo in _combinations(hand, len(hand) - HAND_SIZE)]
+            return [act(seat, "exchange", combo) for combo in combinations(hand, len(hand) - HAND_SIZE)]
         if s.announcing:
             return [act(seat, "declare", "stand"), act(seat, "for-pool", True)]
         out = [act(seat, "declare", d) for d in self._declarations()]
@@ -365,33 +355,22 @@ class DominoExplainer(TrickHand[Phase, DominoSettlement, DominoTrick]):
 
     # ----- explanations -------------------------------------------------------------------------
 
-    def explain(self) -> list[Explanation]:
-        """For the seat to act: every action it might try now, legal or not, with the law and a plain reason.
-
-        In the declarations that is each declaration (and the dealer's rights); in play, each tile
-        held, a lead once for each suit it might be announced as.
-        """
+    def _tries(self, seat: int, legal: Sequence[Action]) -> Sequence[Action]:
+        """In the declarations each declaration (and the dealer's rights); in play, each tile held, a lead
+        once for each suit it might be announced as."""
         s = self._s
-        seat = s.to_act
-        if seat is None:
-            return []
-        legal = self.legal_actions()
-        tries: list[DominoAction]
+        tries: list[Action] = []
         if s.phase is Phase.PLAY:
-            tries = []
             for t in s.holding[seat]:
                 if s.current or t.is_double or t.has(self.trump):
                     tries.append(act(seat, "play", t))
                 else:
                     tries += [act(seat, "play", t, t.high), act(seat, "play", t, t.low)]
-        elif s.phase is Phase.DECLARE and not s.announcing:
-            tries = [act(seat, "declare", d) for d in ("stand", "miss", "throw")]
-            if seat == self.dealer and not any(a.verb == "for-pool" for a in legal):
-                tries.append(act(seat, "for-pool", True))
-            tries += [a for a in legal if a.verb != "declare"]
-        else:
-            tries = legal
-        return self._explanations(tries, legal)
+            return tries
+        if s.phase is Phase.DECLARE and not s.announcing:
+            dealer_may = seat == self.dealer and not any(a.verb == "for-pool" for a in legal)
+            return declaring_tries(seat, legal, act, [act(seat, "for-pool", True)] if dealer_may else [])
+        return legal
 
     def _why_legal(self, action: DominoAction) -> tuple[str, str]:
         s = self._s

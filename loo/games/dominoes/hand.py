@@ -40,9 +40,6 @@ __all__ = ["DominoHand", "deal_tiles"]
 class DominoHand(DominoExplainer):
     """One deal of Domino Loo or Domino Rounce, from the declarations to the settlement."""
 
-    _s: DominoState
-    _history: list[tuple[Action, DominoState]]
-
     def __init__(
         self,
         rules: DominoRules,
@@ -131,10 +128,8 @@ class DominoHand(DominoExplainer):
             view.rules,
             hands=holdings,
             turnup=view.turnup,
-            dealer=view.dealer,
-            pool=view.pool,
             stock=stock,
-            names=view.names,
+            **view.seated(),
         )
         s = world._s
         s.phase = view.phase

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from loo.core.actions import Action
 from loo.core.cards import CARDS, Card
-from loo.core.hand import Explanation, Phase
+from loo.core.hand import Phase, declaring_tries
 from loo.core.laws import law as law_entry
 from loo.core.tricks import Duty, WinnerLeadsTrump
 from loo.games.loo.play import suit_of
@@ -216,23 +216,13 @@ class Explaining(LooHandBase):
             return f"{who} won the first trick and holds a trump, so must lead the highest trump, {CARDS[choices[0]]}"
         return f"{who} won the first trick and holds a trump, so must lead a trump, not {card}"
 
-    def explain(self) -> list[Explanation]:
-        """For the seat to act: every action it might try now, legal or not, with the law and a plain reason.
-
-        In the declarations that is each declaration; in play, each card the seat holds.
-        """
-        seat = self._s.to_act
-        if seat is None:
-            return []
-        legal = self.legal_actions()
+    def _tries(self, seat: int, legal: Sequence[Action]) -> Sequence[Action]:
+        """In the declarations each declaration (and what else is legal); in play, each card the seat holds."""
         if self._s.phase is Phase.PLAY:
-            tries = [Action(seat, "play", c) for c in self._s.holding[seat]]
-        elif self._s.phase is Phase.DECLARE:
-            tries = [Action(seat, "declare", d) for d in ("stand", "miss", "throw")]
-            tries += [a for a in legal if a.verb != "declare"]
-        else:
-            tries = legal
-        return self._explanations(tries, legal)
+            return [Action(seat, "play", c) for c in self._s.holding[seat]]
+        if self._s.phase is Phase.DECLARE:
+            return declaring_tries(seat, legal, Action)
+        return legal
 
     def _why_legal(self, action: Action) -> tuple[str, str]:
         s = self._s

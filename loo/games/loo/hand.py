@@ -215,12 +215,10 @@ class LooHand(Explaining, TableMode, Settling, LooHandBase):
             view.rules,
             hands=dealt,
             turnup=view.turnup,
-            dealer=view.dealer,
-            pool=view.pool,
             miss=miss,
             stock=stock,
             deal_kind=deal_kind,
-            names=view.names,
+            **view.seated(),
         )
         world._s.set_at_view(view, holdings, stock_pos, dead, put_out)
         world._history = []

@@ -18,6 +18,7 @@ what the engine's explanations of a refusal are written from.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from itertools import combinations
 from typing import NamedTuple, TypeVar
 
 from loo.core.tricks import Duty, FirstLeadRule, VoidRule, WinnerLeadsTrump, follower_choices
@@ -236,19 +237,7 @@ def exchange_choices(hand: Sequence[P], room: int) -> list[tuple[P, ...]]:
     ``room`` of them (what the stock can replace), fewest first, each set in hand order."""
     out: list[tuple[P, ...]] = []
     for size in range(room + 1):
-        out.extend(_combinations(hand, size))
-    return out
-
-
-def _combinations(cards: Sequence[P], size: int) -> list[tuple[P, ...]]:
-    if size == 0:
-        return [()]
-    if size > len(cards):
-        return []
-    out = []
-    for i, card in enumerate(cards):
-        for rest in _combinations(cards[i + 1 :], size - 1):
-            out.append((card, *rest))
+        out.extend(combinations(hand, size))
     return out
 
 

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 from loo.core.actions import CALLS, Action
 from loo.core.cards import Card
-from loo.core.hand import Explanation
 from loo.games.nap.rules import CALL_RANK, NAP, SPOKEN
 from loo.games.nap.state import NapHandBase, NapPhase
 from loo.games.nap.tricks import follow_choices
@@ -48,9 +47,8 @@ class NapExplaining(NapHandBase):
                     "NAP-SG-03",
                     f"{self.names[s.to_act]} has taken the extra hand and must now throw out five of their ten cards",
                 )
-            missing = [c for c in action.value if c not in s.holding[seat]]
-            if missing:
-                return ("NAP-SG-03", f"{who} does not hold {names(missing)}")
+            if unheld := self._unheld(action, who, "NAP-SG-03"):
+                return unheld
             if len(action.value) != 5:
                 return ("NAP-SG-03", f"{who} must throw out exactly five of their ten cards, not {len(action.value)}")
             return None
@@ -63,9 +61,8 @@ class NapExplaining(NapHandBase):
                     f"only the highest caller, {self.names[s.to_act]}, may act now: they may "
                     "exchange a card for the peep card, or keep their hand",
                 )
-            missing = [c for c in action.value if c not in s.holding[seat]]
-            if missing:
-                return ("NAP-PEEP-03", f"{who} does not hold {names(missing)}")
+            if unheld := self._unheld(action, who, "NAP-PEEP-03"):
+                return unheld
             if len(action.value) > 1:
                 return (
                     "NAP-PEEP-03",
@@ -82,6 +79,11 @@ class NapExplaining(NapHandBase):
         if action.verb != "play":
             return ("NAP-PLAY-01", f"the calling is over: {who} may only play a card now, not {action.verb}")
         return self._why_not_card(action, s.to_act)
+
+    def _unheld(self, action: Action, who: str, law: str) -> tuple[str, str] | None:
+        """Under ``law``, the cards of ``action`` (a garnet, an exchange, a purchase) that its seat does not hold."""
+        missing = [c for c in action.value if c not in self._s.holding[action.seat]]
+        return (law, f"{who} does not hold {names(missing)}") if missing else None
 
     def _why_not_card(self, action: Action, to_act: int) -> tuple[str, str] | None:
         """NAP-PLAY-01/02/04: a card played by ``action.seat`` when ``to_act`` is the seat to play."""
@@ -119,9 +121,8 @@ class NapExplaining(NapHandBase):
                 "NAP-PUR-05",
                 f"the dealer serves each player in turn: it is {self.names[s.to_act]}'s turn, not {who}'s",
             )
-        missing = [c for c in action.value if c not in s.holding[seat]]
-        if missing:
-            return ("NAP-PUR-01", f"{who} does not hold {names(missing)}")
+        if unheld := self._unheld(action, who, "NAP-PUR-01"):
+            return unheld
         if len(action.value) > 5:
             return ("NAP-PUR-03", f"{who} may buy at most five cards")
         left = len(self.stock) - s.stock_pos
@@ -199,27 +200,19 @@ class NapExplaining(NapHandBase):
             f"the lowest call agreed at this table is {self.rules.min_call}, so {who} may not call {SPOKEN[call]}",
         )
 
-    def explain(self) -> list[Explanation]:
-        """For the seat to act: every action it might try now, legal or not, with the law and a plain reason.
-
-        In the calling that is every call (and a peep, and the legal ways to take Sir Garnet); in play,
-        each card the seat holds; in the purchases and the exchange, the actions open to it.
-        """
+    def _tries(self, seat: int, legal: Sequence[Action]) -> Sequence[Action]:
+        """In the calling every call (and a peep, and the legal ways to take Sir Garnet); in play, each card the
+        seat holds; in the purchases and the exchange, the actions open to it."""
         s = self._s
-        seat = s.to_act
-        if seat is None:
-            return []
-        legal = self.legal_actions()
         if s.phase is NapPhase.PLAY:
-            tries = [Action(seat, "play", c) for c in s.holding[seat]]
-        elif s.phase is NapPhase.CALL:
+            return [Action(seat, "play", c) for c in s.holding[seat]]
+        if s.phase is NapPhase.CALL:
             tries = [Action(seat, "call", c) for c in CALLS]
             tries.append(Action(seat, "peep", True))
             if self.rules.sir_garnet:
                 tries.append(Action(seat, "garnet", ()))
-        else:
-            tries = legal
-        return self._explanations(tries, legal)
+            return tries
+        return legal
 
     def _why_legal(self, action: Action) -> tuple[str, str]:
         s = self._s

@@ -38,6 +38,7 @@ from loo.core.cards import Card, Suit, full_pack
 from loo.core.hand import Trick
 from loo.core.reasons import Reason
 from loo.core.tricks import trick_winner
+from loo.games.nap import tricks as trick_laws
 from loo.games.nap.explain import NapExplaining
 from loo.games.nap.irregular import NapIrregularities
 from loo.games.nap.rules import (
@@ -53,21 +54,10 @@ from loo.games.nap.rules import (
 )
 from loo.games.nap.settle import NapSettlement, settle_stakes
 from loo.games.nap.state import NapOffence, NapPhase, NapState, NapView
-from loo.games.nap.tricks import (
-    call_outcome,
-    card_power,
-    feeds_the_pool,
-    first_lead_trump,
-    follow_choices,
-    leader_choices,
-)
 
 
 class NapHand(NapExplaining, NapIrregularities):
     """One deal of Nap, from the purchases or the calling to the settlement."""
-
-    _s: NapState
-    _history: list[tuple[Action, NapState]]
 
     def __init__(
         self,
@@ -250,12 +240,10 @@ class NapHand(NapExplaining, NapIrregularities):
         world = cls(
             view.rules,
             hands=held,
-            dealer=view.dealer,
-            pool=view.pool,
             stock=stock,
             garnet=garnet,
             peep_card=peep_card,
-            names=view.names,
+            **view.seated(),
         )
         state = NapState(
             phase=view.phase,
@@ -290,15 +278,20 @@ class NapHand(NapExplaining, NapIrregularities):
         hand = self._s.holding[seat]
         current = self._s.current
         if not current:
-            return leader_choices(hand)
+            return trick_laws.leader_choices(hand)
         led = current[0][1].suit
-        return follow_choices(hand, lambda c: c.suit is led)[0]
+        return trick_laws.follow_choices(hand, lambda c: c.suit is led)[0]
+
+    def _feeds_the_pool(self, card: Card) -> bool:
+        """NAP-POOL-04, AMB-40: at a table that feeds the pool with knaves and fives, does ``card`` played now?"""
+        kitty = self.rules.kitty_mode is KittyMode.KNAVE_OR_FIVE
+        return kitty and trick_laws.feeds_the_pool(card.rank, card.suit is self._s.trump)
 
     def _winner(self) -> int:
         """NAP-PLAY-04: the seat whose card has the most power in the trick just completed."""
         s = self._s
         led, trump = s.current[0][1].suit, s.trump
-        return trick_winner(s.current, lambda _seat, c: card_power(c.suit, c.rank, led=led, trump=trump))
+        return trick_winner(s.current, lambda _seat, c: trick_laws.card_power(c.suit, c.rank, led=led, trump=trump))
 
     # ----- explanations: NapExplaining (loo.games.nap.explain) -------------------------------
 
@@ -389,9 +382,9 @@ class NapHand(NapExplaining, NapIrregularities):
         s.holding[seat].remove(card)
         if not s.current and not s.tricks:
             # NAP-PLAY-01: the first lead fixes trumps; a Misery has none unless agreed (NAP-MIS-02/03, CF-32).
-            s.trump = first_lead_trump(self._misery_without_trumps(), card.suit)
+            s.trump = trick_laws.first_lead_trump(self._misery_without_trumps(), card.suit)
         s.current.append((seat, card))
-        if self.rules.kitty_mode is KittyMode.KNAVE_OR_FIVE and feeds_the_pool(card.rank, card.suit is s.trump):
+        if self._feeds_the_pool(card):
             s.pool_paid[seat] += self.rules.unit  # NAP-POOL-04, AMB-40
         if len(s.current) < self.n:
             s.to_act = (seat + 1) % self.n
@@ -439,7 +432,7 @@ class NapHand(NapExplaining, NapIrregularities):
         assert settled is not None
         s.holding[seat].remove(card)
         s.current.append((seat, card))
-        if self.rules.kitty_mode is KittyMode.KNAVE_OR_FIVE and feeds_the_pool(card.rank, card.suit is s.trump):
+        if self._feeds_the_pool(card):
             s.pool_paid[seat] += self.rules.unit  # NAP-POOL-04, AMB-40: the cards played later count too
         if len(s.current) == self.n:
             winner = self._winner()
@@ -452,7 +445,7 @@ class NapHand(NapExplaining, NapIrregularities):
         s = self._s
         mine = sum(1 for t in s.tricks if t.winner == s.caller)
         call = CALLS[s.high]
-        return call_outcome(call == "misery", TRICKS_NEEDED[call], mine, len(s.tricks)) is not None
+        return trick_laws.call_outcome(call == "misery", TRICKS_NEEDED[call], mine, len(s.tricks)) is not None
 
     def _misery_without_trumps(self) -> bool:
         return CALLS[self._s.high] == "misery" and self.rules.misery_trumps is MiseryTrumps.NONE
