@@ -14,12 +14,13 @@ import re
 import typing
 from collections.abc import Callable, Mapping
 from enum import Enum, StrEnum
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 __all__ = [
     "MAX_FIELD_CHARS",
     "MAX_MESSAGE_CHARS",
     "MAX_OPTION_NUMBER",
+    "PresetRules",
     "RecordError",
     "RevokeReplay",
     "clip",
@@ -136,6 +137,24 @@ def variant_named(kind: type[E], game: E | str, family: str) -> E:
     except ValueError:
         known = ", ".join(member.value for member in kind)
         raise RecordError("game", f"unknown game {game!r}; {family} are {known}") from None
+
+
+class PresetRules:
+    """What every game's rules class (a frozen dataclass) shares: its option fields and its record form, the
+    preset it was made from and the options that differ. The game's module sets ``presets`` to its presets
+    by name once it has made them."""
+
+    presets: ClassVar[Mapping[str, Any]]
+    preset_name: str
+
+    @classmethod
+    def options(cls) -> list[dataclasses.Field[Any]]:
+        """The option fields: every field but ``game`` and ``preset_name``."""
+        return option_fields(cls)
+
+    def to_record(self) -> str | dict[str, Any]:
+        """The shortest record form: the preset's name, or the preset and the options that differ from it."""
+        return rules_to_record(self, self.presets[self.preset_name])
 
 
 def read_rules(

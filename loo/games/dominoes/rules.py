@@ -26,13 +26,12 @@ from enum import StrEnum
 from typing import Any
 
 from loo.core.rules import (
+    PresetRules,
     RecordError,
     option,
-    option_fields,
     option_key,
     preset_named,
     read_rules,
-    rules_to_record,
     variant_named,
 )
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
@@ -81,7 +80,7 @@ class DominoFirstDealMode(StrEnum):
 
 
 @dataclass(frozen=True)
-class DominoRules:
+class DominoRules(PresetRules):
     """The options in force. Start from a preset (:meth:`preset`) and ``dataclasses.replace`` what differs."""
 
     game: Variant = Variant.LOO
@@ -158,19 +157,10 @@ class DominoRules:
         return preset_named(PRESETS, name, game)
 
     @classmethod
-    def options(cls) -> list[dataclasses.Field[Any]]:
-        """The option fields: every field but ``game`` and ``preset_name``."""
-        return option_fields(cls)
-
-    @classmethod
     def from_record(cls, game: Variant | str, value: Any) -> DominoRules:
         """Read a record's ``rules``: a preset name, an object with ``preset`` and overrides, or absent (None)."""
         variant = _variant(game)
         return read_rules(cls, value, default=DEFAULT_PRESET[variant], preset=lambda name: cls.preset(name, variant))
-
-    def to_record(self) -> str | dict[str, Any]:
-        """The shortest record form: the preset's name, or the preset and the options that differ from it."""
-        return rules_to_record(self, PRESETS[self.preset_name])
 
 
 def _variant(game: Variant | str) -> Variant:
@@ -195,3 +185,4 @@ PRESETS: dict[str, DominoRules] = {
     ),
 }
 DEFAULT_PRESET = {Variant.LOO: "celko", Variant.ROUNCE: "rounce"}
+DominoRules.presets = PRESETS

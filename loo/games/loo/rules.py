@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import Any
 
 from loo.core.rules import (
+    PresetRules,
     RecordError,
     RevokeReplay,
     option,
@@ -31,7 +32,6 @@ from loo.core.rules import (
     option_key,
     preset_named,
     read_rules,
-    rules_to_record,
     variant_named,
 )
 from loo.core.tricks import FirstLeadRule, VoidRule, WinnerLeadsTrump
@@ -147,7 +147,7 @@ def _opt(default: Any, games: frozenset[Game], doc: str) -> Any:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(PresetRules):
     """The options in force. Build one from a preset with :meth:`preset`, then ``replace`` what differs."""
 
     game: Game = Game.THREE_CARD
@@ -232,16 +232,15 @@ class Rules:
             cls, value, default=DEFAULT_PRESET[game], preset=lambda name: cls.preset(name, game), check=applies
         )
 
-    def to_record(self) -> str | dict[str, Any]:
-        """The shortest record form: the preset's name, or the preset and the options that differ from it."""
-        return rules_to_record(self, PRESETS[self.preset_name])
-
 
 def _game(game: Game | str) -> Game:
     return variant_named(Game, game, "the Loo games")
 
 
 _PEEL = Rules()
+# Two laws are Peel's alone (the king rule when an ace is turned, the winner's duty to lead a trump):
+# every other source's preset starts from his rules without them.
+_NOT_PEELS = dataclasses.replace(_PEEL, king_rule_when_ace_turned=False, winner_must_lead_trump=WinnerLeadsTrump.OFF)
 PRESETS: dict[str, Rules] = {
     # Peel, Round Games with Cards (000): the default three-card game.
     "peel": _PEEL,
@@ -249,13 +248,11 @@ PRESETS: dict[str, Rules] = {
     # no king rule and no trump-lead duty after the first trick (both Peel's alone); a lone stander
     # may be given the stakes (L3-DLR-05); the first round is dealt without a miss, all playing.
     "enquire-within": dataclasses.replace(
-        _PEEL,
+        _NOT_PEELS,
         preset_name="enquire-within",
         loo_amount=9,
         first_deal_mode=FirstDealMode.EW_NO_MISS_ALL_PLAY,
         miss_position=MissPosition.FIRST,
-        king_rule_when_ace_turned=False,
-        winner_must_lead_trump=WinnerLeadsTrump.OFF,
         lone_opponent_rule=LoneOpponentRule.EW_CONCEDE,
         revoke_replay=RevokeReplay.ON_DEMAND,
         courts_equal_in_cut=True,
@@ -264,28 +261,24 @@ PRESETS: dict[str, Rules] = {
     # the Bold Stand (L3-SGL-11); "two trumps must head" read as lead any trump (CF-02); the
     # Dumby dealt last but one (CF-16); AMB-07 for the dealer's case.
     "britannica": dataclasses.replace(
-        _PEEL,
+        _NOT_PEELS,
         preset_name="britannica",
         loo_amount=3,
         first_deal_mode=FirstDealMode.BOLD_STAND,
         miss_position=MissPosition.BEFORE_DEALER,
         first_lead_rule=FirstLeadRule.ANY_TRUMP,
-        king_rule_when_ace_turned=False,
-        winner_must_lead_trump=WinnerLeadsTrump.OFF,
         lone_opponent_rule=LoneOpponentRule.ENC_LAST_PLAYER,
     ),
     # Five-card Loo (003 with 001): five chips a deal and a loo of five; no heading (CF-05), free
     # discards (L5-PLAY-02), free leads (CF-26); Pam the knave of clubs and civil by law (CF-21/22).
     "pam": dataclasses.replace(
-        _PEEL,
+        _NOT_PEELS,
         game=Game.FIVE_CARD,
         preset_name="pam",
         deal_price=5,
         loo_amount=5,
         single_loo=5,
         first_deal_mode=FirstDealMode.NONE,
-        king_rule_when_ace_turned=False,
-        winner_must_lead_trump=WinnerLeadsTrump.OFF,
         void_rule=VoidRule.FREE,
         must_head=False,
         lone_opponent_rule=LoneOpponentRule.EW_CONCEDE,
@@ -303,3 +296,4 @@ PRESETS["irish"] = dataclasses.replace(
     lone_opponent_rule=LoneOpponentRule.EW_CONCEDE,
 )
 DEFAULT_PRESET = {Game.THREE_CARD: "peel", Game.FIVE_CARD: "pam", Game.IRISH: "irish"}
+Rules.presets = PRESETS

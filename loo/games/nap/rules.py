@@ -10,7 +10,6 @@ here and those of :mod:`loo.games.nap.tricks` and :mod:`loo.games.nap.settle`.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from dataclasses import dataclass
 from enum import StrEnum
@@ -18,7 +17,14 @@ from typing import Any
 
 from loo.core.actions import CALLS
 from loo.core.cards import Card, full_pack
-from loo.core.rules import RecordError, RevokeReplay, option, option_fields, option_key, read_rules, rules_to_record
+from loo.core.rules import (
+    PresetRules,
+    RecordError,
+    RevokeReplay,
+    option,
+    option_key,
+    read_rules,
+)
 
 GAME = "nap"
 
@@ -42,7 +48,7 @@ class KittyMode(StrEnum):
 
 
 @dataclass(frozen=True)
-class NapRules:
+class NapRules(PresetRules):
     """The options in force at a Nap table: the option flags the catalogue lists for group E.
 
     Money is counted in chips; ``unit`` is the stake per trick (a penny at penny Nap), and the
@@ -133,19 +139,11 @@ class NapRules:
         return PRESETS[name]
 
     @classmethod
-    def options(cls) -> list[dataclasses.Field[Any]]:
-        return option_fields(cls)
-
-    @classmethod
     def from_record(cls, game: str, value: Any) -> NapRules:
         """Read the ``rules`` of a Nap record: a preset name, an object with ``preset`` and overrides, or None."""
         if game != GAME:
             raise RecordError("game", f"these are the rules of Nap, not of {game!r}")
         return read_rules(cls, value, default=DEFAULT_PRESET, preset=cls.preset, label="the Nap options")
-
-    def to_record(self) -> str | dict[str, Any]:
-        """The preset's name, or the preset and the options that differ from it."""
-        return rules_to_record(self, PRESETS[self.preset_name])
 
 
 PRESETS: dict[str, NapRules] = {
@@ -155,6 +153,7 @@ PRESETS: dict[str, NapRules] = {
     "shilling": NapRules(preset_name="shilling", nap_win=12, nap_lose=6),
 }
 DEFAULT_PRESET = "hoffmann"
+NapRules.presets = PRESETS
 
 # ----- calls -----------------------------------------------------------------------------------
 
