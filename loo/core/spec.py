@@ -79,6 +79,14 @@ class Advice:
     only: Callable[[Any, Action], str | None] = lambda view, choice: None
 
 
+def fixed_words(words: Mapping[str, str], choice: Action) -> str | None:
+    """A game's advice that does not depend on the position: the words for ``choice`` in ``words``, whose
+    keys are a verb and a value ("declare miss") or a verb alone ("for-pool"), the first found; or None."""
+    if isinstance(choice.value, str) and f"{choice.verb} {choice.value}" in words:
+        return words[f"{choice.verb} {choice.value}"]
+    return words.get(choice.verb)
+
+
 def later(module: str, name: str, *, made: bool = False) -> Callable[[], Any]:
     """A descriptor's heavy part, named now and imported on first use: ``name`` from ``module`` (or,
     ``made``, a new one of the class ``name`` names), so that a table of one game loads no other

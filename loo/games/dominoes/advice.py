@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from loo.core.actions import Action
-from loo.core.spec import Advice
+from loo.core.spec import Advice, fixed_words
 from loo.core.tiles import NUMBER_PLURALS, Tile
 from loo.games.dominoes.bots import _is_strong
 from loo.games.dominoes.state import DominoView
 from loo.games.dominoes.suits import follows
+
+# The advice that does not depend on the position, by verb (and value).
+WORDS = {
+    "declare miss": "A weak hand is worth changing for the miss (DL-DECL-02).",
+    "declare throw": "A weak hand is likely to be looed, and dropping out costs nothing (DL-DECL-05).",
+    "for-pool": "Against a lone miss a weak dealer plays for the pool: he cannot be looed (DL-DLR-03).",
+    "take-turnup": "The turn-up is a trump: taking it for your weakest tile makes a playing hand (DL-DLR-01).",
+    "exchange": "From a dummy keep the five best tiles and discard the weakest (AMB-52).",
+}
 
 
 def reason(view: DominoView, choice: Action) -> str | None:
@@ -19,21 +28,11 @@ def reason(view: DominoView, choice: Action) -> str | None:
                 f"play your tiles ({NUMBER_PLURALS[trump]} are trumps, DL-DECL-01)."
             )
         return "You may not drop out here, so you must play your tiles."
-    if choice.verb == "declare" and choice.value == "miss":
-        return "A weak hand is worth changing for the miss (DL-DECL-02)."
-    if choice.verb == "declare" and choice.value == "throw":
-        return "A weak hand is likely to be looed, and dropping out costs nothing (DL-DECL-05)."
-    if choice.verb == "for-pool":
-        return "Against a lone miss a weak dealer plays for the pool: he cannot be looed (DL-DLR-03)."
-    if choice.verb == "take-turnup":
-        return "The turn-up is a trump: taking it for your weakest tile makes a playing hand (DL-DLR-01)."
-    if choice.verb == "exchange":
-        return "From a dummy keep the five best tiles and discard the weakest (AMB-52)."
     if choice.verb == "play" and isinstance(choice.value, Tile):
         if not view.current:
             return "Lead the tile that the fewest unseen tiles can beat, calling its strongest suit (DL-LEAD-04)."
         return "Win as cheaply as you can, else play your weakest tile: nobody must beat the trick (DL-PLAY-04)."
-    return None
+    return fixed_words(WORDS, choice)
 
 
 def followers(view: DominoView) -> int | None:

@@ -4,10 +4,24 @@ from __future__ import annotations
 
 from loo.core.actions import Action
 from loo.core.cards import Card, Rank, Suit
-from loo.core.spec import Advice
+from loo.core.spec import Advice, fixed_words
 from loo.games.loo.bots import _pam_card, _power, _suit, _trumps
 from loo.games.loo.rules import Game
 from loo.games.loo.state import SeatView
+
+# The advice that does not depend on the position, by verb (and value).
+WORDS = {
+    "declare throw": (
+        "A hand with no high trump, no two trumps and no ace is likely to be looed, "
+        "and throwing up costs nothing (L3-DECL-06, L3-LOO-04)."
+    ),
+    "declare miss": (
+        "A weak hand is worth changing for the miss while few players have struck in (L3-DECL-03, L3-ADV-02)."
+    ),
+    "for-pool": "Playing the miss for the pool risks no loo for the dealer (L3-DLR-03).",
+    "exchange": "Keep Pam, trumps, aces and kings; change the low plain cards for new ones (L5-DECL-02).",
+    "take-turnup": "The turn-up is a trump: taking it for your weakest card makes a stronger hand (L5-OPT-02).",
+}
 
 
 def reason(view: SeatView, choice: Action) -> str | None:
@@ -26,22 +40,9 @@ def reason(view: SeatView, choice: Action) -> str | None:
         if any(c.rank is Rank.ACE for c in cards):
             return "An ace has a fair chance of a trick, so stand (L3-DECL-02)."
         return "You may not throw this hand up, so you must play it."
-    if choice.verb == "declare" and choice.value == "throw":
-        return (
-            "A hand with no high trump, no two trumps and no ace is likely to be looed, "
-            "and throwing up costs nothing (L3-DECL-06, L3-LOO-04)."
-        )
-    if choice.verb == "declare" and choice.value == "miss":
-        return "A weak hand is worth changing for the miss while few players have struck in (L3-DECL-03, L3-ADV-02)."
-    if choice.verb == "for-pool":
-        return "Playing the miss for the pool risks no loo for the dealer (L3-DLR-03)."
-    if choice.verb == "exchange":
-        return "Keep Pam, trumps, aces and kings; change the low plain cards for new ones (L5-DECL-02)."
-    if choice.verb == "take-turnup":
-        return "The turn-up is a trump: taking it for your weakest card makes a stronger hand (L5-OPT-02)."
     if choice.verb == "play" and isinstance(choice.value, Card):
         return _play(view, choice.value, trump, pam)
-    return None
+    return fixed_words(WORDS, choice)
 
 
 def _play(view: SeatView, card: Card, trump: Suit | None, pam: Card | None) -> str:
