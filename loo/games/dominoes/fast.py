@@ -28,6 +28,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from loo.core.fast import FastOutcome
 from loo.core.reasons import Reason
 from loo.core.tiles import full_set
 from loo.core.tricks import trick_winner
@@ -90,15 +91,10 @@ Step = tuple[int, str, object, tuple[object, ...]]
 
 
 @dataclass(frozen=True, slots=True)
-class FastDominoResult:
-    """What one simulated hand did; with ``record=True`` also every step and the deal."""
+class FastDominoResult(FastOutcome):
+    """What one simulated hand did (:class:`~loo.core.fast.FastOutcome`), its points at a game scored
+    in points; with ``record=True`` also every step and the deal."""
 
-    declared: tuple[str, ...]
-    tricks_won: tuple[int, ...]
-    payouts: tuple[int, ...]
-    loos: tuple[int, ...]
-    next_pool: int
-    reason: str
     points: tuple[int, ...] | None = None
     steps: tuple[Step, ...] = ()  # (seat, kind, choice, legal choices); choices as (verb, value, suit)
     dealt: tuple[tuple[int, ...], ...] = ()

@@ -19,8 +19,9 @@ True
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from dataclasses import dataclass
 
+from loo.core.fast import FastOutcome
 from loo.games.loo.play import (
     STANDING,
     conceded,
@@ -46,18 +47,11 @@ __all__ = ["FastResult", "card_of", "play_random_hand"]
 CLUBS = 0
 
 
-class FastResult(NamedTuple):
-    """What one simulated hand did: who stood, tricks, money; and, if asked, every step taken.
+@dataclass(frozen=True, slots=True)
+class FastResult(FastOutcome):
+    """What one simulated hand did (:class:`~loo.core.fast.FastOutcome`); and, if asked, every step
+    taken, the deal, the miss and the turn-up (as integer cards)."""
 
-    (A named tuple, immutable and quick to make: one is made per hand.)
-    """
-
-    declared: tuple[str, ...]
-    tricks_won: tuple[int, ...]
-    payouts: tuple[int, ...]
-    loos: tuple[int, ...]
-    next_pool: int
-    reason: str
     steps: tuple[tuple[int, str, object, tuple[object, ...]], ...] = ()  # (seat, verb, choice, legal choices)
     dealt: tuple[tuple[int, ...], ...] = ()
     miss: tuple[int, ...] = ()
