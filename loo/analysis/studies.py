@@ -515,18 +515,6 @@ class NapStudy:
     hands: tuple[tuple[Card, ...], ...]  # the caller's five cards in each trial
     tricks: tuple[int, ...]  # tricks the caller took before the hand stopped (NAP-PLAY-06)
 
-    @property
-    def estimate(self) -> float:
-        return self.rate.estimate
-
-    @property
-    def low(self) -> float:
-        return self.rate.low
-
-    @property
-    def high(self) -> float:
-        return self.rate.high
-
 
 def nap_trial(cards: Sequence[Card], rest: Sequence[Card], *, seats: int, preset: str = "hoffmann") -> NapHand:
     """A Nap called by the eldest hand (seat 0) on ``cards``, the others dealt ``rest`` in turn, played out.
