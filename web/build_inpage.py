@@ -15,6 +15,10 @@
   stale copy beside a fresh one;
 * ``_assets/play/<game>.html``: a page per game holding its table, and the game in a minute
   (``widgets.draw.minute``) above it, shown at once, while the table is being made ready;
+* ``_assets/sw.js``: the service worker that keeps the pages a reader read and the tables they opened
+  for when there is no network (``web/service_worker.py``), versioned by the manifest and by what the
+  book's pages are made from (:func:`pages_version`), and ``_assets/inpage/offline.js``, which every
+  book page (``_config.yml``) and play page loads to register it;
 * beside every file of ``_assets`` worth it, its gzip and brotli copies (``web/precompress.py``), for
   hosts that send those as they are.
 
@@ -29,6 +33,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import html
+import importlib.metadata
 import io
 import json
 import shutil
@@ -58,6 +63,10 @@ GUIDE = TEMPLATE_STATIC / "guide.js"
 # game, its drawing, its views, its kernel's router and the in-browser bridge), not those only the
 # server uses (the server, the tables' database, shared tables) nor the book's build-time helpers.
 SERVER_ONLY = {"server", "store", "multiseat"}  # packages of widgets (the book's questions ship: practice)
+# What the book's pages are made from (besides the tools below): a change to any of them makes a new
+# service worker, whose cache replaces the old one's (web/service_worker.py).
+PAGE_SOURCES = ("_config.yml", "_toc.yml", "_static", "book", "loo", "widgets")
+BOOK_TOOLS = ("jupyter-book", "sphinx", "sphinx-book-theme", "pydata-sphinx-theme", "myst-nb")
 # The Python version Pyodide runs (314.x runs Python 3.14): the wheels must be for it.
 BROWSER_PYTHON = "3.14"
 
@@ -159,6 +168,23 @@ def pack_code() -> bytes:
     return buffer.getvalue()
 
 
+def pages_version() -> str:
+    """A digest of what the book's pages are made from: their sources, the code their cells run, and the
+    versions of the tools that build them. This runs before the pages are built, for the service worker."""
+    hashed = hashlib.sha256()
+    for name in PAGE_SOURCES:
+        top = ROOT / name
+        for path in sorted([top] if top.is_file() else top.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                hashed.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    for tool in BOOK_TOOLS:
+        try:
+            hashed.update(f"{tool}=={importlib.metadata.version(tool)}".encode())
+        except importlib.metadata.PackageNotFoundError:
+            hashed.update(f"{tool} missing".encode())
+    return hashed.hexdigest()[:16]
+
+
 PLAY_PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -184,6 +210,7 @@ your own computer; the tables served by the Lanterloo server keep them hidden.</
 <div class="loo-inpage-table" data-loo-table-slot></div>
 </main>
 <script src="../inpage/inpage.js?v={js}"></script>
+<script src="../inpage/offline.js?v={offline}"></script>
 <script src="../widgets/require.js"></script>
 <script>require.config({{paths: {{"@jupyter-widgets": "../widgets",
   "@jupyter-widgets/html-manager/dist": "../widgets"}}}});</script>
@@ -209,6 +236,7 @@ def play_pages(scripts: dict[str, str], manifest: str) -> dict[str, str]:
     pages = {
         f"{game}.html": PLAY_PAGE.format(
             game=game, name=html.escape(GAME_NAMES[game]), css=scripts["inpage.css"], js=scripts["inpage.js"],
+            offline=scripts["offline.js"],
             keys=scripts["table-keys.js"], guide=scripts["guide.js"], manifest=manifest,
             links=links_html(game, "../", tables="index.html"), minute=minute_html(game) + FOLD_SCRIPT,
         )
@@ -248,7 +276,10 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT))
     for name, page in play_pages(scripts, digest(manifest_bytes)).items():
         write_if_changed(assets / "play" / name, page.encode())
-    from precompress import precompress  # web/, beside this file
+    import service_worker  # web/, beside this file
+    from precompress import precompress
+
+    service_worker.write(assets, pages_version())
 
     counts = precompress(assets)
     written, kept, removed = counts["written"], counts["kept"], counts["removed"]

@@ -83,7 +83,7 @@ def test_the_in_browser_tables_link_the_book_and_are_listed() -> None:
     assert spec is not None and spec.loader is not None
     build = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build)
-    scripts = dict.fromkeys(("inpage.css", "inpage.js", "table-keys.js", "guide.js"), "x")
+    scripts = dict.fromkeys(("inpage.css", "inpage.js", "offline.js", "table-keys.js", "guide.js"), "x")
     pages = build.play_pages(scripts, "m")
     assert set(pages) == {f"{game}.html" for game in NAMES} | {"index.html"}
     for game in NAMES:
