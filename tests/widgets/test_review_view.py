@@ -5,10 +5,15 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import Iterator
+from itertools import islice
+from typing import Any
 
+from loo.review import HandReview
 from tests.engine.test_review import THROWN_UP
 from widgets.table.model import TableModel
 from widgets.views.live_table import LiveTable
+from widgets.views.review_view import weighing_hand
 
 
 def test_the_review_tab_names_a_thrown_up_hand_that_should_have_stood_with_chips_and_why() -> None:
@@ -37,9 +42,9 @@ def test_the_review_tab_names_a_thrown_up_hand_that_should_have_stood_with_chips
     assert table._weighed.value == "" and weigh.disabled
 
 
-def finished_throw() -> LiveTable:
+def finished_throw(**kwargs: Any) -> LiveTable:
     """A table whose hand is over: Ann threw up two trumps and a king (THROWN_UP), the others played on."""
-    table = LiveTable(TableModel("three-card-loo", seed=1, rng=random.Random(1)))
+    table = LiveTable(TableModel("three-card-loo", seed=1, rng=random.Random(1)), **kwargs)
     table.tabs.selected_index = 1
     assert table.model.import_record(json.dumps(THROWN_UP))
     while not table.model.hand.is_over:
@@ -91,3 +96,36 @@ def test_the_next_hand_drops_a_weighing_in_progress() -> None:
         assert table._to_costliest.layout.display == "none"
 
     asyncio.run(scenario())
+
+
+def failing_weigh(record: Any, seat: int) -> Iterator[HandReview]:
+    """A weighing that breaks after its first step, as a bug in the engine would."""
+    yield from islice(weighing_hand(record, seat), 1)
+    raise RuntimeError("the engine broke mid-review")
+
+
+def test_a_weighing_that_fails_says_so_and_lets_the_reader_try_again() -> None:
+    """On the event loop: the tab says the weighing failed and asks for another try, and the Weigh
+    button is enabled again at once, not only once the table next changes."""
+
+    async def scenario() -> None:
+        table = finished_throw(weigh=failing_weigh)
+        _step, weigh = table._review_controls()
+        weigh.click()
+        assert weigh.disabled
+        for _ in range(2000):
+            if not table._weighing.busy:
+                break
+            await asyncio.sleep(0.005)
+        assert "could not be weighed" in table._weighed.value and "Try again" in table._weighed.value
+        assert not weigh.disabled, "the reader may weigh the hand again"
+
+    asyncio.run(scenario())
+
+
+def test_a_weighing_that_fails_with_no_event_loop_lets_the_reader_try_again() -> None:
+    table = finished_throw(weigh=failing_weigh)
+    _step, weigh = table._review_controls()
+    weigh.click()
+    assert "could not be weighed" in table._weighed.value and "Try again" in table._weighed.value
+    assert not weigh.disabled and not table._weighing.busy

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -32,7 +32,7 @@ from widgets.table.model import TableModel
 from widgets.views.ledger_view import LedgerView
 from widgets.views.practice_view import PracticeView
 from widgets.views.replacing import Replacing
-from widgets.views.review_view import HandWeighing, review_notes
+from widgets.views.review_view import HandWeighing, review_notes, weighing_hand
 from widgets.views.rules_picker import RulesPicker
 from widgets.views.safety import guarded
 from widgets.views.shared import AUTO_WIDTH, ROW, button, lean, own_layout, shared_layout
@@ -94,9 +94,17 @@ home = SERVER
 class LiveTable(ipw.VBox):  # type: ignore[misc]
     """The table, the review of the last hand, the game's ledger and the rules picker, in tabs."""
 
-    def __init__(self, model: TableModel, *, saved: bool = False, shared: bool = False) -> None:
+    def __init__(
+        self,
+        model: TableModel,
+        *,
+        saved: bool = False,
+        shared: bool = False,
+        weigh: Callable[[Any, int], Iterator[HandReview]] = weighing_hand,
+    ) -> None:
         """``shared``: a seat of a shared table, which has no deal codes (the hand's code names every
-        card of it; a deal is the teacher's) and none of the controls of a reader's own table."""
+        card of it; a deal is the teacher's) and none of the controls of a reader's own table.
+        ``weigh``: how the Review tab weighs a finished hand (:func:`~widgets.views.review_view.weighing_hand`)."""
         self.model = model
         self.table = TableView(model, shared=shared)
         self.codes: DealCodes | None = None if shared else DealCodes(model, saved=saved)
@@ -112,7 +120,7 @@ class LiveTable(ipw.VBox):  # type: ignore[misc]
         self._review_button: ipw.Button | None = None
         self._weigh_button: ipw.Button | None = None
         self._weighed = lean(ipw.HTML, _dom_classes=["loo-review-weighed"])
-        self._weighing = HandWeighing(self._weighed, self._weighed_all)
+        self._weighing = HandWeighing(self._weighed, self._weighed_all, self._update, weigh)
         self._to_costliest: ipw.Button | None = None  # built with the tab's other controls
         self._costliest_at = 0
         self._notes: dict[int, str] = {}

@@ -23,6 +23,9 @@ from widgets.table import hints
 from widgets.table.hints import describe, unit_name
 
 ROUNDS_IN_BROWSER = (100, 400)
+FAILED = (
+    "The decisions could not be weighed this time (it has been logged). Try again: press Weigh my decisions once more."
+)
 WORKING = "Weighing your decisions: each is played out over many deals that fit what you knew then…"
 VERDICT_WORDS = {
     "best": "the best choice",
@@ -121,14 +124,24 @@ def review_html(done: HandReview, record: Any, *, finished: bool = True) -> str:
 
 class HandWeighing:
     """The weighing of a finished hand as the Review tab shows it, in ``shown``: filled in decision by
-    decision (:func:`weighing_hand`) on the kernel's event loop, or the worker's in the reader's
-    browser, one decision a turn, so that the reader may step through the hand and use the table
-    meanwhile; all at once where no event loop runs (a script, a test). ``done(review, record)`` is
-    called once it is whole; :meth:`stop` drops a weighing in progress (the next hand is dealt)."""
+    decision (``weigh``, :func:`weighing_hand` unless another is given) on the kernel's event loop, or
+    the worker's in the reader's browser, one decision a turn, so that the reader may step through the
+    hand and use the table meanwhile; all at once where no event loop runs (a script, a test).
+    ``done(review, record)`` is called once it is whole; ``failed()`` if the weighing raised, which the
+    tab says, asking the reader to try again; :meth:`stop` drops a weighing in progress (the next hand
+    is dealt)."""
 
-    def __init__(self, shown: Any, done: Callable[[HandReview, Any], None]) -> None:
+    def __init__(
+        self,
+        shown: Any,
+        done: Callable[[HandReview, Any], None],
+        failed: Callable[[], None],
+        weigh: Callable[[Any, int], Iterator[HandReview]] = weighing_hand,
+    ) -> None:
         self.shown = shown
         self.done = done
+        self.failed = failed
+        self.weigh = weigh
         self.busy = False
         self._run = 0
         self._tasks: set[asyncio.Future[None]] = set()  # kept until done: a loop keeps only weak references
@@ -136,21 +149,25 @@ class HandWeighing:
     def start(self, record: Any, seat: int) -> None:
         self.stop()
         self.busy = True
-        steps = weighing_hand(record, seat)
         self.shown.value = f'<p role="status">{WORKING}</p>'
         try:
             asyncio.get_running_loop()
         except RuntimeError:  # no event loop runs here: weighed at once
-            whole = deque(steps, maxlen=1)  # the last step is the whole review
+            try:
+                whole = deque(self.weigh(record, seat), maxlen=1)  # the last step is the whole review
+            except Exception:
+                self._fail()
+                return
             self._finish(whole[0] if whole else HandReview((), 1.0), record)
             return
-        task = asyncio.ensure_future(self._fill(self._run, steps, record))
+        task = asyncio.ensure_future(self._fill(self._run, record, seat))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _fill(self, run: int, steps: Iterator[HandReview], record: Any) -> None:
+    async def _fill(self, run: int, record: Any, seat: int) -> None:
         last = HandReview((), 1.0)
         try:
+            steps = self.weigh(record, seat)
             while True:
                 await asyncio.sleep(0)  # the reader's clicks first, between one decision and the next
                 if run != self._run:
@@ -160,13 +177,19 @@ class HandWeighing:
                     break
                 last = step
                 self.shown.value = review_html(last, record, finished=False)
-        except Exception:  # said in the tab, logged; the table plays on
-            log.exception("the review of a finished hand failed")
-            self.shown.value = "<p>The decisions could not be weighed, and it has been logged.</p>"
-            self.busy = False
+        except Exception:
+            if run == self._run:
+                self._fail()
             return
         if run == self._run:
             self._finish(last, record)
+
+    def _fail(self) -> None:
+        """Said in the tab and logged; the table plays on, and the reader may weigh the hand again."""
+        log.exception("the review of a finished hand failed")
+        self.busy = False
+        self.shown.value = f'<p role="alert">{FAILED}</p>'
+        self.failed()
 
     def _finish(self, last: HandReview, record: Any) -> None:
         self.busy = False
