@@ -9,8 +9,9 @@ how) send these instead: ``<name>.gz`` (gzip at its highest level) and
 for Pyodide's 9.6 MB of WebAssembly the highest costs a core nearly a minute and level 9 five seconds,
 where level 6 takes under one for 2% more bytes than 9 and 15% more than 11).
 
-Only files that shrink by :data:`WORTH` or more get copies (the zips of compiled modules are compressed
-already), and a copy newer than its file is not made again, so a second build costs nothing.
+Only files that shrink by :data:`WORTH` or more get copies, and a copy newer than its file is not made
+again, so a second build costs nothing. The zips of compiled modules store their files uncompressed
+(web/compile_inpage.py) so that these copies compress each zip whole.
 ``make book`` runs this over ``_assets`` (web/build_inpage.py), whose files are then published.
 
 Usage: python web/precompress.py DIR
@@ -25,10 +26,10 @@ from pathlib import Path
 
 import brotli
 
-# What a browser fetches for a table and a host would compress: scripts, WebAssembly, pages, styles and
-# data. Not the zips of compiled modules (compressed already), nor the widget bundle's icon fonts: a
-# browser of today fetches only their woff2, which is compressed too.
-SUFFIXES = frozenset({".js", ".mjs", ".wasm", ".html", ".css", ".json"})
+# What a browser fetches for a table and a host would compress: scripts, WebAssembly, pages, styles, data
+# and the zips of compiled modules (stored). Not the widget bundle's icon fonts: a browser of today
+# fetches only their woff2, which is compressed already.
+SUFFIXES = frozenset({".js", ".mjs", ".wasm", ".html", ".css", ".json", ".zip"})
 SMALLEST = 1024  # smaller files are not worth a second request's header
 WORTH = 0.9  # a copy is kept only if it is at most this part of its file
 BROTLI_BEST_UP_TO = 512 << 10

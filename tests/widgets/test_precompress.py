@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import random
 import sys
+import zipfile
 from pathlib import Path
 
 import brotli
@@ -22,19 +24,28 @@ def write(path: Path, data: bytes) -> Path:
     return path
 
 
+def stored_zip(files: dict[str, bytes]) -> bytes:
+    """A zip that stores its files uncompressed, as web/compile_inpage.py writes its two."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
 def test_each_file_worth_it_gets_a_gzip_and_a_brotli_copy_that_give_it_back(tmp_path: Path) -> None:
     script = write(tmp_path / "inpage" / "worker.mjs", b"const answer = 42;\n" * 400)
     page = write(tmp_path / "play" / "nap.html", b"<p>A table in your browser.</p>\n" * 200)
     small = write(tmp_path / "inpage" / "tiny.js", b"let a = 1;\n")
     noise = write(tmp_path / "inpage" / "noise.js", random.Random(7).randbytes(50_000))  # compresses to nothing
-    packed = write(tmp_path / "inpage" / "site.zip", b"PK" * 5_000)  # a zip: compressed already, never copied
+    stored = write(tmp_path / "inpage" / "site.zip", stored_zip({"loo/a.pyc": b"code " * 2_000}))  # compressed whole
     font = write(tmp_path / "widgets" / "icons.woff2", b"w" * 5_000)
-    assert precompress(tmp_path) == {"written": 4, "kept": 0, "removed": 0}
-    for source in (script, page):
+    assert precompress(tmp_path) == {"written": 6, "kept": 0, "removed": 0}
+    for source in (script, page, stored):
         assert gzip.decompress(Path(f"{source}.gz").read_bytes()) == source.read_bytes()
         assert brotli.decompress(Path(f"{source}.br").read_bytes()) == source.read_bytes()
         assert Path(f"{source}.br").stat().st_size < Path(f"{source}.gz").stat().st_size < source.stat().st_size
-    for left in (small, noise, packed, font):
+    for left in (small, noise, font):
         assert not Path(f"{left}.gz").exists() and not Path(f"{left}.br").exists(), left
 
 
