@@ -13,30 +13,25 @@ from __future__ import annotations
 import importlib.machinery
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from importlib.machinery import ModuleSpec
 from types import ModuleType
 
 WHOLE = "/lib/python-whole-stdlib.zip"
 
 
+@dataclass(eq=False)  # a finder is itself, whatever its fields
 class WholeLibrary:
     """A finder last on ``sys.meta_path``, asked only for what no other finder found.
 
     ``fetch`` returns the whole library's zip (called once, on the first miss); ``log`` takes a line
     for the page's log; ``names`` are the standard library's top-level module names."""
 
-    def __init__(
-        self,
-        fetch: Callable[[], bytes],
-        log: Callable[[str], None],
-        names: frozenset[str] = frozenset(sys.stdlib_module_names),
-        where: str = WHOLE,
-    ) -> None:
-        self.fetch = fetch
-        self.log = log
-        self.names = names
-        self.where = where
-        self.fetched = False
+    fetch: Callable[[], bytes]
+    log: Callable[[str], None]
+    names: frozenset[str] = frozenset(sys.stdlib_module_names)
+    where: str = WHOLE
+    fetched: bool = False
 
     def find_spec(
         self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
