@@ -20,7 +20,7 @@ from urllib.parse import parse_qs
 
 import ipywidgets as ipw
 
-from widgets.draw.round_table import round_board_html
+from widgets.draw.table_board import ROUND, board_html
 from widgets.kernel.request import preheated, request_arrived
 from widgets.table.dealcode import DealCodeError, parse_deal_code
 from widgets.table.journal import BadTableId, Journals, StoreError, UnknownTable, server_store
@@ -93,7 +93,7 @@ def warm_up(game: str, preset: str | None = None) -> None:
     """
     model = TableModel(game, preset=preset, seed=0, rng=random.Random(0))
     view = model.view()
-    round_board_html(view, model.names, model.seat, show_own=True, open_hands=model.open_hands())
+    board_html(view, model.names, model.seat, layout=ROUND, show_own=True, open_hands=model.open_hands())
     model.unavailable()
     give_back_memory()
 
