@@ -9,7 +9,9 @@ chips (or points) the choice gave up against the best, a paired difference with 
 Verdicts are honest: a choice is called an inaccuracy, a mistake or a blunder only when the interval
 of what it gave up lies wholly above zero, its size then graded in the game's stake (:func:`unit`);
 one whose interval lies wholly below the smallest grade is good; anything else is sampled again on
-more deals (:data:`ROUNDS`), and at the last round still undecided is "too close to call".
+more deals (:data:`ROUNDS`), and at the last round still undecided is "too close to call". A round
+plays out only the deals beyond the last round's (the same deals again, from the same seed), and the
+first, on fewer deals, grades a choice only when its whole 99% interval earns the same grade.
 
 >>> import json
 >>> from loo.records import load
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from loo.core.actions import Action
-from loo.core.estimates import Estimate, estimate, position_seed
+from loo.core.estimates import Z95, Estimate, estimate, position_seed
 from loo.core.protocols import Hand, View
 from loo.core.sampling import SamplingPlayer
 from loo.hints import reason
@@ -50,11 +52,14 @@ __all__ = [
     "review",
     "reviewing",
     "unit",
+    "weigh",
 ]
 
 # The deals each round samples, least and most alike: a decision still undecided after one is weighed
 # again on more (a count, never a clock: the same record always gets the same review).
-ROUNDS = (300, 1000, 2000)  # the last, the most a hint samples (widgets.table.hints.MOST)
+ROUNDS = (100, 300, 1000, 2000)  # the last, the most a hint samples (widgets.table.hints.MOST)
+SURE = 300  # a round of fewer deals grades a choice only when its whole 99% interval earns that grade (_round)
+Z99 = 2.5758293035489004  # the two-sided 99% point of the normal distribution
 # A choice that gave up at least this many of the game's stakes (:func:`unit`), beyond doubt, is so called.
 GRADES = (("blunder", 1.5), ("mistake", 0.5), ("inaccuracy", 0.2))
 VERDICTS = ("best", "good", "too close to call", "inaccuracy", "mistake", "blunder")
@@ -120,33 +125,67 @@ def unit(rules: Any) -> float:
 
 class _WithChoice(SamplingPlayer[View]):
     """A sampling player whose candidates always include ``chosen`` (a player may leave out some
-    exchanges of equal cards, say, to sample faster: the choice made must be weighed all the same)."""
+    exchanges of equal cards, say, to sample faster: the choice made must be weighed all the same),
+    and which keeps what every deal it played out gave each candidate: a later :func:`estimate` of the
+    same position, on more deals, plays those again from what it kept and only the deals beyond them
+    out, from where the first run's generator left off, so that its figures are those of one run on
+    that many deals from the first run's seed, at the cost of the new deals alone."""
 
     def __init__(self, player: SamplingPlayer[Any], chosen: Action) -> None:
         self.player, self.chosen = player, chosen
+        self._candidates: list[Action] | None = None
+        self._rng: random.Random | None = None  # the first run's: every later run draws on from it
+        self._kept: list[list[float]] = []  # each deal's gains, by candidate, in the order dealt
+        self._at = 0  # the deal the present run is at
+        self._stand_in: Hand | None = None  # what world() gives for a deal that is only played again
 
     def candidates(self, view: View, rng: random.Random) -> list[Action]:
-        found = list(self.player.candidates(view, rng))
-        return found if self.chosen in found else [*found, self.chosen]
+        self._at = 0  # estimate() asks first: a run begins, with the deals kept
+        if self._candidates is None:
+            self._rng = rng
+            found = list(self.player.candidates(view, rng))
+            self._candidates = found if self.chosen in found else [*found, self.chosen]
+        return list(self._candidates)
+
+    def _again(self) -> bool:
+        return self._at < len(self._kept) and self._stand_in is not None
 
     def world(self, view: View, rng: random.Random) -> Hand:
-        return self.player.world(view, rng)
+        if self._again():
+            assert self._stand_in is not None
+            return self._stand_in
+        return self.player.world(view, self._rng or rng)
 
     def consistent(self, view: View, world: Hand) -> bool:
-        return self.player.consistent(view, world)
+        return self._again() or self.player.consistent(view, world)
+
+    def gains(self, view: View, world: Hand, candidates: Sequence[Action], rng: random.Random) -> list[float]:
+        if self._again():
+            found = self._kept[self._at]
+        else:
+            found = super().gains(view, world, candidates, self._rng or rng)
+            self._kept.append(found)
+            if self._stand_in is None:
+                self._stand_in = world
+        self._at += 1
+        return list(found)
 
     def play_out(self, hand: Hand, rng: random.Random) -> None:
         self.player.play_out(hand, rng)
+
+
+def _size(lost: float, stake: float) -> str:
+    """The grade that giving up ``lost`` would earn in a game of ``stake``, "good" below the smallest."""
+    return next((name for name, size in GRADES if lost >= size * stake), "good")
 
 
 def grade(lost: Estimate, stake: float) -> str | None:
     """The grade of a choice that gave up ``lost`` (best - chosen) in a game of ``stake``: "good" when
     its interval lies wholly below the smallest grade, a grade when it lies wholly above zero (sized by
     its mean), None while the interval leaves it undecided."""
-    least = GRADES[-1][1] * stake
     if lost.low > 0:
-        return next(name for name, size in GRADES if lost.mean >= size * stake) if lost.mean >= least else "good"
-    if lost.high < least:
+        return _size(lost.mean, stake)
+    if lost.high < GRADES[-1][1] * stake:
         return "good"
     return None
 
@@ -158,33 +197,49 @@ def recheck(player: SamplingPlayer[Any], view: View, chosen: Action, deals: int,
     return figures.behind[next(i for i, e in enumerate(figures.values) if e.action == chosen)]
 
 
-def _verdict(lost: Estimate, stake: float, best: bool) -> str | None:
-    """The verdict ``lost`` decides, or None if more deals are needed to decide it."""
-    return "best" if best else grade(lost, stake)
-
-
 def weigh(
     player: SamplingPlayer[Any], view: View, chosen: Action, stake: float, rounds: Sequence[int] = ROUNDS
 ) -> tuple[Estimate, Action, str, int]:
     """What ``chosen`` gave up in ``view`` against the best: (the difference, the best, the verdict, deals),
     on each of ``rounds`` deals until decided ("too close to call" if the last leaves it undecided)."""
+    return _weigh(_WithChoice(player, chosen), view, stake, rounds)
+
+
+def _weigh(kept: _WithChoice, view: View, stake: float, rounds: Sequence[int]) -> tuple[Estimate, Action, str, int]:
     if not rounds:
         raise ValueError("weighing a decision needs at least one round of deals")
     for deals in rounds:
-        lost, best, verdict, samples = _round(player, view, chosen, stake, deals)
+        lost, best, verdict, samples = _round(kept, view, stake, deals)
         if verdict is not None:
             return lost, best, verdict, samples
     return lost, best, "too close to call", samples
 
 
-def _round(
-    player: SamplingPlayer[Any], view: View, chosen: Action, stake: float, deals: int
-) -> tuple[Estimate, Action, str | None, int]:
+def _round(kept: _WithChoice, view: View, stake: float, deals: int) -> tuple[Estimate, Action, str | None, int]:
     """One round of :func:`weigh`: ``deals`` deals drawn from the position's own seed (each round alike
-    whenever it is drawn), and the verdict they decide, None if they decide none."""
-    figures = estimate(_WithChoice(player, chosen), view, seed=position_seed(view), least=deals, most=deals, batch=50)
-    lost = figures.behind[next(i for i, e in enumerate(figures.values) if e.action == chosen)]
-    return lost, figures.choice, _verdict(lost, stake, figures.choice == chosen), figures.samples
+    whenever it is drawn; those a former round of ``kept`` dealt are not played out again), and the
+    verdict they decide, None if they decide none. A round of fewer than :data:`SURE` deals, an early
+    look, decides a verdict only when the whole of the 99% interval (the 95% one is the one shown) earns
+    the same grade, and calls the choice the best only when the 99% interval of its lead over the
+    runner-up rules out the runner-up's being better by the smallest grade: so a verdict given early is
+    as sure as one given later, or surer; the rest wait for the next round."""
+    figures = estimate(kept, view, seed=position_seed(view), least=deals, most=deals, batch=50)
+    lost = figures.behind[next(i for i, e in enumerate(figures.values) if e.action == kept.chosen)]
+    if deals >= SURE:
+        verdict = "best" if figures.choice == kept.chosen else grade(lost, stake)
+    elif figures.choice == kept.chosen:  # best, if no other choice may be the smallest grade better
+        ahead = figures.margin is None or _widened(figures.margin, Z99 / Z95).low > -GRADES[-1][1] * stake
+        verdict = "best" if ahead else None
+    else:
+        sure = _widened(lost, Z99 / Z95)
+        low, high = _size(sure.low, stake), _size(sure.high, stake)
+        verdict = low if low == high else None
+    return lost, figures.choice, verdict, figures.samples
+
+
+def _widened(e: Estimate, factor: float) -> Estimate:
+    """``e`` with its interval ``factor`` times as wide about its mean."""
+    return Estimate(e.action, e.mean, e.mean - factor * (e.mean - e.low), e.mean + factor * (e.high - e.mean))
 
 
 WEIGHING = "weighing"
@@ -202,20 +257,24 @@ def reviewing(
         raise ValueError("weighing a decision needs at least one round of deals")
     player, stake, positions = _positions(record, seats, tries)
     found: dict[int, Decision] = {}
+    kept: dict[int, _WithChoice] = {}  # the undecided decisions' deals, played on in the later rounds
 
     def so_far() -> HandReview:
         return HandReview(tuple(found[i] for i in sorted(found)), stake)
 
     for index, action, view in positions:
-        lost, best, verdict, deals = _round(player, view, action, stake, rounds[0])
+        kept[index] = _WithChoice(player, action)
+        lost, best, verdict, deals = _round(kept[index], view, stake, rounds[0])
         if verdict is None and len(rounds) == 1:
             verdict = "too close to call"
+        if verdict is not None:
+            del kept[index]
         found[index] = Decision(index, action.seat, action, best, lost, verdict or WEIGHING, reason(view, best), deals)
         yield so_far()
     views = {index: view for index, _action, view in positions}
     for d in sorted((d for d in found.values() if d.verdict == WEIGHING), key=lambda d: (-d.lost.mean, d.index)):
         view = views[d.index]
-        lost, best, verdict, deals = weigh(player, view, d.chosen, stake, rounds[1:])
+        lost, best, verdict, deals = _weigh(kept.pop(d.index), view, stake, rounds[1:])
         found[d.index] = Decision(d.index, d.seat, d.chosen, best, lost, verdict, reason(view, best), deals)
         yield so_far()
 

@@ -15,9 +15,21 @@ import pytest
 
 from loo.__main__ import main
 from loo.core.estimates import Z95
+from loo.core.sampling import SamplingPlayer
 from loo.kits import kit
 from loo.records import check, load
-from loo.review import GRADES, VERDICTS, WEIGHING, common_mistakes, position_key, recheck, review, reviewing
+from loo.review import (
+    GRADES,
+    VERDICTS,
+    WEIGHING,
+    common_mistakes,
+    position_key,
+    recheck,
+    review,
+    reviewing,
+    unit,
+    weigh,
+)
 
 # Seed 5: Ann, the eldest of three, holds the kings of spades (trumps: the three of spades) and clubs.
 THROWN_UP = {
@@ -183,3 +195,44 @@ def test_loo_review_reports_a_record_it_cannot_weigh_as_check_does(tmp_path: Pat
     path.write_text(json.dumps(illegal))
     status, text = run_review(str(path))
     assert status == 1 and json.loads(text)["law"]
+
+
+class CountingPlayer(SamplingPlayer[Any]):
+    """A game's sampling player that counts the play-outs it is asked for."""
+
+    def __init__(self, player: SamplingPlayer[Any]) -> None:
+        super().__init__()
+        self.player, self.played = player, 0
+
+    def candidates(self, view: Any, rng: random.Random) -> list[Any]:
+        return self.player.candidates(view, rng)
+
+    def world(self, view: Any, rng: random.Random) -> Any:
+        return self.player.world(view, rng)
+
+    def consistent(self, view: Any, world: Any) -> bool:
+        return self.player.consistent(view, world)
+
+    def play_out(self, hand: Any, rng: random.Random) -> None:
+        self.played += 1
+        self.player.play_out(hand, rng)
+
+
+def test_a_further_round_plays_out_only_its_new_deals_and_weighs_as_one_round_of_them_all() -> None:
+    """A decision left undecided by the first round is weighed on more deals drawn from the same seed:
+    the deals already played out are not played again, and the figures are those of one round of that
+    many deals (so the early round changes only what it decides itself)."""
+    record = record_of(played("three-card-loo", 4))
+    hand, stake = record.start(), unit(record.rules)
+    undecided = []
+    for action in record.actions:
+        if action.seat == 0 and len(hand.legal_actions()) > 1:
+            player = kit("three-card-loo").make_bot("sampling")
+            if weigh(player, hand.view(0), action, stake, (60,))[2] == "too close to call":  # type: ignore[arg-type]
+                undecided.append((hand.view(0), action))
+        hand.push(action)
+    assert undecided, "every decision of this hand was decided on 60 deals"
+    view, chosen = undecided[0]
+    rounds, whole = (CountingPlayer(kit("three-card-loo").make_bot("sampling")) for _ in range(2))  # type: ignore[arg-type]
+    assert weigh(rounds, view, chosen, stake, (60, 300)) == weigh(whole, view, chosen, stake, (300,))
+    assert rounds.played == whole.played > 0
