@@ -11,6 +11,7 @@ mid-hand, comes back from the snapshot), the newcomer's first hand and the first
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, BrowserType, Page, expect
@@ -19,6 +20,16 @@ from tests.conftest import CHROMIUM, CHROMIUM_ARGS, INSTANT_PACE
 
 OPENS = 60_000  # a page of the static build, on a busy machine
 STARTS = 120_000  # Pyodide's first start on a busy machine
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """The pages of these tests register no service worker (the offline copy, web/sw.js): it keeps every
+    page and table file a fresh context opens, which cost the whole run about a minute of a core and
+    tests nothing these tests are about. tests/browser/test_offline.py allows it
+    (``@pytest.mark.browser_context_args(service_workers="allow")``), and so do the three engines'
+    journeys (tests/journeys), which open their own browsers."""
+    return {**browser_context_args, "service_workers": "block"}
 
 
 @pytest.fixture(scope="session")
@@ -33,6 +44,7 @@ def returning(
         args=CHROMIUM_ARGS,
         headless=True,
         viewport={"width": 1280, "height": 720},
+        service_workers="block",  # as browser_context_args
     )
     context.add_init_script(INSTANT_PACE)
     first = context.new_page()

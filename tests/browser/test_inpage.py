@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.table_page import started_from_the_snapshot
+from tests.browser.table_page import page_complains, started_from_the_snapshot
 from tests.browser.test_accessibility import table_passes_axe
 from tests.browser.test_play import (
     CLICKED,
@@ -44,7 +44,7 @@ class InpageTable(Table):
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on(
             "console",
-            lambda m: self.errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None,
+            lambda m: self.errors.append(f"{m.type}: {m.text}") if page_complains(m.type, m.text) else None,
         )
         self.page.on("response", lambda r: self.errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
         self.page.on("request", lambda r: self.requests.append(r.url))

@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, expect
 
+from tests.browser.table_page import page_complains
 from tests.browser.test_accessibility import axe_problems
 from tests.conftest import Served
 
@@ -89,7 +90,7 @@ def watch(page: Page) -> tuple[list[str], list[str]]:
     def console(message: ConsoleMessage) -> None:
         # A resource that fails is logged with no address in its text: name the address and the page.
         # A warning counts as much as an error: the console of every page is to stay clean.
-        if message.type in ("error", "warning"):
+        if page_complains(message.type, message.text):
             errors.append(f"{message.type}: {message.text} ({message.location.get('url', '?')}, on {page.url})")
 
     page.on("console", console)

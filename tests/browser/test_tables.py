@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from loo.records import load
-from tests.browser.table_page import WAIT, act, board
+from tests.browser.table_page import WAIT, act, board, page_complains
 from tests.conftest import ROOT, Served
 from widgets.draw.board import piece_name
 from widgets.draw.card_style import SHEET_PATH
@@ -41,7 +41,7 @@ def watch(page: Page) -> list[str]:
     """Errors in the page, and console errors and warnings, collected as the page runs."""
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if page_complains(m.type, m.text) else None)
     return errors
 
 
