@@ -60,9 +60,10 @@ def server_table(
     browser: Browser, site: str, game: str, deal: str, *, width: int = 1366, height: int = 768, timeout: float = WAIT
 ) -> Iterator[Page]:
     """A new reader's page (a browser context of its own, ``width`` by ``height``, the computer players'
-    moves shown at once) at a new table of ``game`` on the server at ``site``, dealt ``deal``'s hand;
-    the context is closed afterwards. The page is asked for, not waited for: the test waits for what it needs."""
-    context = browser.new_context(viewport={"width": width, "height": height})
+    moves shown at once, no service worker: as tests/browser/conftest.py's browser_context_args) at a new
+    table of ``game`` on the server at ``site``, dealt ``deal``'s hand; the context is closed afterwards.
+    The page is asked for, not waited for: the test waits for what it needs."""
+    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block")
     context.add_init_script(INSTANT_PACE)
     try:
         page = context.new_page()

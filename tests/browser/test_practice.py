@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.table_page import browser_table, server_table
 from tests.browser.test_review_tab import DEAL, SHOTS, WAIT
-from tests.conftest import INSTANT_PACE
 
 pytestmark = pytest.mark.browser
 
@@ -55,24 +55,17 @@ def practise_the_throw(page: Page, name: str) -> None:
 def test_a_thrown_up_hand_comes_back_to_practise_and_standing_takes_it_off_at_the_servers_table(
     browser: Browser, site: str, width: int, height: int
 ) -> None:
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.add_init_script(INSTANT_PACE)
-    try:
-        page = context.new_page()
-        page.goto(f"{site}/tables/three-card-loo?deal={DEAL}", wait_until="commit", timeout=WAIT)
+    with server_table(browser, site, "three-card-loo", DEAL, width=width, height=height, timeout=WAIT) as page:
         practise_the_throw(page, f"server-{width}x{height}")
         page.reload()  # kept in the store: the list stays empty, the hand's figures stay
         page.get_by_role("tab", name="Review").click(timeout=WAIT)
         practice = page.locator(".loo-practice")
         expect(practice.get_by_role("heading", name="Practise your mistakes (0)")).to_be_visible(timeout=WAIT)
         expect(practice).to_contain_text("Hands reviewed: 1")
-    finally:
-        context.close()
 
 
 def test_a_thrown_up_hand_comes_back_to_practise_and_standing_takes_it_off_in_the_readers_browser(
     again: Page, static_site: str
 ) -> None:
-    again.set_viewport_size({"width": 1366, "height": 768})
-    again.goto(f"{static_site}/play/three-card-loo.html?deal={DEAL}", timeout=WAIT)
+    browser_table(again, static_site, "three-card-loo", DEAL, timeout=WAIT)
     practise_the_throw(again, "in-browser-1366x768")

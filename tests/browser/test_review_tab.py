@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import INSTANT_PACE, ROOT
+from tests.browser.table_page import browser_table, server_table
+from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -46,21 +47,14 @@ def throw_up_and_weigh(page: Page, name: str) -> None:
 def test_the_review_tab_names_a_costly_throw_at_the_servers_table(
     browser: Browser, site: str, width: int, height: int
 ) -> None:
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.add_init_script(INSTANT_PACE)
-    try:
-        page = context.new_page()
-        page.goto(f"{site}/tables/three-card-loo?deal={DEAL}", wait_until="commit", timeout=WAIT)
+    with server_table(browser, site, "three-card-loo", DEAL, width=width, height=height, timeout=WAIT) as page:
         throw_up_and_weigh(page, f"server-{width}x{height}")
-    finally:
-        context.close()
 
 
 def test_the_review_tab_names_a_costly_throw_in_the_readers_browser(again: Page, static_site: str) -> None:
     """In a returning reader's browser (tests/browser/conftest.py), whose Python starts from its kept
     snapshot: the first visit is the journeys' to test."""
-    again.set_viewport_size({"width": 1366, "height": 768})
-    again.goto(f"{static_site}/play/three-card-loo.html?deal={DEAL}", timeout=WAIT)
+    browser_table(again, static_site, "three-card-loo", DEAL, timeout=WAIT)
     throw_up_and_weigh(again, "in-browser-1366x768")
 
 
@@ -120,14 +114,8 @@ def test_every_games_review_names_a_costly_first_choice_at_the_servers_table(
     browser: Browser, site: str, game: str
 ) -> None:
     code, choice, best = COSTLY[game]
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    context.add_init_script(INSTANT_PACE)
-    try:
-        page = context.new_page()
-        page.goto(f"{site}/tables/{game}?deal={code}", wait_until="commit", timeout=WAIT)
+    with server_table(browser, site, game, code, timeout=WAIT) as page:
         choose_badly_and_weigh(page, choice, best, f"server-{game}")
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("game", sorted(COSTLY))
@@ -135,6 +123,5 @@ def test_every_games_review_names_a_costly_first_choice_in_the_readers_browser(
     again: Page, static_site: str, game: str
 ) -> None:
     code, choice, best = COSTLY[game]
-    again.set_viewport_size({"width": 1366, "height": 768})
-    again.goto(f"{static_site}/play/{game}.html?deal={code}", timeout=WAIT)
+    browser_table(again, static_site, game, code, timeout=WAIT)
     choose_badly_and_weigh(again, choice, best, f"in-browser-{game}")
