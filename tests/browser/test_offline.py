@@ -9,13 +9,11 @@ whole, so the new page and the new file are served, offline too, and the old cac
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -24,6 +22,7 @@ from playwright.sync_api import Frame, Page, expect
 from tests.browser.table_page import act
 from tests.conftest import BOOK, ROOT, _free_port, need_book
 from tests.helpers.nginx import running_nginx, static_conf
+from tests.helpers.web import web_module
 
 SHOTS = ROOT / "test-results"
 CHAPTER = "book/loo/play.html"
@@ -38,14 +37,6 @@ CACHES = """async () => {
   }
   return out;
 }"""
-
-
-def web_module(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "web" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 service_worker = web_module("service_worker")

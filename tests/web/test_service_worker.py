@@ -3,26 +3,16 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import re
 import shutil
 import subprocess
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from tests.conftest import ROOT
-
-
-def web_module(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "web" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
+from tests.helpers.web import web_module
 
 service_worker = web_module("service_worker")
 
