@@ -14,6 +14,9 @@
 // - One cache per build: a new build's worker fills its own cache (fetching afresh what the old
 //   one held), then takes over and deletes the older caches, so a reader is never served a mix of
 //   two builds' files. The Python snapshot the table's worker keeps (worker.mjs) is not ours.
+// - A worker's cache is made when it installs. Later, a missing cache means a newer build's worker
+//   has taken over and deleted it: the old worker, still answering a request begun before, then
+//   keeps nothing, for opening its cache would make it again beside the new one.
 // - Anything else (another origin, the Lanterloo server's tables and API, a non-GET request) is
 //   left alone.
 "use strict";
@@ -59,10 +62,14 @@ function keepable(response) {
   return response.ok && response.status === 200 && response.type === "basic" && !response.redirected;
 }
 
+// This worker's cache, or null once a newer build's worker has deleted it (see above).
+async function ourCache() {
+  return (await caches.has(CACHE)) ? caches.open(CACHE) : null;
+}
+
 // What a page asks to keep (its own address and the files it loaded), or a new build carries over:
 // a page's files as the page had them (the browser's cache), a table's afresh and checked.
-async function keep(urls, table, fresh) {
-  const cache = await caches.open(CACHE);
+async function keep(cache, urls, table, fresh) {
   const wanted = new Set(urls.filter((url) => sitePath(url) !== null && !(sitePath(url) in BUILD.files)));
   const jobs = [...wanted].map(async (url) => {
     if (!fresh && (await cache.match(url, { ignoreVary: true }))) return;
@@ -92,6 +99,7 @@ function filesOf(url, text) {
 }
 
 async function carryOver() {
+  const cache = await caches.open(CACHE);
   const pages = new Set();
   let table = false;
   for (const name of await caches.keys()) {
@@ -108,9 +116,9 @@ async function carryOver() {
     const response = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
     if (!keepable(response)) return;
     files.push(...filesOf(url, await response.clone().text()));
-    await (await caches.open(CACHE)).put(url, response);
+    await cache.put(url, response);
   }));
-  await keep(files, table, true);
+  await keep(cache, files, table, true);
 }
 
 self.addEventListener("install", (event) => {
@@ -126,18 +134,19 @@ self.addEventListener("activate", (event) => {
 });
 
 async function tableFile(event, path) {
-  const cache = await caches.open(CACHE);
-  const kept = await cache.match(tableKey(path));
+  const cache = await ourCache();
+  const kept = cache && (await cache.match(tableKey(path)));
   if (kept) return kept;
   const response = await fetch(event.request);
   // Kept on the way: a file only an opened table fetches, and only should it need it.
-  if (BUILD.lazy.includes(path)) event.waitUntil(keepVerified(cache, path, response.clone()).catch(() => false));
+  if (cache && BUILD.lazy.includes(path)) event.waitUntil(keepVerified(cache, path, response.clone()).catch(() => false));
   return response;
 }
 
 async function networkFirst(event) {
   const request = event.request;
-  const cache = await caches.open(CACHE);
+  const cache = await ourCache();
+  if (!cache) return fetch(request);
   const network = fetch(request).then((response) => {
     if (keepable(response)) event.waitUntil(cache.put(request, response.clone()).catch(() => {}));
     return response;
@@ -165,7 +174,7 @@ self.addEventListener("fetch", (event) => {
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type === "keep" && Array.isArray(data.urls)) {
-    event.waitUntil(keep(data.urls, !!data.table, false));
+    event.waitUntil(ourCache().then((cache) => cache && keep(cache, data.urls, !!data.table, false)));
   } else if (data.type === "kept?" && event.source) {
     event.source.postMessage({ type: "kept", kept: keptFor.has(event.source.id), version: BUILD.version });
   }
