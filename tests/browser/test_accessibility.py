@@ -1,4 +1,5 @@
-"""axe-core in chromium: no serious or critical accessibility violation on any book page or live table.
+"""axe-core in chromium: no serious or critical accessibility violation on any book page or live table
+(the server's tables are checked by tests/browser/test_site.py as it opens each, with the checks here).
 
 axe-core comes pinned from the npm registry with the widget bundle (web/package.json); it is
 injected by the test and never published with the site.
@@ -83,23 +84,12 @@ def test_every_book_page_passes_axe(page: Page, static_site: str) -> None:
 
 # The server's page around a table (its template: the minute, the introduction, the projector button) is
 # every game's; the table's own widgets, with a hint and the Ledger and Rules tabs, are the same at the
-# server and in the reader's browser, where tests/browser/test_inpage.py checks them for every game. Here
-# every game's page as it opens, and the tabs and a hint at one game's (the hint's words come from the
-# server's own player).
+# server and in the reader's browser, where tests/browser/test_inpage.py checks them for every game.
+# tests/browser/test_site.py opens every game's server table and checks it with these, as it opens, and
+# the tabs and a hint at one game's (the hint's words come from the server's own player): one opening
+# of each table serves both that test and these checks.
 FULLY_CHECKED = "nap"
 assert FULLY_CHECKED in TABLES
-
-
-@pytest.mark.parametrize("table", TABLES)
-def test_every_live_table_passes_axe(page: Page, site: str, table: str) -> None:
-    page.goto(f"{site}/tables/{table}")
-    expect(page.locator(".loo-table-view")).to_be_visible(timeout=30_000)
-    fits_a_phone_and_shows_its_focus(page)
-    if table == FULLY_CHECKED:
-        table_passes_axe(page)
-    else:
-        problems = axe_problems(page)
-        assert not problems, "\n".join(problems)
 
 
 def fits_a_phone_and_shows_its_focus(page: Page) -> None:

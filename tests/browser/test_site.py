@@ -16,7 +16,12 @@ import pytest
 from playwright.sync_api import ConsoleMessage, Page, expect
 
 from tests.browser.table_page import page_complains
-from tests.browser.test_accessibility import axe_problems
+from tests.browser.test_accessibility import (
+    FULLY_CHECKED,
+    axe_problems,
+    fits_a_phone_and_shows_its_focus,
+    table_passes_axe,
+)
 from tests.conftest import Served
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-results"
@@ -104,7 +109,7 @@ OPENED_AT = {"three-card-loo": "?deal=l3.peel.s0.n987654.d2.p9.knormal"}
 
 
 @pytest.mark.parametrize("table", TABLES)
-def test_every_live_table_opens_with_the_readers_hand_only(
+def test_every_live_table_opens_with_the_readers_hand_only_fits_a_phone_and_passes_axe(
     page: Page, site: str, requests: list[str], table: str
 ) -> None:
     errors, failed = watch(page)
@@ -116,6 +121,14 @@ def test_every_live_table_opens_with_the_readers_hand_only(
     # reader's shows a hand face up while the hand is in play.
     expect(page.locator("[aria-label$='face down']").first).to_be_visible()
     assert page.locator("[aria-label*='face up for teaching']").count() == 0
+    # tests/browser/test_accessibility.py's checks, on the table as it opened (one game's with a hint
+    # and its Ledger and Rules tabs too)
+    fits_a_phone_and_shows_its_focus(page)
+    if table == FULLY_CHECKED:
+        table_passes_axe(page)
+    else:
+        problems = axe_problems(page)
+        assert not problems, "\n".join(problems)
     for tab in ("Review", "Ledger", "Rules"):
         page.get_by_role("tab", name=tab).click()
     expect(page.get_by_role("combobox", name="Game")).to_be_visible()
