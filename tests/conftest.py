@@ -52,7 +52,7 @@ CHROMIUM_ARGS = [
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """pytest-playwright empties its output folder (``test-results``, where the tests' screenshots go
-    too) as each test process starts; the browser tests run in two processes (``make test``), and
+    too) as each test process starts; the browser tests run in three processes (``make test``), and
     one would empty it under the other: it is emptied once, here, by the process that runs the
     others (or the only one)."""
     if not hasattr(session.config, "workerinput"):
@@ -416,7 +416,7 @@ NEEDS_BOOK = (
 )
 
 
-# Every browser file, in the order the two processes take them. Longest first made the run slower
+# Every browser file, in the order the test processes take them (measured with two; three take them alike). Longest first made the run slower
 # (903 s against about 820): the files that keep the processor busy (Python in the page, WebKit, axe)
 # then ran side by side, where in this order, from the quickest run measured (LANTERLOO_TIMELINE, a
 # fresh clone's `make test`), each mostly runs beside files that wait on servers and timers.
