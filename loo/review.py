@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -242,12 +242,26 @@ def _widened(e: Estimate, factor: float) -> Estimate:
     return Estimate(e.action, e.mean, e.mean - factor * (e.mean - e.low), e.mean + factor * (e.high - e.mean))
 
 
+Words = Callable[[Action, View], str]
+"""How a caller names an action in words, in the view it was taken in (the reasons name the rule of
+thumb's choice so; without it, the action's own text, as ``seat 0 declare stand``)."""
+
+
+def _why(view: View, best: Action, words: Words | None) -> str | None:
+    return reason(view, best, describe=None if words is None else (lambda a: words(a, view)))
+
+
 WEIGHING = "weighing"
 """A decision's verdict in :func:`reviewing` while more deals are still to be drawn for it."""
 
 
 def reviewing(
-    record: Any, seats: Iterable[int] | None = None, *, rounds: Sequence[int] = ROUNDS, tries: int | None = None
+    record: Any,
+    seats: Iterable[int] | None = None,
+    *,
+    rounds: Sequence[int] = ROUNDS,
+    tries: int | None = None,
+    words: Words | None = None,
 ) -> Iterator[HandReview]:
     """The review of :func:`review` as it fills in, for a page that shows it meanwhile: first each
     decision on the first round's deals, in the hand's order (one not yet decided has the verdict
@@ -269,13 +283,14 @@ def reviewing(
             verdict = "too close to call"
         if verdict is not None:
             del kept[index]
-        found[index] = Decision(index, action.seat, action, best, lost, verdict or WEIGHING, reason(view, best), deals)
+        why = _why(view, best, words)
+        found[index] = Decision(index, action.seat, action, best, lost, verdict or WEIGHING, why, deals)
         yield so_far()
     views = {index: view for index, _action, view in positions}
     for d in sorted((d for d in found.values() if d.verdict == WEIGHING), key=lambda d: (-d.lost.mean, d.index)):
         view = views[d.index]
         lost, best, verdict, deals = _weigh(kept.pop(d.index), view, stake, rounds[1:])
-        found[d.index] = Decision(d.index, d.seat, d.chosen, best, lost, verdict, reason(view, best), deals)
+        found[d.index] = Decision(d.index, d.seat, d.chosen, best, lost, verdict, _why(view, best, words), deals)
         yield so_far()
 
 
@@ -301,17 +316,22 @@ def _positions(
 
 
 def review(
-    record: Any, seats: Iterable[int] | None = None, *, rounds: Sequence[int] = ROUNDS, tries: int | None = None
+    record: Any,
+    seats: Iterable[int] | None = None,
+    *,
+    rounds: Sequence[int] = ROUNDS,
+    tries: int | None = None,
+    words: Words | None = None,
 ) -> HandReview:
     """Every decision of ``seats`` (all of them by default) in ``record``, a record of any game read by
     :func:`loo.records.load`, weighed as the module says, on each of ``rounds`` deals until decided
     (``tries``: how often a world that contradicts the others' choices is dealt again; None, the game's
-    own). A seat with one legal action had no choice."""
+    own; ``words``: how the reasons name an action). A seat with one legal action had no choice."""
     player, stake, positions = _positions(record, seats, tries)
     decisions = []
     for index, action, view in positions:
         lost, best, verdict, deals = weigh(player, view, action, stake, rounds)
-        decisions.append(Decision(index, action.seat, action, best, lost, verdict, reason(view, best), deals))
+        decisions.append(Decision(index, action.seat, action, best, lost, verdict, _why(view, best, words), deals))
     return HandReview(tuple(decisions), stake)
 
 

@@ -9,11 +9,12 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
+from loo.records import load
 from loo.review import HandReview
 from tests.engine.test_review import THROWN_UP
 from widgets.table.model import TableModel
 from widgets.views.live_table import LiveTable
-from widgets.views.review_view import weighing_hand
+from widgets.views.review_view import weigh_hand, weighing_hand
 
 
 def test_the_review_tab_names_a_thrown_up_hand_that_should_have_stood_with_chips_and_why() -> None:
@@ -50,6 +51,21 @@ def finished_throw(**kwargs: Any) -> LiveTable:
     while not table.model.hand.is_over:
         table.model.act(table.model.legal()[0])
     return table
+
+
+def test_a_reason_that_names_the_rule_of_thumbs_choice_names_it_in_words() -> None:
+    """Ann stood with seed 6's cards, where throwing up was better: the reason says what the rule of thumb
+    would have done as the reader's button says it ("stand"), not as the record writes it ("seat 0
+    declare stand"), at both of the tab's weighings."""
+    stood = {"format": "loo-record/1", "game": "three-card-loo", "seats": ["Ann", "Ben", "Cat"], "dealer": 2,
+             "pool": 3, "deal": {"seed": 6}, "actions": [{"seat": 0, "declare": "stand"}]}  # fmt: skip
+    record = load(json.dumps(stood))
+    for done in (weigh_hand(record, 0), list(weighing_hand(record, 0))[-1]):
+        [decision] = done.decisions
+        assert decision.verdict in ("mistake", "blunder") and decision.best.value == "throw", decision
+        assert decision.why == (
+            "The usual rule of thumb would choose stand, but in the deals sampled here this choice does better."
+        )
 
 
 def test_on_the_event_loop_the_weighing_fills_in_while_the_reader_steps_through_the_hand() -> None:
