@@ -270,6 +270,25 @@ def chips_shown(page: Page, frame: str | None) -> tuple[dict[str, int], dict[str
     return summary, ledger
 
 
+# The Review tab's weighing, finished: its region shown and its summary no longer says it is weighing.
+WEIGHED = (
+    "(a, doc) => { const b = [...doc.querySelectorAll('section.loo-review-box')].find((e) =>"
+    " e.getBoundingClientRect().width > 0); const said = b ? b.querySelector('p').innerText : '';"
+    " return said && !said.startsWith('Weighing') ? said : null; }"
+)
+
+
+def weighed(page: Page, frame: str | None) -> str:
+    """The finished hand weighed on the Review tab (issue 31) as a reader asks for it: the tab, then
+    "Weigh my decisions"; the summary the reader sees once every decision is decided."""
+    page.click(Target.role("tab", "Review", frame=frame))
+    page.click(Target.role("button", "Weigh my decisions", frame=frame))
+    said = str(page.wait_for(WEIGHED, frame=frame, timeout=STARTS))
+    page.visible(Target.of("section.loo-review-box", frame=frame))
+    page.visible(Target.of("section.loo-review-box li", frame=frame))  # each decision, with its verdict
+    return said
+
+
 def agree(summary: dict[str, int], ledger: dict[str, int]) -> bool:
     """The result line names every player with the net the ledger books for them."""
     return bool(ledger) and summary == ledger
@@ -324,7 +343,8 @@ def test_a_chapters_server_table(reader: Page, served: Served) -> None:
 
 def test_a_server_table_from_the_tables_page(reader: Page, served: Served) -> None:
     """The server's list of tables, then a game's table on a page of its own: a whole hand, a take-back,
-    and the finished hand's chips in the summary and the Ledger."""
+    the finished hand's chips in the summary and the Ledger, and the reader's decisions weighed on the
+    Review tab."""
     page = reader
     home(page, served.base)
     page.goto(served.base + "/tables/")
@@ -334,6 +354,9 @@ def test_a_server_table_from_the_tables_page(reader: Page, served: Served) -> No
     page.shot("tables-finished-hand")
     summary, ledger = chips_shown(page, None)
     assert summary and agree(summary, ledger), f"{page.engine}: summary {summary}, Ledger {ledger}"
+    said = weighed(page, None)
+    assert re.match(r"(Your decisions gave up about|No decision of yours gave|You had no choice)", said), said
+    page.shot("tables-hand-weighed")
 
 
 def test_the_step_viewer_and_a_question(reader: Page, static_site: str) -> None:
