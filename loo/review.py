@@ -28,7 +28,7 @@ import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from loo.core.actions import Action
 from loo.core.estimates import Z95, Estimate, estimate, position_seed
@@ -45,6 +45,8 @@ __all__ = [
     "Common",
     "Decision",
     "HandReview",
+    "Weighing",
+    "Words",
     "common_mistakes",
     "grade",
     "position_key",
@@ -247,6 +249,16 @@ Words = Callable[[Action, View], str]
 thumb's choice so; without it, the action's own text, as ``seat 0 declare stand``)."""
 
 
+class Weighing(TypedDict, total=False):
+    """How a review weighs: on each of ``rounds`` deals until decided (:data:`ROUNDS` if not given);
+    ``tries``, how often a world that contradicts the others' choices is dealt again (None, the game's
+    own); ``words``, how its reasons name an action."""
+
+    rounds: Sequence[int]
+    tries: int | None
+    words: Words | None
+
+
 def _why(view: View, best: Action, words: Words | None) -> str | None:
     return reason(view, best, describe=None if words is None else (lambda a: words(a, view)))
 
@@ -255,18 +267,12 @@ WEIGHING = "weighing"
 """A decision's verdict in :func:`reviewing` while more deals are still to be drawn for it."""
 
 
-def reviewing(
-    record: Any,
-    seats: Iterable[int] | None = None,
-    *,
-    rounds: Sequence[int] = ROUNDS,
-    tries: int | None = None,
-    words: Words | None = None,
-) -> Iterator[HandReview]:
+def reviewing(record: Any, seats: Iterable[int] | None = None, **how: Unpack[Weighing]) -> Iterator[HandReview]:
     """The review of :func:`review` as it fills in, for a page that shows it meanwhile: first each
     decision on the first round's deals, in the hand's order (one not yet decided has the verdict
     :data:`WEIGHING` and the first round's figures), then those not yet decided on the further rounds,
     the costliest first; the review so far after each. The last is :func:`review`'s, decision for decision."""
+    rounds, tries, words = how.get("rounds", ROUNDS), how.get("tries"), how.get("words")
     if not rounds:
         raise ValueError("weighing a decision needs at least one round of deals")
     player, stake, positions = _positions(record, seats, tries)
@@ -315,18 +321,11 @@ def _positions(
     return player, unit(record.rules), positions
 
 
-def review(
-    record: Any,
-    seats: Iterable[int] | None = None,
-    *,
-    rounds: Sequence[int] = ROUNDS,
-    tries: int | None = None,
-    words: Words | None = None,
-) -> HandReview:
+def review(record: Any, seats: Iterable[int] | None = None, **how: Unpack[Weighing]) -> HandReview:
     """Every decision of ``seats`` (all of them by default) in ``record``, a record of any game read by
-    :func:`loo.records.load`, weighed as the module says, on each of ``rounds`` deals until decided
-    (``tries``: how often a world that contradicts the others' choices is dealt again; None, the game's
-    own; ``words``: how the reasons name an action). A seat with one legal action had no choice."""
+    :func:`loo.records.load`, weighed as the module says, on each round's deals until decided, as ``how``
+    asks (:class:`Weighing`). A seat with one legal action had no choice."""
+    rounds, tries, words = how.get("rounds", ROUNDS), how.get("tries"), how.get("words")
     player, stake, positions = _positions(record, seats, tries)
     decisions = []
     for index, action, view in positions:

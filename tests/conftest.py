@@ -416,10 +416,11 @@ NEEDS_BOOK = (
 )
 
 
-# Every browser file, in the order the test processes take them (measured with two; three take them alike). Longest first made the run slower
-# (903 s against about 820): the files that keep the processor busy (Python in the page, WebKit, axe)
-# then ran side by side, where in this order, from the quickest run measured (LANTERLOO_TIMELINE, a
-# fresh clone's `make test`), each mostly runs beside files that wait on servers and timers.
+# Every browser file, in the order the test processes take them (measured with two processes; three
+# take them in the same order). Longest first made the run slower (903 s against about 820): the files
+# that keep the processor busy (Python in the page, WebKit, axe) then ran side by side, where in this
+# order, from the quickest run measured (LANTERLOO_TIMELINE, a fresh clone's `make test`), each mostly
+# runs beside files that wait on servers and timers.
 BROWSER_ORDER = (
     "tests/browser/test_inpage.py",  # 205 s (busy seconds, in the slowest run)
     "tests/browser/test_site.py",  # 123 s
