@@ -77,8 +77,9 @@ class InpageTable(Table):
     def count(self) -> int:
         return int(self.saved()["count"])
 
-    def do(self, act: Callable[[], None], *, check: bool = True) -> TableModel:
-        """Take one action; wait until Python has answered every message the page sent it."""
+    def do(self, act: Callable[[], None], *, check: bool = True, adds: int = 0) -> TableModel:
+        """Take one action; wait until Python has answered every message the page sent it (by then the
+        page has written the game to the browser's storage: ``adds`` needs no wait here)."""
         sent = self.page.evaluate("window.lanterlooSent")
         act()
         self.page.wait_for_function(

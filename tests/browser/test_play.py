@@ -25,6 +25,7 @@ import functools
 import itertools
 import json
 import re
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
@@ -372,11 +373,18 @@ class Table:
 
     # --- acting and checking ---
 
-    def do(self, act: Callable[[], None], *, check: bool = True) -> TableModel:
-        """Take one action in the page; wait for the kernel to finish with it; check what reached the page."""
-        sent = self.wire.sent
+    def do(self, act: Callable[[], None], *, check: bool = True, adds: int = 0) -> TableModel:
+        """Take one action in the page; wait for the kernel to finish with it, and for the store to hold
+        the ``adds`` events it saves (a move, a take-back, the next deal: one); check what reached the page.
+        The kernel writes on a thread of its own and answers a click once the write is done or after
+        50 ms (widgets.table.saving.SAVE_WAIT_SECONDS): on a busy machine the write may land just after."""
+        sent, before = self.wire.sent, self.count() if adds else 0
         act()
         self.wire.answered(sent)
+        deadline = time.monotonic() + WAIT / 1000
+        while adds and self.count() < before + adds:
+            assert time.monotonic() < deadline, f"the store has {self.count()} events, not {before + adds}"
+            time.sleep(0.02)
         return self.check_frames() if check else self.model()
 
     def public(self, model: TableModel) -> frozenset[str]:
@@ -585,17 +593,17 @@ def play_a_whole_hand_by_clicking(table: Table, *, reload: bool = False) -> Tabl
                 table.do(toggle.click)
                 expect(toggle).to_have_class(re.compile(r"\bmod-active\b"))
             name = LIST_VERBS[action.verb]
-            model = table.do(page.locator(".loo-picks").get_by_role("button", name=name, exact=True).click)
+            model = table.do(page.locator(".loo-picks").get_by_role("button", name=name, exact=True).click, adds=1)
         else:
             button = table.choices().get_by_role("button", name=button_name(action, pam), exact=True)
-            model = table.do(button.click)
+            model = table.do(button.click, adds=1)
         last = table.events()[-1]
         assert last["type"] == "act" and last["action"] == action.to_record() and table.count() == saved + 1
         if not model.hand.is_over:
             expect(page.locator(".loo-board")).not_to_have_text(board_before, use_inner_text=True)
         if action.verb == "play" and not taken_back:
             # Take it back: the board, the choices and the game return to where they were.
-            model = table.do(page.locator(".loo-undo").click)
+            model = table.do(page.locator(".loo-undo").click, adds=1)
             expect(status).to_have_text("Taken back.")
             expect(page.locator(".loo-board")).to_have_text(board_before, use_inner_text=True)
             assert model.view() == view_before and table.events()[-1]["type"] == "undo"
@@ -748,7 +756,7 @@ def exchange_from_the_keyboard(table: Table, action: Action, held: list[Any], pa
     # the pieces wanted are the last in the hand (keyed_choice): one Tab from the last reaches the button
     keys.press("Tab")
     expect(picks.get_by_role("button", name=LIST_VERBS[action.verb], exact=True)).to_be_focused()
-    return table.do(partial(keys.press, "Enter"))
+    return table.do(partial(keys.press, "Enter"), adds=1)
 
 
 def play_a_whole_hand_from_the_keyboard(table: Table) -> TableModel:
@@ -785,22 +793,22 @@ def play_a_whole_hand_from_the_keyboard(table: Table) -> TableModel:
         board_before, view_before, saved = table.board(), model.view(), table.count()
         digit = str(held.index(action.value) + 1) if action.verb == "play" else ""
         if digit and action.suit is None:
-            model = table.do(partial(keys.press, digit))
+            model = table.do(partial(keys.press, digit), adds=1)
         elif picked(action):  # an exchange: pick the pieces, then confirm
             model = exchange_from_the_keyboard(table, action, held, pam)
         elif digit:  # a tile that may lead either suit: its digit picks it, the arrows choose the suit
             keys.press(digit)
             expect(page.locator(f".loo-choices .loo-slot-{digit}").first).to_be_focused()
             walk_to(page, table.choices().get_by_role("button", name=button_name(action, pam), exact=True))
-            model = table.do(partial(keys.press, "Enter"))
+            model = table.do(partial(keys.press, "Enter"), adds=1)
         else:  # a declaration or a call: walk to it with the arrow keys, take it with Enter
             target = table.choices().get_by_role("button", name=button_name(action, pam), exact=True)
             walk_to(page, target, wrap=turns == 1)
-            model = table.do(partial(keys.press, "Enter"))
+            model = table.do(partial(keys.press, "Enter"), adds=1)
         last = table.events()[-1]
         assert last["type"] == "act" and last["action"] == action.to_record() and table.count() == saved + 1
         if action.verb == "play" and not taken_back:
-            model = table.do(partial(keys.press, "u"))
+            model = table.do(partial(keys.press, "u"), adds=1)
             expect(status).to_have_text("Taken back.")
             expect(page.locator(".loo-board")).to_have_text(board_before, use_inner_text=True)
             assert model.view() == view_before and table.events()[-1]["type"] == "undo"
@@ -812,7 +820,7 @@ def play_a_whole_hand_from_the_keyboard(table: Table) -> TableModel:
     keys.press("u")
     expect(status).to_have_text(UNDO_FINISHED_TIP)
     # N deals the next hand.
-    model = table.do(partial(keys.press, "n"))
+    model = table.do(partial(keys.press, "n"), adds=1)
     assert table.events()[-1]["type"] == "deal" and len(model.hand_lines()) >= 1
     assert page.evaluate("window.__pointer") == 0, "a pointer was used"
     return model
