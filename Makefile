@@ -158,11 +158,11 @@ lint: $(TEST_STAMP)
 	@echo "==> mypy --strict loo widgets"
 	$(VENV)/bin/mypy --strict loo widgets
 
-# The browser tests run on three processes (pytest-xdist), as the unit tests do: many of them wait on
-# a server (a kernel culled when idle, a grace period, a class joining), which left a core idle with
-# two. A fresh run with three took 837 s for them against 936 s with two (the processor then busy
-# throughout); when the tests were fewer and did less waiting, a third made them no quicker. The unit
-# tests' last two minutes are mostly servers waiting (a stalled database, a dropped seat's half minute). The tests go to them a whole file at a time (--dist loadfile), in the order
+# The browser tests run on two processes (pytest-xdist). Three took 800-870 s for them against 936 s
+# with two in fresh runs (2026-11-29), the processor busy throughout, but the tests that measure a
+# server under load then failed now and then: test_withstand's server grew by 69 MB where 60 is its
+# bound, and test_play read a move not yet saved (since fixed). The unit tests run on three: their
+# last two minutes are mostly servers waiting (a stalled database, a dropped seat's half minute). The tests go to them a whole file at a time (--dist loadfile), in the order
 # tests/conftest.py::_file_order gives (--no-loadscope-reorder: xdist would otherwise send the files
 # with the most tests first). Each browser process starts its own chromium and servers, on ports of
 # their own (tests/conftest.py::serve_server). The journeys (tests/journeys) have one file per
@@ -174,11 +174,11 @@ unit: $(TEST_STAMP) servers $(UNIT_AFTER)
 	@echo "==> pytest: unit tests and doctests, on three processes"
 	$(PY) -m pytest -m "not browser" -q -n 3 --dist loadfile --no-loadscope-reorder
 
-# The browser tests and the journeys, in chromium, Firefox and WebKit, on three processes (see unit).
+# The browser tests and the journeys, in chromium, Firefox and WebKit, on two processes (see unit).
 BROWSER_AFTER ?= book
 browser: $(TEST_STAMP) chromium engines servers $(BROWSER_AFTER)
-	@echo "==> pytest: browser tests and the journeys in chromium, Firefox and WebKit, on three processes"
-	$(PY) -m pytest -m browser -q -n 3 --dist loadfile --no-loadscope-reorder tests/browser tests/journeys
+	@echo "==> pytest: browser tests and the journeys in chromium, Firefox and WebKit, on two processes"
+	$(PY) -m pytest -m browser -q -n 2 --dist loadfile --no-loadscope-reorder tests/browser tests/journeys
 
 # The book's build runs its pages one at a time, on one core: lint and the unit tests run beside it
 # (the few that serve the book come late, and wait for it: tests/conftest.py::need_book), each one's

@@ -52,7 +52,7 @@ CHROMIUM_ARGS = [
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """pytest-playwright empties its output folder (``test-results``, where the tests' screenshots go
-    too) as each test process starts; the browser tests run in three processes (``make test``), and
+    too) as each test process starts; the browser tests run in two processes (``make test``), and
     one would empty it under the other: it is emptied once, here, by the process that runs the
     others (or the only one)."""
     if not hasattr(session.config, "workerinput"):
@@ -416,41 +416,36 @@ NEEDS_BOOK = (
 )
 
 
-# Every browser file, in the order the test processes take them. Longest first made the run slower
-# with two processes (903 s against about 820): the files that keep the processor busy (Python in the
-# page, WebKit, axe) then ran side by side; in this order each mostly runs beside files that wait on
-# servers and timers. With three, the long files come before the short ones so that the processes end
-# together (a fresh run's timeline, LANTERLOO_TIMELINE: one ended 70 s after another when the Review
-# tab's file came near the end).
+# Every browser file, in the order the two test processes take them. Longest first made the run slower
+# (903 s against about 820): the files that keep the processor busy (Python in the page, WebKit, axe)
+# then ran side by side, where in this order, from the quickest run measured (LANTERLOO_TIMELINE, a
+# fresh clone's `make test`), each mostly runs beside files that wait on servers and timers.
 BROWSER_ORDER = (
-    "tests/browser/test_inpage.py",  # 161 s (busy seconds, a fresh run on three processes)
-    "tests/browser/test_site.py",  # 174 s
-    "tests/browser/test_play.py",  # 217 s
-    "tests/browser/test_withstand.py",  # 103 s
-    "tests/browser/test_table_fits.py",  # 145 s
-    "tests/browser/test_tables.py",  # 72 s
-    "tests/browser/test_accessibility.py",  # 121 s
-    "tests/browser/test_safety.py",  # 40 s
-    "tests/browser/test_kernels.py",  # 111 s
-    "tests/journeys/test_chromium.py",  # 95 s
-    "tests/journeys/test_firefox.py",  # 138 s
-    "tests/browser/test_review_tab.py",  # 162 s
-    "tests/journeys/test_webkit.py",  # 282 s
-    "tests/browser/test_minute.py",  # 67 s
-    "tests/browser/test_class_journey.py",  # 73 s
-    "tests/browser/test_newcomer.py",  # 57 s
-    "tests/browser/test_shared.py",  # 54 s
-    "tests/browser/test_offline.py",  # 48 s
-    "tests/browser/test_chips.py",  # 46 s
-    "tests/browser/test_first_minute.py",  # 37 s
-    "tests/browser/test_class.py",  # 35 s
-    "tests/browser/test_deploy.py",  # 34 s
-    "tests/browser/test_table_stopped.py",  # 33 s
-    "tests/browser/test_practice.py",  # 33 s
-    "tests/browser/test_base_url.py",  # 23 s
-    "tests/browser/test_watching.py",  # 17 s
-    "tests/browser/test_step_viewer.py",  # 15 s
-    "tests/browser/test_static_host.py",  # 4 s
+    "tests/browser/test_inpage.py",  # 205 s (busy seconds, in the slowest run)
+    "tests/browser/test_site.py",  # 123 s
+    "tests/browser/test_play.py",  # 184 s
+    "tests/browser/test_withstand.py",  # 74 s
+    "tests/browser/test_table_fits.py",  # 141 s
+    "tests/browser/test_tables.py",  # 58 s
+    "tests/browser/test_accessibility.py",  # 225 s
+    "tests/browser/test_safety.py",  # 32 s
+    "tests/browser/test_kernels.py",  # 95 s
+    "tests/journeys/test_chromium.py",  # 81 s
+    "tests/journeys/test_firefox.py",  # 94 s
+    "tests/browser/test_minute.py",  # 66 s
+    "tests/journeys/test_webkit.py",  # 167 s
+    "tests/browser/test_shared.py",  # 40 s
+    "tests/browser/test_first_minute.py",  # 29 s
+    "tests/browser/test_chips.py",  # 27 s
+    "tests/browser/test_newcomer.py",  # 56 s
+    "tests/browser/test_step_viewer.py",  # 7 s
+    "tests/browser/test_deploy.py",  # 20 s
+    "tests/browser/test_base_url.py",  # 20 s
+    "tests/browser/test_class.py",  # 22 s
+    "tests/browser/test_watching.py",  # 13 s
+    "tests/browser/test_review_tab.py",  # new (issue 31)
+    "tests/browser/test_table_stopped.py",  # 9 s
+    "tests/browser/test_class_journey.py",  # new (issue 29)
 )
 
 
