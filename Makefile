@@ -158,10 +158,10 @@ lint: $(TEST_STAMP)
 	@echo "==> mypy --strict loo widgets"
 	$(VENV)/bin/mypy --strict loo widgets
 
-# The browser tests run on two processes (pytest-xdist). Three took 800-870 s for them against 936 s
-# with two in fresh runs (2026-11-29), the processor busy throughout, but the tests that measure a
-# server under load then failed now and then: test_withstand's server grew by 69 MB where 60 is its
-# bound, and test_play read a move not yet saved (since fixed). The unit tests run on three: their
+# The browser tests run on two processes (pytest-xdist). Three were tried in fresh runs (2026-11-29):
+# 800-870 s for them against 784-936 s with two, the processor busy throughout, and the tests that
+# measure a server under load failed now and then: test_withstand's server grew by 69 MB where 60 is
+# its bound, and test_play read a move not yet saved (since fixed). The unit tests run on three: their
 # last two minutes are mostly servers waiting (a stalled database, a dropped seat's half minute). The tests go to them a whole file at a time (--dist loadfile), in the order
 # tests/conftest.py::_file_order gives (--no-loadscope-reorder: xdist would otherwise send the files
 # with the most tests first). Each browser process starts its own chromium and servers, on ports of
