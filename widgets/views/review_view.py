@@ -25,7 +25,8 @@ from widgets.draw.law_refs import LAW_STYLE, with_law_refs
 from widgets.table import hints
 from widgets.table.hints import describe, unit_name
 
-ROUNDS_IN_BROWSER = (100, 400)
+# The reader's browser weighs on fewer deals (its hints sample at most 300, widgets.table.hints.IN_BROWSER).
+ROUNDS_IN_BROWSER = (50, 100, 200, 400)
 FAILED = (
     "The decisions could not be weighed this time (it has been logged). Try again: press Weigh my decisions once more."
 )
