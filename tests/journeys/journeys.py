@@ -359,6 +359,36 @@ def test_a_server_table_from_the_tables_page(reader: Page, served: Served) -> No
     page.shot("tables-hand-weighed")
 
 
+# A deal whose first choice is costly: Ann holds two trumps with a king and should stand (L3-DECL-02);
+# tests/browser/test_review_tab.py's, for three-card Loo.
+COSTLY_DEAL = "l3.peel_first-deal-mode~none.s0.n5.d2.p3.c3"
+PRACTICE = ".loo-practice"  # a widget box (a div), below the review
+
+
+def test_a_thrown_up_hand_weighed_and_practised_in_the_readers_browser(reader: Page, static_site: str) -> None:
+    """A deal code a teacher handed out, at the table in the reader's own browser: the reader throws up
+    a hand that should have stood; weighed on the Review tab, the throw is named, in words, with the
+    better choice; the position comes back under "Practise your mistakes", and answering Stand there
+    takes it off the list (issue 31)."""
+    page = reader
+    page.goto(f"{static_site}/play/{GAME}.html?deal={COSTLY_DEAL}")
+    table_ready(page, None)
+    act(page, None, Target.role("button", "Throw up", within=".loo-choices"))
+    page.visible(Target.of(".loo-result"), timeout=STARTS)  # the others play the hand out
+    said = weighed(page, None)
+    assert said.startswith("Your decisions gave up about"), said
+    named = page.visible(Target.of("section.loo-review-box li", name="Throw up:", match="contains"))
+    assert ("a mistake" in named.text or "a blunder" in named.text) and "The best was Stand" in named.text, named.text
+    page.visible(Target.role("heading", "Practise your mistakes (1)", within=PRACTICE))
+    page.reveal(Target.of(f"{PRACTICE} .loo-board"))  # the position, drawn, scrolled to
+    page.shot("practice-question")
+    page.click(Target.role("button", "Stand", within=PRACTICE))
+    verdict = page.visible(Target.of(f"{PRACTICE} .loo-practice-verdict"), in_view=True)
+    assert "Answered well" in verdict.text, verdict.text
+    page.visible(Target.role("heading", "Practise your mistakes (0)", within=PRACTICE))
+    page.shot("practice-answered")
+
+
 def test_the_step_viewer_and_a_question(reader: Page, static_site: str) -> None:
     """The first chapter's step-through hand, forward and back with its buttons, the step's cards on
     screen; then its "What would you do?" question answered, the verdict on screen."""
