@@ -177,20 +177,29 @@
 
   // The page loads this script before the widget manager's bundle (embed-amd.js, 3.6 MB to parse and
   // run), so that Python starts in the worker while the bundle loads; the manager is asked for once
-  // the page's scripts have all run.
-  function drawWhenReady() {
+  // the page's scripts have all run. The bundle's parts are run one task each (the widgets' base, their
+  // controls, then the manager): run at once they were one task of about 310 ms on the page's own
+  // thread, in parts none over about 210 (bench/inpage.py's long tasks, chromium, 2026-11-29).
+  var PARTS = ["@jupyter-widgets/base", "@jupyter-widgets/controls"];
+  function failed(error) {
+    say("The table's drawing code could not be loaded: " + error + ". Reloading the page may help.", true);
+  }
+  function drawWhenReady(at) {
+    at = at || 0;
+    if (at < PARTS.length) {
+      window.require([PARTS[at]], function () { setTimeout(drawWhenReady, 0, at + 1); }, failed);
+      return;
+    }
     window.require(["@jupyter-widgets/html-manager"], function (htmlManager) {
       manager = new htmlManager.HTMLManager();
       phase("widget manager");
       for (var i = 0; i < early.length; i++) fromPython(early[i]);
       early = [];
-    }, function (error) {
-      say("The table's drawing code could not be loaded: " + error + ". Reloading the page may help.", true);
-    });
+    }, failed);
   }
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", drawWhenReady);
+    document.addEventListener("DOMContentLoaded", function () { drawWhenReady(0); });
   } else {
-    drawWhenReady();
+    drawWhenReady(0);
   }
 })();
