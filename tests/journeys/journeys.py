@@ -419,7 +419,8 @@ def test_the_step_viewer_and_a_question(reader: Page, static_site: str) -> None:
 def test_a_newcomers_guided_first_hand_from_the_home_page(reader: Page, static_site: str) -> None:
     """A newcomer on a static host: the home page's *Play a hand now*, in view as the page opens, deals
     a hand in one click; the guide's first prompt is on screen with the table, a whole hand is played
-    by clicking, and at its end the guide says so and is finished (and stays finished on a reload)."""
+    by clicking, and at its end the guide says so and is finished (and stays finished on a reload); the
+    hand is weighed on the Review tab."""
     page = reader
     home(page, static_site)
     page.visible(Target.role("link", "Play a hand now"), in_view=True)  # seen at once, with no scrolling
@@ -440,6 +441,10 @@ def test_a_newcomers_guided_first_hand_from_the_home_page(reader: Page, static_s
     page.shot("newcomer-guide-over")
     page.click(Target.role("button", "Finish the guide", within="section.loo-guide"))
     page.wait_for("(a, doc) => !doc.querySelector('section.loo-guide')")
+    # The hand just played, weighed on the Review tab: from the home page by clicks alone (issue 31).
+    said = weighed(page, None)
+    assert re.match(r"(Your decisions gave up about|No decision of yours gave|You had no choice)", said), said
+    page.shot("newcomer-hand-weighed")
     page.reload()
     table_ready(page, None)
     assert page.find(guide).count == 0, f"{page.engine}: the guide came back after it was finished"
