@@ -181,6 +181,22 @@ def test_a_class_joins_by_code_and_link_plays_a_hand_and_the_teacher_compares_an
     console.fill(".results input[name=code]", DEAL)
     console.get_by_role("button", name="Compare the tables").click()
     expect(console.locator("section.table-result", has_text=table_id[1][:6])).to_be_visible()
+    # Then where the class gave up most at that deal (issue 31, point 4): the page fills in as the hands
+    # are weighed, and the costliest position is a click away, face up, for the projector.
+    console.goto(f"{served.base}/console")
+    console.fill(".decisions input[name=code]", DEAL)
+    console.get_by_role("button", name="Weigh their decisions").click()
+    expect(console.get_by_role("heading", name=re.compile("^Where the class gave up most"))).to_be_visible()
+    expect(console.locator(".weighing")).to_have_count(0, timeout=WAIT)  # asked again every two seconds
+    costliest = console.locator("li.class-mistake").first
+    expect(costliest).to_be_visible()
+    expect(costliest).to_contain_text("faced this position")
+    said = costliest.inner_text()
+    assert not re.search(r"\bseat \d+ (declare|play|exchange|call)", said), f"a choice in record words: {said}"
+    console.screenshot(path=str(SHOTS / "class-gave-up-most.png"), full_page=True)
+    costliest.get_by_role("link", name="Show it face up").click()
+    expect(console.locator(".loo-board")).to_be_visible(timeout=WAIT)
+    console.screenshot(path=str(SHOTS / "class-gave-up-most-face-up.png"))
     console.goto(f"{served.base}/console")
     console.fill(".deal-every input[name=code]", "l3.peel.s0.n12345")
     console.get_by_role("button", name="Deal it").click()

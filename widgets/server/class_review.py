@@ -30,7 +30,7 @@ from typing import Any
 
 from loo.records import load
 from loo.review import Common, HandReview, common_mistakes, review
-from widgets.table.hints import describe, unit_name
+from widgets.table.hints import describe, in_words, unit_name
 
 log = logging.getLogger("lanterloo.server")
 
@@ -54,8 +54,9 @@ class FinishedHand:
 
 
 def weigh(record: dict[str, Any], seats: tuple[int, ...]) -> HandReview:
-    """The review of ``seats``' decisions in ``record`` (run in the weighing process)."""
-    return review(load(json.dumps(record)), seats)
+    """The review of ``seats``' decisions in ``record`` (run in the weighing process), its reasons in
+    words as the table's review gives them."""
+    return review(load(json.dumps(record)), seats, words=in_words)
 
 
 class Weigher:

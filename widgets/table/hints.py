@@ -81,6 +81,12 @@ def describe(action: Action, pam: Card | None = None) -> str:
     return action_label(action)
 
 
+def in_words(action: Action, view: View) -> str:
+    """An action as a review's reasons name it, in the view it was taken in: as a hint's do ("would
+    choose stand", "the queen of hearts"); the ``words`` of :func:`loo.review.review`."""
+    return describe(action, pam_card(view)).lower()
+
+
 def unit_name(rules: object) -> str:
     """What a game's figures count: "points" at the domino games scored in points, else "chips"."""
     return "points" if isinstance(rules, TileRules) and str(rules.domino_scoring) != "chips" else "chips"

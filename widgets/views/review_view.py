@@ -17,10 +17,7 @@ from collections.abc import Callable, Iterator
 from html import escape
 from typing import Any
 
-from loo.core.actions import Action
-from loo.core.protocols import View
 from loo.review import ROUNDS, WEIGHING, Decision, HandReview, review, reviewing
-from widgets.draw.board import pam_card
 from widgets.draw.law_refs import LAW_STYLE, with_law_refs
 from widgets.table import hints
 from widgets.table.hints import describe, unit_name
@@ -49,19 +46,14 @@ def weigh_hand(record: Any, seat: int) -> HandReview:
     (:mod:`widgets.table.hints`)."""
     in_browser = hints.effort is hints.IN_BROWSER
     rounds = ROUNDS_IN_BROWSER if in_browser else ROUNDS
-    return review(record, [seat], rounds=rounds, tries=hints.effort.tries, words=_words)
+    return review(record, [seat], rounds=rounds, tries=hints.effort.tries, words=hints.in_words)
 
 
 def weighing_hand(record: Any, seat: int) -> Iterator[HandReview]:
     """The review of :func:`weigh_hand` as it fills in (:func:`loo.review.reviewing`), for the Review tab."""
     in_browser = hints.effort is hints.IN_BROWSER
     rounds = ROUNDS_IN_BROWSER if in_browser else ROUNDS
-    return reviewing(record, [seat], rounds=rounds, tries=hints.effort.tries, words=_words)
-
-
-def _words(action: Action, view: View) -> str:
-    """An action as the reasons name it: as a hint's do ("would choose stand", "the queen of hearts")."""
-    return describe(action, pam_card(view)).lower()
+    return reviewing(record, [seat], rounds=rounds, tries=hints.effort.tries, words=hints.in_words)
 
 
 def _item(d: Decision, unit: str, costliest: bool) -> str:
