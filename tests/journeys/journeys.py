@@ -383,7 +383,7 @@ def test_a_thrown_up_hand_weighed_and_practised_in_the_readers_browser(reader: P
     page.reveal(Target.of(f"{PRACTICE} .loo-board"))  # the position, drawn, scrolled to
     page.shot("practice-question")
     page.click(Target.role("button", "Stand", within=PRACTICE))
-    verdict = page.visible(Target.of(f"{PRACTICE} .loo-practice-verdict"), in_view=True)
+    verdict = page.reveal(Target.of(f"{PRACTICE} .loo-practice-verdict"))  # scrolled to, as a reader would
     assert "Answered well" in verdict.text, verdict.text
     page.visible(Target.role("heading", "Practise your mistakes (0)", within=PRACTICE))
     page.shot("practice-answered")
