@@ -212,7 +212,7 @@ def test_a_reader_who_opened_a_chapter_and_its_table_reads_and_plays_on_offline_
     # Rebuilt, and the reader back online: the new worker, as it installs, carries the kept pages and
     # table over from the host, afresh, into a cache of its own. It takes over, and deletes the old
     # cache, once the old worker is idle: Chromium may wait for that until the reader leaves the book
-    # (seen here, 1 run in 4: the new worker still waiting two minutes on), so the reader leaves and
+    # (seen here, about 1 run in 3: the new worker still waiting two minutes on), so the reader leaves and
     # comes back. Offline again, the new page and file are served.
     new = rebuild(folder)
     assert new != old

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.test_review_tab import DEAL as COSTLY_DEAL
 from tests.conftest import INSTANT_PACE, Served
 from tests.journeys.engines import Page, Target, launched
 
@@ -278,6 +279,10 @@ WEIGHED = (
 )
 
 
+# How a weighed hand's summary begins, whatever the reader chose.
+WEIGHED_SUMMARY = r"(Your decisions gave up about|No decision of yours gave|You had no choice)"
+
+
 def weighed(page: Page, frame: str | None) -> str:
     """The finished hand weighed on the Review tab (issue 31) as a reader asks for it: the tab, then
     "Weigh my decisions"; the summary the reader sees once every decision is decided."""
@@ -355,13 +360,11 @@ def test_a_server_table_from_the_tables_page(reader: Page, served: Served) -> No
     summary, ledger = chips_shown(page, None)
     assert summary and agree(summary, ledger), f"{page.engine}: summary {summary}, Ledger {ledger}"
     said = weighed(page, None)
-    assert re.match(r"(Your decisions gave up about|No decision of yours gave|You had no choice)", said), said
+    assert re.match(WEIGHED_SUMMARY, said), said
     page.shot("tables-hand-weighed")
 
 
-# A deal whose first choice is costly: Ann holds two trumps with a king and should stand (L3-DECL-02);
-# tests/browser/test_review_tab.py's, for three-card Loo.
-COSTLY_DEAL = "l3.peel_first-deal-mode~none.s0.n5.d2.p3.c3"
+# COSTLY_DEAL (tests/browser/test_review_tab.py's): Ann holds two trumps with a king and should stand (L3-DECL-02).
 PRACTICE = ".loo-practice"  # a widget box (a div), below the review
 
 
@@ -443,7 +446,7 @@ def test_a_newcomers_guided_first_hand_from_the_home_page(reader: Page, static_s
     page.wait_for("(a, doc) => !doc.querySelector('section.loo-guide')")
     # The hand just played, weighed on the Review tab: from the home page by clicks alone (issue 31).
     said = weighed(page, None)
-    assert re.match(r"(Your decisions gave up about|No decision of yours gave|You had no choice)", said), said
+    assert re.match(WEIGHED_SUMMARY, said), said
     page.shot("newcomer-hand-weighed")
     page.reload()
     table_ready(page, None)
